@@ -1,0 +1,17 @@
+//! `ipreuse`: fills Metal3 IPPool `spec.preAllocations` for BMH-name-based IP reuse.
+//!
+//! The library is a pure function `input text + config -> output text + results`
+//! ([`run::run`]); the binary in `main.rs` is a thin edge around it.
+//!
+//! Data flows one way:
+//! `krm::read` (framing) -> `model` (typed views) -> `mapping` -> `allocate` -> edits ->
+//! `yaml::apply` -> `krm::write`.
+#![forbid(unsafe_code)]
+
+pub mod config;
+pub mod ipam;
+pub mod krm;
+pub mod model;
+pub mod natural;
+pub mod results;
+pub mod yaml;
