@@ -8,10 +8,14 @@
 //! `yaml::apply` -> `krm::write`.
 #![forbid(unsafe_code)]
 
+pub mod allocate;
 pub mod config;
 pub mod ipam;
 pub mod krm;
+pub mod mapping;
 pub mod model;
 pub mod natural;
 pub mod results;
+pub mod run;
+pub mod selector;
 pub mod yaml;

@@ -1,3 +1,227 @@
-fn main() {
-    println!("Hello, world!");
+//! The `ipreuse` binary: CLI, framing of stdin / files / in-place, and exit codes.
+//! All the work is in the library ([`ipreuse::run::run`]); errors map to exit codes in [`main`] only.
+
+use std::io::{Read, Write};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use anyhow::{Context, Result, bail};
+use clap::{Parser, Subcommand};
+use ipreuse::krm::{self, Framing, Source};
+use ipreuse::run::{self, Outcome, RunError};
+
+/// Fills Metal3 IPPool spec.preAllocations so that every BareMetalHost keeps its IP address
+/// (CAPM3 BMH-name-based preallocation), from Git.
+///
+/// With no PATH, reads stdin: a KRM ResourceList (kpt, kustomize) or a plain YAML stream.
+/// With PATHs (files, or folders read recursively for *.yaml / *.yml), prints the stream,
+/// or rewrites the changed files with --in-place.
+/// Exit codes: 0 no error, 1 an error result (every item returned unchanged), 2 usage error.
+#[derive(Parser, Debug)]
+#[command(name = "ipreuse", version, args_conflicts_with_subcommands = true)]
+struct Cli {
+    #[command(subcommand)]
+    command: Option<Command>,
+    /// The functionConfig (IPReuse or ConfigMap) for a plain stream or files.
+    #[arg(long, value_name = "FILE")]
+    config: Option<PathBuf>,
+    /// Rewrite the changed files among PATHs (atomically; nothing is written on any error).
+    #[arg(long, requires = "paths")]
+    in_place: bool,
+    /// Files or folders to read instead of stdin.
+    #[arg(value_name = "PATH")]
+    paths: Vec<PathBuf>,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// Print the CustomResourceDefinition of the IPReuse functionConfig.
+    Schema,
+}
+
+/// Failures of the edge itself, each with its exit code.
+enum Failure {
+    /// Wrong arguments or unreadable named files: exit 2.
+    Usage(anyhow::Error),
+    /// The input cannot be handed back (not YAML, internal error): exit 1.
+    Input(anyhow::Error),
+}
+
+fn main() -> ExitCode {
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => {
+            let _ = e.print();
+            return ExitCode::from(if e.use_stderr() { 2 } else { 0 });
+        }
+    };
+    match execute(cli) {
+        Ok(true) => ExitCode::SUCCESS,
+        Ok(false) => ExitCode::from(1),
+        Err(Failure::Usage(e)) => {
+            eprintln!("ipreuse: {e:#}");
+            ExitCode::from(2)
+        }
+        Err(Failure::Input(e)) => {
+            eprintln!("ipreuse: {e:#}");
+            ExitCode::from(1)
+        }
+    }
+}
+
+/// Runs the command; `Ok(false)` when the results hold an error.
+fn execute(cli: Cli) -> Result<bool, Failure> {
+    if let Some(Command::Schema) = cli.command {
+        print(&ipreuse::config::crd_yaml()).map_err(Failure::Input)?;
+        return Ok(true);
+    }
+    let config = match &cli.config {
+        Some(path) => Some(read_config(path).map_err(Failure::Usage)?),
+        None => None,
+    };
+    let sources = if cli.paths.is_empty() {
+        let mut text = String::new();
+        std::io::stdin()
+            .read_to_string(&mut text)
+            .context("reading stdin")
+            .map_err(Failure::Input)?;
+        vec![Source {
+            name: "<stdin>".into(),
+            text,
+        }]
+    } else {
+        read_paths(&cli.paths).map_err(Failure::Usage)?
+    };
+    let outcome = run::run(&sources, config.as_ref()).map_err(|e| match e {
+        RunError::ConfigTwice => Failure::Usage(e.into()),
+        e => Failure::Input(e.into()),
+    })?;
+    report(&outcome);
+    if cli.in_place {
+        if !outcome.has_errors() {
+            write_in_place(&sources, &outcome).map_err(Failure::Input)?;
+        }
+    } else {
+        print(&join_outputs(&outcome)).map_err(Failure::Input)?;
+    }
+    Ok(!outcome.has_errors())
+}
+
+/// Results for a person on stderr: a ResourceList carries them itself, so only errors there.
+fn report(outcome: &Outcome) {
+    let shown: Vec<_> = outcome
+        .findings
+        .iter()
+        .filter(|f| outcome.framing == Framing::Stream || f.is_error())
+        .cloned()
+        .collect();
+    eprint!("{}", krm::human_results(&shown));
+}
+
+/// The output stream: every source's text, separated by `---` where needed.
+fn join_outputs(outcome: &Outcome) -> String {
+    let mut out = String::new();
+    for text in &outcome.outputs {
+        if !out.is_empty() {
+            if !out.ends_with('\n') {
+                out.push('\n');
+            }
+            if !text.starts_with("---") {
+                out.push_str("---\n");
+            }
+        }
+        out.push_str(text);
+    }
+    out
+}
+
+fn print(text: &str) -> Result<()> {
+    let mut stdout = std::io::stdout().lock();
+    stdout.write_all(text.as_bytes())?;
+    stdout.flush()?;
+    Ok(())
+}
+
+/// Reads `--config`: the first YAML document, as JSON.
+fn read_config(path: &Path) -> Result<serde_json::Value> {
+    let text = std::fs::read_to_string(path)
+        .with_context(|| format!("reading --config {}", path.display()))?;
+    let docs = ipreuse::yaml::parse(&text)
+        .with_context(|| format!("--config {} is not YAML", path.display()))?;
+    match docs.first() {
+        Some(d) if !d.root.is_null() => Ok(d.root.to_json()),
+        _ => bail!("--config {} holds no document", path.display()),
+    }
+}
+
+/// Reads the named files, and folders recursively for `*.yaml` / `*.yml`, in a stable order.
+fn read_paths(paths: &[PathBuf]) -> Result<Vec<Source>> {
+    let mut files = Vec::new();
+    for p in paths {
+        let meta = std::fs::metadata(p).with_context(|| format!("cannot read {}", p.display()))?;
+        if meta.is_dir() {
+            let mut found = Vec::new();
+            collect_yaml(p, &mut found)?;
+            found.sort();
+            files.extend(found);
+        } else {
+            files.push(p.clone());
+        }
+    }
+    files
+        .into_iter()
+        .map(|f| {
+            let text = std::fs::read_to_string(&f)
+                .with_context(|| format!("cannot read {}", f.display()))?;
+            Ok(Source {
+                name: f.display().to_string(),
+                text,
+            })
+        })
+        .collect()
+}
+
+fn collect_yaml(dir: &Path, out: &mut Vec<PathBuf>) -> Result<()> {
+    for entry in std::fs::read_dir(dir).with_context(|| format!("cannot read {}", dir.display()))? {
+        let path = entry?.path();
+        // Hidden files and folders (`.expected/`, `.git/`) are not part of a package's resources.
+        if path
+            .file_name()
+            .is_some_and(|n| n.to_string_lossy().starts_with('.'))
+        {
+            continue;
+        }
+        if path.is_dir() {
+            collect_yaml(&path, out)?;
+        } else if path.extension().is_some_and(|e| e == "yaml" || e == "yml") {
+            out.push(path);
+        }
+    }
+    Ok(())
+}
+
+/// Writes the changed files back, each atomically (temp file in the same folder + rename).
+fn write_in_place(sources: &[Source], outcome: &Outcome) -> Result<()> {
+    let mut n = 0;
+    for ((source, text), changed) in sources.iter().zip(&outcome.outputs).zip(&outcome.changed) {
+        if !changed {
+            continue;
+        }
+        let path = Path::new(&source.name);
+        let dir = path
+            .parent()
+            .filter(|d| !d.as_os_str().is_empty())
+            .unwrap_or(Path::new("."));
+        let mut tmp = tempfile::NamedTempFile::new_in(dir)
+            .with_context(|| format!("writing {}", path.display()))?;
+        tmp.write_all(text.as_bytes())?;
+        if let Ok(meta) = std::fs::metadata(path) {
+            let _ = std::fs::set_permissions(tmp.path(), meta.permissions());
+        }
+        tmp.persist(path)
+            .with_context(|| format!("replacing {}", path.display()))?;
+        n += 1;
+    }
+    eprintln!("ipreuse: {n} of {} file(s) changed", sources.len());
+    Ok(())
 }

@@ -1,1 +1,25 @@
-//! (being written)
+//! Pure address logic with Metal3 IPAM semantics (SPEC §5, FACTS §4): strict parsing and
+//! canonical text, interval sets over one `u128` space, pool validation, the candidate
+//! walk and reserved rules 1–2. No YAML, no I/O; arithmetic on ranges, never by listing.
+
+mod addr;
+mod intervals;
+mod pool;
+mod reserved;
+mod spec;
+
+#[cfg(test)]
+mod tests;
+#[cfg(test)]
+mod tests_pool;
+#[cfg(test)]
+mod tests_prop;
+
+pub use addr::{
+    Addr, AddrError, Family, Parsed, V4_BASE, V4_LAST, canonical, is_v4, parse_addr, parse_reserve,
+    parse_subnet,
+};
+pub use intervals::IntervalSet;
+pub use pool::{FreeCursor, POSITION_LIMIT, Pool, Segment, Walk};
+pub use reserved::{reserves_broadcast, reserves_network};
+pub use spec::{Entry, EntrySpec, PoolError, PoolSpec, Subnet};

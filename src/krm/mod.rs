@@ -1,1 +1,8 @@
-//! (being written)
+//! KRM framing (SPEC §1): a `ResourceList` on stdin, or a plain stream of YAML documents
+//! (stdin or files). Reading finds the items; writing puts the edited text and the results back.
+
+pub mod read;
+pub mod write;
+
+pub use read::{Framing, Input, ReadError, Source, read};
+pub use write::{human_results, results_yaml};

@@ -1,1 +1,171 @@
-//! (being written)
+//! Typed, read-only views of the items the function reads (SPEC §3).
+//!
+//! Every item comes in as a JSON value (read from the lossless YAML tree). This module says
+//! what each item is ([`Object`]), and reads the kinds the function cares about
+//! ([`host::Host`], [`pool::Pool`], control-plane endpoints). Nothing here writes text.
+
+pub mod host;
+pub mod pool;
+pub mod value;
+
+use std::collections::{BTreeMap, HashMap};
+
+use serde_json::Value;
+
+use crate::results::{Finding, ResourceRef};
+use value::{is_template, str_at};
+
+/// Annotation that marks an object as local configuration (kpt, kustomize): never read or changed.
+pub const LOCAL_CONFIG: &str = "config.kubernetes.io/local-config";
+
+/// The identity of one item of the input.
+#[derive(Debug, Clone)]
+pub struct Object {
+    /// Position of the item in the input.
+    pub index: usize,
+    pub api_version: String,
+    pub kind: String,
+    /// API group: the part of `apiVersion` before `/`, empty for the core group.
+    pub group: String,
+    pub name: String,
+    /// `metadata.namespace`, or `default` when unset.
+    pub namespace: String,
+    /// Whether `metadata.namespace` was written.
+    pub namespace_set: bool,
+    /// Local configuration (annotated, or a Kptfile): never an input, never changed.
+    pub local_config: bool,
+}
+
+impl Object {
+    /// Reads the identity of an item; `None` for something that is not a Kubernetes object.
+    pub fn read(index: usize, value: &Value) -> Option<Object> {
+        let api_version = str_at(value, &["apiVersion"])?.to_string();
+        let kind = str_at(value, &["kind"])?.to_string();
+        let name = str_at(value, &["metadata", "name"])
+            .unwrap_or_default()
+            .to_string();
+        let ns = str_at(value, &["metadata", "namespace"]).filter(|s| !s.is_empty());
+        let group = api_version
+            .rsplit_once('/')
+            .map_or(String::new(), |(g, _)| g.to_string());
+        let annotated = value
+            .pointer("/metadata/annotations")
+            .and_then(|a| a.get(LOCAL_CONFIG))
+            .is_some_and(|v| v.as_str() == Some("true") || v.as_bool() == Some(true));
+        Some(Object {
+            index,
+            local_config: annotated || (kind == "Kptfile" && group == "kpt.dev"),
+            api_version,
+            kind,
+            group,
+            name,
+            namespace: ns.unwrap_or("default").to_string(),
+            namespace_set: ns.is_some(),
+        })
+    }
+
+    /// Whether this object is `group`/`kind` (any version).
+    pub fn is(&self, group: &str, kind: &str) -> bool {
+        self.group == group && self.kind == kind
+    }
+
+    /// The `resourceRef` of results about this object.
+    pub fn resource_ref(&self) -> ResourceRef {
+        ResourceRef {
+            api_version: self.api_version.clone(),
+            kind: self.kind.clone(),
+            name: self.name.clone(),
+            namespace: self.namespace_set.then(|| self.namespace.clone()),
+        }
+    }
+
+    /// `Kind namespace/name`, for messages.
+    pub fn display(&self) -> String {
+        format!("{} {}/{}", self.kind, self.namespace, self.name)
+    }
+}
+
+/// Everything the function reads, indexed.
+#[derive(Debug, Default)]
+pub struct Index {
+    /// Identities of all items, by input position (`None`: not a Kubernetes object).
+    pub objects: Vec<Option<Object>>,
+    pub hosts: Vec<host::Host>,
+    pub pools: Vec<pool::Pool>,
+    /// IP-literal control-plane endpoints (`Metal3Cluster`, `Cluster`) per namespace.
+    pub endpoints: BTreeMap<String, Vec<(String, usize)>>,
+}
+
+/// Builds the index of the input items; reports duplicates, unrendered templates and mixed namespaces.
+pub fn index(values: &[Value], findings: &mut Vec<Finding>) -> Index {
+    let mut idx = Index::default();
+    let mut seen: HashMap<(String, String, String, String), usize> = HashMap::new();
+    let mut ns_written: BTreeMap<String, (bool, bool)> = BTreeMap::new();
+    for (i, value) in values.iter().enumerate() {
+        let obj = Object::read(i, value);
+        let Some(o) = obj.as_ref() else {
+            idx.objects.push(None);
+            continue;
+        };
+        if o.local_config {
+            idx.objects.push(obj);
+            continue;
+        }
+        let key = (
+            o.group.clone(),
+            o.kind.clone(),
+            o.namespace.clone(),
+            o.name.clone(),
+        );
+        if let Some(first) = seen.insert(key, i) {
+            findings.push(
+                Finding::error(format!(
+                    "{} appears twice in the input (items {} and {}): remove one, or give them different names",
+                    o.display(),
+                    first,
+                    i
+                ))
+                .on(o.resource_ref())
+                .at("metadata.name"),
+            );
+        }
+        let read = if o.is("metal3.io", "BareMetalHost") {
+            host::Host::read(o, value, findings).map(|h| idx.hosts.push(h))
+        } else if o.is("ipam.metal3.io", "IPPool") {
+            pool::Pool::read(o, value, findings).map(|p| idx.pools.push(p))
+        } else if o.is("infrastructure.cluster.x-k8s.io", "Metal3Cluster")
+            || o.is("cluster.x-k8s.io", "Cluster")
+        {
+            if let Some(host) = str_at(value, &["spec", "controlPlaneEndpoint", "host"])
+                && !is_template(host)
+                && host.parse::<std::net::IpAddr>().is_ok()
+            {
+                idx.endpoints
+                    .entry(o.namespace.clone())
+                    .or_default()
+                    .push((host.to_string(), i));
+            }
+            Some(())
+        } else {
+            None
+        };
+        if read.is_some() {
+            let e = ns_written.entry(o.namespace.clone()).or_default();
+            if o.namespace_set {
+                e.0 = true;
+            } else {
+                e.1 = true;
+            }
+        }
+        idx.objects.push(obj);
+    }
+    for (ns, (with, without)) in ns_written {
+        if with && without {
+            findings.push(Finding::warning(format!(
+                "namespace {ns:?} mixes objects that set metadata.namespace with objects that do not; \
+                 an orchestrator may place the unset ones elsewhere: set metadata.namespace on all of them"
+            )));
+        }
+    }
+    idx
+}

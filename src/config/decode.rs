@@ -1,0 +1,603 @@
+//! functionConfig object (JSON) -> [`Config`], reporting every problem at once.
+//!
+//! The keys and values are checked by hand rather than through serde, so that each
+//! unknown field and each bad value gets its own error with its field path and the
+//! allowed values (serde stops at the first problem and knows no paths).
+
+use k8s_openapi::apimachinery::pkg::apis::meta::v1::{LabelSelector, LabelSelectorRequirement};
+use serde_json::{Map, Value};
+
+use super::{Choice, Config, MappingMode, Mode, PoolName, Strategy, Version};
+use crate::results::{Finding, ResourceRef};
+use crate::selector::{STRING_SYNTAX, Selector};
+
+/// The functionConfig kinds that are accepted, for messages.
+pub const ACCEPTED_KINDS: &str = "apiVersion fn.ipreuse.dev/v1alpha1 kind IPReuse (fields in spec), or apiVersion v1 kind ConfigMap (fields in data)";
+
+const TYPED_API_VERSION: &str = "fn.ipreuse.dev/v1alpha1";
+const TYPED_KIND: &str = "IPReuse";
+
+/// The fields of `spec` (typed form) and `data` (ConfigMap form), in SPEC order.
+pub const FIELDS: [&str; 11] = [
+    "mode",
+    "mapping",
+    "hostSelector",
+    "pools",
+    "strategy",
+    "ordinalOffset",
+    "reserve",
+    "prune",
+    "labels",
+    "controllerFlag",
+    "capm3Version",
+];
+
+const TYPED_TOP: [&str; 4] = ["apiVersion", "kind", "metadata", "spec"];
+const CONFIGMAP_TOP: [&str; 4] = ["apiVersion", "kind", "metadata", "data"];
+
+/// Decodes the functionConfig.
+///
+/// `None` or `null`: all defaults. `fn.ipreuse.dev/v1alpha1` `IPReuse`: the fields of `spec`.
+/// `v1` `ConfigMap`: the same fields in `data`, as strings (lists comma-separated, the host
+/// selector in the selector string syntax, an empty value meaning the default).
+/// `metadata` (name, annotations such as kpt's and kustomize's) is ignored.
+///
+/// Every unknown field and every bad value is one error [`Finding`] naming the field
+/// (`field.path`, e.g. `spec.strategy`), the bad value and the allowed values, on the
+/// functionConfig (`resourceRef`).
+pub fn decode(function_config: Option<&Value>) -> Result<Config, Vec<Finding>> {
+    let Some(value) = function_config.filter(|v| !v.is_null()) else {
+        return Ok(Config::default());
+    };
+    let Some(object) = value.as_object() else {
+        return Err(vec![Finding::error(format!(
+            "functionConfig must be an object ({ACCEPTED_KINDS}), found {}",
+            json_text(value)
+        ))]);
+    };
+    let api_version = object
+        .get("apiVersion")
+        .and_then(Value::as_str)
+        .unwrap_or("");
+    let kind = object.get("kind").and_then(Value::as_str).unwrap_or("");
+    let metadata = object.get("metadata");
+    let meta_str = |key: &str| {
+        metadata
+            .and_then(|m| m.get(key))
+            .and_then(Value::as_str)
+            .map(str::to_string)
+    };
+    let mut decoder = Decoder {
+        resource: ResourceRef {
+            api_version: api_version.to_string(),
+            kind: kind.to_string(),
+            name: meta_str("name").unwrap_or_default(),
+            namespace: meta_str("namespace"),
+        },
+        errors: Vec::new(),
+        config: Config::default(),
+    };
+    match (api_version, kind) {
+        (TYPED_API_VERSION, TYPED_KIND) => decoder.typed(object),
+        ("v1", "ConfigMap") => decoder.config_map(object),
+        _ => {
+            let path = if [TYPED_API_VERSION, "v1"].contains(&api_version) {
+                "kind"
+            } else {
+                "apiVersion"
+            };
+            decoder.error(
+                path,
+                format!(
+                    "functionConfig apiVersion {api_version:?} kind {kind:?} is not accepted; use {ACCEPTED_KINDS}"
+                ),
+            );
+        }
+    }
+    if decoder.errors.is_empty() {
+        Ok(decoder.config)
+    } else {
+        Err(decoder.errors)
+    }
+}
+
+struct Decoder {
+    resource: ResourceRef,
+    errors: Vec<Finding>,
+    config: Config,
+}
+
+/// A value as JSON text, for messages (strings come out quoted).
+fn json_text(value: &Value) -> String {
+    serde_json::to_string(value).unwrap_or_else(|_| value.to_string())
+}
+
+/// The known name closest to `unknown`, ignoring case, `_` and `-`, when at most two
+/// edits away (`hostselector`, `host_selector`, `matchLabel`, `stratgy`).
+fn suggestion<'a>(unknown: &str, known: &[&'a str]) -> Option<&'a str> {
+    let fold = |s: &str| -> Vec<char> {
+        s.chars()
+            .filter(|c| *c != '_' && *c != '-')
+            .map(|c| c.to_ascii_lowercase())
+            .collect()
+    };
+    let folded = fold(unknown);
+    known
+        .iter()
+        .copied()
+        .map(|k| (edit_distance(&fold(k), &folded), k))
+        .filter(|(d, _)| *d <= 2)
+        .min_by_key(|(d, _)| *d)
+        .map(|(_, k)| k)
+}
+
+/// Levenshtein distance.
+fn edit_distance(a: &[char], b: &[char]) -> usize {
+    let mut previous: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.iter().enumerate() {
+        let mut current = vec![i + 1];
+        for (j, cb) in b.iter().enumerate() {
+            let substitute = previous[j] + usize::from(ca != cb);
+            let insert = current[j] + 1;
+            let delete = previous[j + 1] + 1;
+            current.push(substitute.min(insert).min(delete));
+        }
+        previous = current;
+    }
+    previous[b.len()]
+}
+
+impl Decoder {
+    fn error(&mut self, path: &str, message: impl std::fmt::Display) {
+        self.errors.push(
+            Finding::error(format!("{path}: {message}"))
+                .on(self.resource.clone())
+                .at(path),
+        );
+    }
+
+    /// Errors for keys of `object` that are not in `known`.
+    fn unknown_keys(
+        &mut self,
+        prefix: &str,
+        what: &str,
+        object: &Map<String, Value>,
+        known: &[&str],
+    ) {
+        for key in object.keys() {
+            if known.contains(&key.as_str()) {
+                continue;
+            }
+            let path = if prefix.is_empty() {
+                key.clone()
+            } else {
+                format!("{prefix}.{key}")
+            };
+            let hint = suggestion(key, known)
+                .map(|k| format!(" (did you mean {k}?)"))
+                .unwrap_or_default();
+            self.error(
+                &path,
+                format!(
+                    "unknown field {key:?}{hint}; the fields of {what} are {}",
+                    known.join(", ")
+                ),
+            );
+        }
+    }
+
+    // ---- typed form -------------------------------------------------------------------
+
+    fn typed(&mut self, object: &Map<String, Value>) {
+        self.unknown_keys("", "IPReuse", object, &TYPED_TOP);
+        let spec = match object.get("spec") {
+            None | Some(Value::Null) => return,
+            Some(Value::Object(spec)) => spec,
+            Some(other) => {
+                self.error(
+                    "spec",
+                    format!(
+                        "must be an object with the fields {}, found {}",
+                        FIELDS.join(", "),
+                        json_text(other)
+                    ),
+                );
+                return;
+            }
+        };
+        self.unknown_keys("spec", "spec", spec, &FIELDS);
+        for (key, value) in spec {
+            if value.is_null() || !FIELDS.contains(&key.as_str()) {
+                continue;
+            }
+            let path = format!("spec.{key}");
+            self.typed_field(key, &path, value);
+        }
+    }
+
+    fn typed_field(&mut self, key: &str, path: &str, value: &Value) {
+        match key {
+            "mode" => {
+                if let Some(v) = self.json_choice::<Mode>(path, value) {
+                    self.config.mode = v;
+                }
+            }
+            "mapping" => {
+                if let Some(v) = self.json_choice::<MappingMode>(path, value) {
+                    self.config.mapping = v;
+                }
+            }
+            "strategy" => {
+                if let Some(v) = self.json_choice::<Strategy>(path, value) {
+                    self.config.strategy = v;
+                }
+            }
+            "hostSelector" => {
+                if let Some(v) = self.json_label_selector(path, value) {
+                    self.config.host_selector = v;
+                }
+            }
+            "pools" => {
+                if let Some(items) = self.json_strings(path, value) {
+                    let mut pools = Vec::new();
+                    for (i, item) in items.iter().enumerate() {
+                        match PoolName::parse(item) {
+                            Ok(p) => pools.push(p),
+                            Err(e) => self.error(&format!("{path}[{i}]"), format!("{item:?} {e}")),
+                        }
+                    }
+                    self.config.pools = dedup(pools);
+                }
+            }
+            "ordinalOffset" => match value.as_u64() {
+                Some(n) => self.config.ordinal_offset = n,
+                None => self.error(
+                    path,
+                    format!("must be a non-negative integer, found {}", json_text(value)),
+                ),
+            },
+            "reserve" => {
+                if let Some(items) = self.json_strings(path, value) {
+                    self.config.reserve = items;
+                }
+            }
+            "prune" | "labels" | "controllerFlag" => match value.as_bool() {
+                Some(b) => self.set_bool(key, b),
+                None => self.error(
+                    path,
+                    format!("must be true or false, found {}", json_text(value)),
+                ),
+            },
+            "capm3Version" => match value.as_str() {
+                Some(s) => self.version(path, s),
+                None => self.error(
+                    path,
+                    format!(
+                        "must be a version string like v1.12.3, found {}",
+                        json_text(value)
+                    ),
+                ),
+            },
+            _ => {}
+        }
+    }
+
+    fn set_bool(&mut self, key: &str, b: bool) {
+        match key {
+            "prune" => self.config.prune = b,
+            "labels" => self.config.labels = b,
+            _ => self.config.controller_flag = b,
+        }
+    }
+
+    fn version(&mut self, path: &str, s: &str) {
+        if s.is_empty() {
+            self.config.capm3_version = None;
+        } else if Version::parse(s).is_some() {
+            self.config.capm3_version = Some(s.to_string());
+        } else {
+            self.error(
+                path,
+                format!("{s:?} is not a version; write MAJOR.MINOR or MAJOR.MINOR.PATCH, optionally with a leading v (v1.12.3, 1.13)"),
+            );
+        }
+    }
+
+    fn choice<T: Choice>(&mut self, path: &str, word: &str) -> Option<T> {
+        let found = T::from_word(word);
+        if found.is_none() {
+            self.error(path, format!("{word:?} is not one of {}", T::allowed()));
+        }
+        found
+    }
+
+    fn json_choice<T: Choice>(&mut self, path: &str, value: &Value) -> Option<T> {
+        match value.as_str() {
+            Some(word) => self.choice(path, word),
+            None => {
+                self.error(
+                    path,
+                    format!("{} is not one of {}", json_text(value), T::allowed()),
+                );
+                None
+            }
+        }
+    }
+
+    /// A list of strings; every item that is not a string is an error.
+    fn json_strings(&mut self, path: &str, value: &Value) -> Option<Vec<String>> {
+        let Some(items) = value.as_array() else {
+            self.error(
+                path,
+                format!("must be a list of strings, found {}", json_text(value)),
+            );
+            return None;
+        };
+        let mut out = Vec::new();
+        let mut ok = true;
+        for (i, item) in items.iter().enumerate() {
+            match item.as_str() {
+                Some(s) => out.push(s.to_string()),
+                None => {
+                    ok = false;
+                    self.error(
+                        &format!("{path}[{i}]"),
+                        format!("must be a string, found {}", json_text(item)),
+                    );
+                }
+            }
+        }
+        ok.then_some(out)
+    }
+
+    /// A Kubernetes `LabelSelector`: shape checked here, meaning by
+    /// [`Selector::from_label_selector`].
+    fn json_label_selector(&mut self, path: &str, value: &Value) -> Option<Selector> {
+        let Some(object) = value.as_object() else {
+            self.error(
+                path,
+                format!(
+                    "must be a label selector (matchLabels, matchExpressions), found {}",
+                    json_text(value)
+                ),
+            );
+            return None;
+        };
+        let before = self.errors.len();
+        self.unknown_keys(
+            path,
+            "a label selector",
+            object,
+            &["matchLabels", "matchExpressions"],
+        );
+        let mut selector = LabelSelector::default();
+        // Expressions whose shape is wrong: their semantic errors would only repeat it.
+        let mut broken: Vec<usize> = Vec::new();
+        match object.get("matchLabels") {
+            None | Some(Value::Null) => {}
+            Some(Value::Object(labels)) => {
+                let mut map = std::collections::BTreeMap::new();
+                for (k, v) in labels {
+                    match v.as_str() {
+                        Some(s) => {
+                            map.insert(k.clone(), s.to_string());
+                        }
+                        None => self.error(
+                            &format!("{path}.matchLabels.{k}"),
+                            format!("must be a string, found {}", json_text(v)),
+                        ),
+                    }
+                }
+                selector.match_labels = Some(map);
+            }
+            Some(other) => self.error(
+                &format!("{path}.matchLabels"),
+                format!(
+                    "must be a map of label keys to values, found {}",
+                    json_text(other)
+                ),
+            ),
+        }
+        match object.get("matchExpressions") {
+            None | Some(Value::Null) => {}
+            Some(Value::Array(items)) => {
+                let mut exprs = Vec::new();
+                for (i, item) in items.iter().enumerate() {
+                    let base = format!("{path}.matchExpressions[{i}]");
+                    let (expr, ok) = self.json_expression(&base, item);
+                    if !ok {
+                        broken.push(i);
+                    }
+                    exprs.push(expr);
+                }
+                selector.match_expressions = Some(exprs);
+            }
+            Some(other) => self.error(
+                &format!("{path}.matchExpressions"),
+                format!(
+                    "must be a list of {{key, operator, values}}, found {}",
+                    json_text(other)
+                ),
+            ),
+        }
+        match Selector::from_label_selector(&selector) {
+            Ok(s) => (self.errors.len() == before).then_some(s),
+            Err(errors) => {
+                for e in errors {
+                    let repeated = broken.iter().any(|i| {
+                        let p = format!("matchExpressions[{i}]");
+                        e.path == p || e.path.starts_with(&format!("{p}."))
+                    });
+                    if !repeated {
+                        self.error(&format!("{path}.{}", e.path), e.message);
+                    }
+                }
+                None
+            }
+        }
+    }
+
+    fn json_expression(&mut self, base: &str, item: &Value) -> (LabelSelectorRequirement, bool) {
+        let mut expr = LabelSelectorRequirement::default();
+        let Some(object) = item.as_object() else {
+            self.error(
+                base,
+                format!(
+                    "must be an object with key, operator and values, found {}",
+                    json_text(item)
+                ),
+            );
+            return (expr, false);
+        };
+        let before = self.errors.len();
+        self.unknown_keys(
+            base,
+            "a label selector requirement",
+            object,
+            &["key", "operator", "values"],
+        );
+        for field in ["key", "operator"] {
+            match object.get(field) {
+                Some(Value::String(s)) => {
+                    if field == "key" {
+                        expr.key = s.clone();
+                    } else {
+                        expr.operator = s.clone();
+                    }
+                }
+                None | Some(Value::Null) => self.error(&format!("{base}.{field}"), "is required"),
+                Some(other) => self.error(
+                    &format!("{base}.{field}"),
+                    format!("must be a string, found {}", json_text(other)),
+                ),
+            }
+        }
+        match object.get("values") {
+            None | Some(Value::Null) => {}
+            Some(v) => expr.values = self.json_strings(&format!("{base}.values"), v),
+        }
+        let ok = self.errors.len() == before;
+        (expr, ok)
+    }
+
+    // ---- ConfigMap form ---------------------------------------------------------------
+
+    fn config_map(&mut self, object: &Map<String, Value>) {
+        self.unknown_keys("", "a ConfigMap functionConfig", object, &CONFIGMAP_TOP);
+        let data = match object.get("data") {
+            None | Some(Value::Null) => return,
+            Some(Value::Object(data)) => data,
+            Some(other) => {
+                self.error(
+                    "data",
+                    format!(
+                        "must be a map of strings with the keys {}, found {}",
+                        FIELDS.join(", "),
+                        json_text(other)
+                    ),
+                );
+                return;
+            }
+        };
+        self.unknown_keys("data", "data", data, &FIELDS);
+        for (key, value) in data {
+            if !FIELDS.contains(&key.as_str()) {
+                continue;
+            }
+            let path = format!("data.{key}");
+            // ConfigMap data are strings; a bare YAML boolean or number is taken as written.
+            let text = match value {
+                Value::Null => continue,
+                Value::String(s) => s.trim().to_string(),
+                Value::Bool(b) => b.to_string(),
+                Value::Number(n) => n.to_string(),
+                other => {
+                    self.error(
+                        &path,
+                        format!("must be a string, found {}", json_text(other)),
+                    );
+                    continue;
+                }
+            };
+            if !text.is_empty() {
+                self.string_field(key, &path, &text);
+            }
+        }
+    }
+
+    fn string_field(&mut self, key: &str, path: &str, text: &str) {
+        match key {
+            "mode" => {
+                if let Some(v) = self.choice::<Mode>(path, text) {
+                    self.config.mode = v;
+                }
+            }
+            "mapping" => {
+                if let Some(v) = self.choice::<MappingMode>(path, text) {
+                    self.config.mapping = v;
+                }
+            }
+            "strategy" => {
+                if let Some(v) = self.choice::<Strategy>(path, text) {
+                    self.config.strategy = v;
+                }
+            }
+            "hostSelector" => match Selector::parse(text) {
+                Ok(s) => self.config.host_selector = s,
+                Err(e) => self.error(
+                    path,
+                    format!("{text:?} is not a valid selector: {e}; the syntax is {STRING_SYNTAX}"),
+                ),
+            },
+            "pools" => {
+                let mut pools = Vec::new();
+                for item in split_list(text) {
+                    match PoolName::parse(&item) {
+                        Ok(p) => pools.push(p),
+                        Err(e) => self.error(path, format!("pool {item:?} {e}")),
+                    }
+                }
+                self.config.pools = dedup(pools);
+            }
+            "ordinalOffset" => {
+                let n = if text.bytes().all(|b| b.is_ascii_digit()) {
+                    text.parse::<u64>().ok()
+                } else {
+                    None
+                };
+                match n {
+                    Some(n) => self.config.ordinal_offset = n,
+                    None => self.error(path, format!("{text:?} is not a non-negative integer")),
+                }
+            }
+            "reserve" => self.config.reserve = split_list(text),
+            "prune" | "labels" | "controllerFlag" => match text {
+                "true" => self.set_bool(key, true),
+                "false" => self.set_bool(key, false),
+                _ => self.error(path, format!("{text:?} is not one of true, false")),
+            },
+            "capm3Version" => self.version(path, text),
+            _ => {}
+        }
+    }
+}
+
+/// A comma-separated list: items trimmed, empty items dropped.
+fn split_list(text: &str) -> Vec<String> {
+    text.split(',')
+        .map(str::trim)
+        .filter(|s| !s.is_empty())
+        .map(str::to_string)
+        .collect()
+}
+
+/// Keeps the first of equal items, in order.
+fn dedup(items: Vec<PoolName>) -> Vec<PoolName> {
+    let mut out: Vec<PoolName> = Vec::new();
+    for item in items {
+        if !out.contains(&item) {
+            out.push(item);
+        }
+    }
+    out
+}

@@ -1,0 +1,290 @@
+//! The functionConfig (SPEC §2): its typed CRD form ([`IPReuse`]), the ConfigMap form, and
+//! the resolved [`Config`] the rest of the program uses.
+//!
+//! - [`decode`] turns the functionConfig object (as JSON) into a [`Config`], reporting
+//!   every unknown field and bad value at once.
+//! - [`crd_yaml`] prints the CRD of the typed form (`ipreuse schema`).
+
+mod decode;
+mod typed;
+
+#[cfg(test)]
+mod tests;
+
+use std::fmt;
+
+use serde::{Deserialize, Serialize};
+
+pub use crate::selector::Selector;
+pub use decode::{ACCEPTED_KINDS, FIELDS, decode};
+pub use typed::{IPReuse, IPReuseSpec};
+
+// `spec.mode`. (No doc comment: schemars would put it over the field's description in the CRD.)
+#[derive(
+    Debug, Clone, Copy, Default, PartialEq, Eq, Hash, Serialize, Deserialize, schemars::JsonSchema,
+)]
+#[serde(rename_all = "lowercase")]
+pub enum Mode {
+    /// Fill the pools and write the changes.
+    #[default]
+    Fill,
+    /// Change nothing; fail exactly when `fill` would change an item or report an error.
+    Check,
+}
+
+// `spec.mapping` (SPEC §4): which (host, pool) pairs need an entry.
+#[derive(
+    Debug, Clone, Copy, Default, PartialEq, Eq, Hash, Serialize, Deserialize, schemars::JsonSchema,
+)]
+#[serde(rename_all = "lowercase")]
+pub enum MappingMode {
+    /// `templates` in namespaces with a Metal3MachineTemplate whose data template is in the
+    /// input, `all` elsewhere.
+    #[default]
+    Auto,
+    /// Pairs from Metal3MachineTemplate host selectors and their data templates' pools.
+    Templates,
+    /// Every selected host with every selected pool of its namespace.
+    All,
+}
+
+// `spec.strategy` (SPEC §5): how hosts without an entry, pin or live address get one.
+#[derive(
+    Debug, Clone, Copy, Default, PartialEq, Eq, Hash, Serialize, Deserialize, schemars::JsonSchema,
+)]
+#[serde(rename_all = "lowercase")]
+pub enum Strategy {
+    /// Each host, in natural order, takes the free candidate with the lowest walk position.
+    #[default]
+    Sequential,
+    /// Host n takes the candidate at walk position `ordinalOffset + n`.
+    Ordinal,
+}
+
+/// A closed set of lower-case words (the config enums).
+pub trait Choice: Sized + Copy + 'static {
+    /// Every value, in the order the spec lists them.
+    const ALL: &'static [Self];
+    /// The word as written in the config.
+    fn as_str(self) -> &'static str;
+    /// The value for a word (exact, case-sensitive).
+    fn from_word(word: &str) -> Option<Self> {
+        Self::ALL.iter().copied().find(|c| c.as_str() == word)
+    }
+    /// `a, b, c`, for messages.
+    fn allowed() -> String {
+        Self::ALL
+            .iter()
+            .map(|c| c.as_str())
+            .collect::<Vec<_>>()
+            .join(", ")
+    }
+}
+
+impl Choice for Mode {
+    const ALL: &'static [Self] = &[Mode::Fill, Mode::Check];
+    fn as_str(self) -> &'static str {
+        match self {
+            Mode::Fill => "fill",
+            Mode::Check => "check",
+        }
+    }
+}
+
+impl Choice for MappingMode {
+    const ALL: &'static [Self] = &[MappingMode::Auto, MappingMode::Templates, MappingMode::All];
+    fn as_str(self) -> &'static str {
+        match self {
+            MappingMode::Auto => "auto",
+            MappingMode::Templates => "templates",
+            MappingMode::All => "all",
+        }
+    }
+}
+
+impl Choice for Strategy {
+    const ALL: &'static [Self] = &[Strategy::Sequential, Strategy::Ordinal];
+    fn as_str(self) -> &'static str {
+        match self {
+            Strategy::Sequential => "sequential",
+            Strategy::Ordinal => "ordinal",
+        }
+    }
+}
+
+macro_rules! display_choice {
+    ($($t:ty),*) => {$(
+        impl fmt::Display for $t {
+            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str(self.as_str())
+            }
+        }
+    )*};
+}
+display_choice!(Mode, MappingMode, Strategy);
+
+/// An entry of `spec.pools`: `name` (any namespace) or `namespace/name`.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct PoolName {
+    /// `None` when written without a namespace: the name matches in every namespace.
+    pub namespace: Option<String>,
+    pub name: String,
+}
+
+impl PoolName {
+    /// Parses `name` or `namespace/name` (namespace a DNS-1123 label, name a DNS-1123
+    /// subdomain). The error says why, without repeating the input.
+    pub fn parse(s: &str) -> Result<PoolName, String> {
+        use crate::selector::{is_dns1123_label, is_dns1123_subdomain};
+        let parts: Vec<&str> = s.split('/').collect();
+        let (namespace, name) = match parts.as_slice() {
+            [name] => (None, *name),
+            [ns, name] => (Some(*ns), *name),
+            _ => {
+                return Err("has more than one '/'; write `name` or `namespace/name`".into());
+            }
+        };
+        if name.is_empty() {
+            return Err("has an empty pool name; write `name` or `namespace/name`".into());
+        }
+        if let Some(ns) = namespace
+            && !is_dns1123_label(ns)
+        {
+            return Err(format!(
+                "has namespace {ns:?}, which is not a valid namespace (lower-case alphanumerics and '-', at most 63)"
+            ));
+        }
+        if !is_dns1123_subdomain(name) {
+            return Err(format!(
+                "has pool name {name:?}, which is not a valid object name (a lower-case DNS subdomain)"
+            ));
+        }
+        Ok(PoolName {
+            namespace: namespace.map(str::to_string),
+            name: name.to_string(),
+        })
+    }
+
+    /// Whether this entry names the pool `namespace/name`.
+    pub fn matches(&self, namespace: &str, name: &str) -> bool {
+        self.name == name && self.namespace.as_deref().is_none_or(|ns| ns == namespace)
+    }
+}
+
+impl fmt::Display for PoolName {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match &self.namespace {
+            Some(ns) => write!(f, "{ns}/{}", self.name),
+            None => f.write_str(&self.name),
+        }
+    }
+}
+
+/// A CAPM3 version as written in `capm3Version` or an image tag: `v?MAJOR.MINOR(.PATCH)?`,
+/// optionally followed by a `-pre-release` or `+build` suffix (ignored).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Version {
+    pub major: u64,
+    pub minor: u64,
+    pub patch: Option<u64>,
+}
+
+impl Version {
+    /// Parses loosely; `None` when it does not look like a version.
+    pub fn parse(s: &str) -> Option<Version> {
+        let s = s.strip_prefix('v').unwrap_or(s);
+        let core = s.split(['-', '+']).next().unwrap_or(s);
+        let number = |p: &str| -> Option<u64> {
+            if !p.is_empty() && p.bytes().all(|b| b.is_ascii_digit()) {
+                p.parse().ok()
+            } else {
+                None
+            }
+        };
+        let parts: Vec<&str> = core.split('.').collect();
+        match parts.as_slice() {
+            [ma, mi] => Some(Version {
+                major: number(ma)?,
+                minor: number(mi)?,
+                patch: None,
+            }),
+            [ma, mi, pa] => Some(Version {
+                major: number(ma)?,
+                minor: number(mi)?,
+                patch: Some(number(pa)?),
+            }),
+            _ => None,
+        }
+    }
+}
+
+/// The resolved functionConfig. `Default` is every default of SPEC §2.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Config {
+    pub mode: Mode,
+    pub mapping: MappingMode,
+    /// Narrows the hosts (over BareMetalHost labels); empty = all hosts.
+    pub host_selector: Selector,
+    /// The IPPools to manage, without duplicates; empty = all the mapping names.
+    pub pools: Vec<PoolName>,
+    pub strategy: Strategy,
+    pub ordinal_offset: u64,
+    /// Addresses never handed out, as written (`a`, `a-b` or a CIDR); parsed elsewhere.
+    pub reserve: Vec<String>,
+    pub prune: bool,
+    pub labels: bool,
+    pub controller_flag: bool,
+    /// A version that [`Version::parse`] accepts; `None` when unset or empty.
+    pub capm3_version: Option<String>,
+}
+
+impl Default for Config {
+    fn default() -> Self {
+        Config {
+            mode: Mode::Fill,
+            mapping: MappingMode::Auto,
+            host_selector: Selector::everything(),
+            pools: Vec::new(),
+            strategy: Strategy::Sequential,
+            ordinal_offset: 0,
+            reserve: Vec::new(),
+            prune: false,
+            labels: true,
+            controller_flag: true,
+            capm3_version: None,
+        }
+    }
+}
+
+impl Config {
+    /// Whether the pool `namespace/name` is selected by `pools` (always, when empty).
+    pub fn manages_pool(&self, namespace: &str, name: &str) -> bool {
+        self.pools.is_empty() || self.pools.iter().any(|p| p.matches(namespace, name))
+    }
+
+    /// `capm3_version`, parsed.
+    pub fn capm3_version(&self) -> Option<Version> {
+        self.capm3_version.as_deref().and_then(Version::parse)
+    }
+}
+
+/// The CRD of the typed functionConfig, as YAML (`ipreuse schema`).
+pub fn crd_yaml() -> String {
+    use kube::CustomResourceExt;
+    let mut crd = IPReuse::crd();
+    // kube marks `spec` required; the function accepts an IPReuse without one (all defaults).
+    for version in &mut crd.spec.versions {
+        if let Some(schema) = version
+            .schema
+            .as_mut()
+            .and_then(|s| s.open_api_v3_schema.as_mut())
+        {
+            schema.required = None;
+        }
+    }
+    match serde_saphyr::to_string(&crd) {
+        Ok(yaml) => yaml,
+        // Serialising a CRD built from a Rust type cannot fail; keep a readable fallback.
+        Err(e) => format!("# cannot serialise the CRD: {e}\n"),
+    }
+}

@@ -1,0 +1,706 @@
+use serde_json::{Value, json};
+
+use super::*;
+use crate::results::{Finding, Severity};
+
+fn typed(spec: Value) -> Value {
+    json!({
+        "apiVersion": "fn.ipreuse.dev/v1alpha1",
+        "kind": "IPReuse",
+        "metadata": {
+            "name": "stable-node-ips",
+            "annotations": {
+                "config.kubernetes.io/local-config": "true",
+                "config.kubernetes.io/function": "exec:\n  path: ipreuse\n",
+                "internal.config.kubernetes.io/path": "fn.yaml",
+            },
+        },
+        "spec": spec,
+    })
+}
+
+fn config_map(data: Value) -> Value {
+    json!({
+        "apiVersion": "v1",
+        "kind": "ConfigMap",
+        "metadata": {"name": "function-input", "namespace": "infra"},
+        "data": data,
+    })
+}
+
+fn errors(fc: &Value) -> Vec<Finding> {
+    match decode(Some(fc)) {
+        Ok(c) => panic!("expected errors, got {c:?}"),
+        Err(e) => e,
+    }
+}
+
+fn paths(errors: &[Finding]) -> Vec<String> {
+    errors
+        .iter()
+        .map(|e| e.field.as_ref().map(|f| f.path.clone()).unwrap_or_default())
+        .collect()
+}
+
+/// The single error at `path`; its message must contain every piece of `contains`.
+fn assert_error(fc: &Value, path: &str, contains: &[&str]) {
+    let errs = errors(fc);
+    let at: Vec<&Finding> = errs
+        .iter()
+        .filter(|e| e.field.as_ref().is_some_and(|f| f.path == path))
+        .collect();
+    assert_eq!(at.len(), 1, "one error at {path}, got {errs:#?}");
+    let e = at[0];
+    assert_eq!(e.severity, Severity::Error);
+    assert!(e.message.starts_with(&format!("{path}: ")), "{}", e.message);
+    for c in contains {
+        assert!(
+            e.message.contains(c),
+            "{:?} should contain {c:?}",
+            e.message
+        );
+    }
+}
+
+fn pool(ns: Option<&str>, name: &str) -> PoolName {
+    PoolName {
+        namespace: ns.map(str::to_string),
+        name: name.to_string(),
+    }
+}
+
+#[test]
+fn defaults_match_the_spec() {
+    let c = Config::default();
+    assert_eq!(c.mode, Mode::Fill);
+    assert_eq!(c.mapping, MappingMode::Auto);
+    assert!(c.host_selector.is_empty());
+    assert!(c.pools.is_empty());
+    assert_eq!(c.strategy, Strategy::Sequential);
+    assert_eq!(c.ordinal_offset, 0);
+    assert!(c.reserve.is_empty());
+    assert!(!c.prune);
+    assert!(c.labels);
+    assert!(c.controller_flag);
+    assert_eq!(c.capm3_version, None);
+}
+
+#[test]
+fn no_function_config_is_all_defaults() {
+    assert_eq!(decode(None), Ok(Config::default()));
+    assert_eq!(decode(Some(&Value::Null)), Ok(Config::default()));
+}
+
+#[test]
+fn typed_empty_or_missing_spec_is_all_defaults() {
+    assert_eq!(decode(Some(&typed(json!({})))), Ok(Config::default()));
+    assert_eq!(decode(Some(&typed(Value::Null))), Ok(Config::default()));
+    let no_spec = json!({"apiVersion": "fn.ipreuse.dev/v1alpha1", "kind": "IPReuse"});
+    assert_eq!(decode(Some(&no_spec)), Ok(Config::default()));
+}
+
+#[test]
+fn typed_null_fields_are_defaults() {
+    let fc = typed(json!({"mode": null, "pools": null, "labels": null}));
+    assert_eq!(decode(Some(&fc)), Ok(Config::default()));
+}
+
+#[test]
+fn typed_full() {
+    let fc = typed(json!({
+        "mode": "check",
+        "mapping": "templates",
+        "hostSelector": {
+            "matchLabels": {"metal3.io/role": "worker"},
+            "matchExpressions": [
+                {"key": "rack", "operator": "In", "values": ["r1", "r2"]},
+                {"key": "maintenance", "operator": "DoesNotExist"},
+            ],
+        },
+        "pools": ["provisioning-pool", "metal3/baremetalv4-pool", "provisioning-pool"],
+        "strategy": "ordinal",
+        "ordinalOffset": 10,
+        "reserve": ["10.0.0.5", "10.0.0.10-10.0.0.20", "10.0.1.0/28"],
+        "prune": true,
+        "labels": false,
+        "controllerFlag": false,
+        "capm3Version": "v1.12.3",
+    }));
+    let c = decode(Some(&fc)).unwrap();
+    assert_eq!(c.mode, Mode::Check);
+    assert_eq!(c.mapping, MappingMode::Templates);
+    assert_eq!(
+        c.host_selector.to_string(),
+        "metal3.io/role=worker,rack in (r1,r2),!maintenance"
+    );
+    assert_eq!(
+        c.pools,
+        vec![
+            pool(None, "provisioning-pool"),
+            pool(Some("metal3"), "baremetalv4-pool")
+        ]
+    );
+    assert_eq!(c.strategy, Strategy::Ordinal);
+    assert_eq!(c.ordinal_offset, 10);
+    assert_eq!(
+        c.reserve,
+        ["10.0.0.5", "10.0.0.10-10.0.0.20", "10.0.1.0/28"]
+    );
+    assert!(c.prune);
+    assert!(!c.labels);
+    assert!(!c.controller_flag);
+    assert_eq!(c.capm3_version.as_deref(), Some("v1.12.3"));
+    assert_eq!(
+        c.capm3_version(),
+        Some(Version {
+            major: 1,
+            minor: 12,
+            patch: Some(3)
+        })
+    );
+
+    // The same document is accepted by the typed CRD struct (the schema's source).
+    let typed: Result<IPReuse, _> = serde_json::from_value(fc);
+    let spec = typed.unwrap().spec;
+    assert_eq!(spec.strategy, Some(Strategy::Ordinal));
+    assert_eq!(spec.ordinal_offset, Some(10));
+}
+
+#[test]
+fn typed_empty_capm3_version_is_unset() {
+    let c = decode(Some(&typed(json!({"capm3Version": ""})))).unwrap();
+    assert_eq!(c.capm3_version, None);
+}
+
+#[test]
+fn config_map_every_key() {
+    let fc = config_map(json!({
+        "mode": "check",
+        "mapping": "all",
+        "hostSelector": "metal3.io/role=worker, rack in (r1, r2), !maintenance",
+        "pools": "provisioning-pool,metal3/baremetalv4-pool",
+        "strategy": "ordinal",
+        "ordinalOffset": "7",
+        "reserve": "10.0.0.5,10.0.0.10-10.0.0.20,10.0.1.0/28",
+        "prune": "true",
+        "labels": "false",
+        "controllerFlag": "false",
+        "capm3Version": "1.13",
+    }));
+    let c = decode(Some(&fc)).unwrap();
+    assert_eq!(c.mode, Mode::Check);
+    assert_eq!(c.mapping, MappingMode::All);
+    assert_eq!(
+        c.host_selector.to_string(),
+        "metal3.io/role=worker,rack in (r1,r2),!maintenance"
+    );
+    assert_eq!(
+        c.pools,
+        vec![
+            pool(None, "provisioning-pool"),
+            pool(Some("metal3"), "baremetalv4-pool")
+        ]
+    );
+    assert_eq!(c.strategy, Strategy::Ordinal);
+    assert_eq!(c.ordinal_offset, 7);
+    assert_eq!(
+        c.reserve,
+        ["10.0.0.5", "10.0.0.10-10.0.0.20", "10.0.1.0/28"]
+    );
+    assert!(c.prune);
+    assert!(!c.labels);
+    assert!(!c.controller_flag);
+    assert_eq!(c.capm3_version.as_deref(), Some("1.13"));
+}
+
+#[test]
+fn config_map_lists_with_spaces_and_empties() {
+    let fc = config_map(json!({
+        "pools": " a ,, metal3/b , ",
+        "reserve": "  10.0.0.5 , ,10.0.0.6  ",
+    }));
+    let c = decode(Some(&fc)).unwrap();
+    assert_eq!(c.pools, vec![pool(None, "a"), pool(Some("metal3"), "b")]);
+    assert_eq!(c.reserve, ["10.0.0.5", "10.0.0.6"]);
+}
+
+#[test]
+fn config_map_empty_values_and_no_data_are_defaults() {
+    let fc = config_map(json!({"mode": "", "pools": "", "hostSelector": "  ", "prune": ""}));
+    assert_eq!(decode(Some(&fc)), Ok(Config::default()));
+    let no_data = json!({"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "x"}});
+    assert_eq!(decode(Some(&no_data)), Ok(Config::default()));
+}
+
+#[test]
+fn config_map_bare_yaml_scalars_are_taken_as_written() {
+    let fc = config_map(json!({"prune": true, "ordinalOffset": 3}));
+    let c = decode(Some(&fc)).unwrap();
+    assert!(c.prune);
+    assert_eq!(c.ordinal_offset, 3);
+}
+
+#[test]
+fn unknown_kind_or_api_version() {
+    let fc = json!({"apiVersion": "v1", "kind": "Secret", "metadata": {"name": "s"}});
+    assert_error(
+        &fc,
+        "kind",
+        &[
+            "\"Secret\"",
+            "IPReuse",
+            "ConfigMap",
+            "fn.ipreuse.dev/v1alpha1",
+        ],
+    );
+    let fc = json!({"apiVersion": "fn.ipreuse.dev/v1beta1", "kind": "IPReuse"});
+    assert_error(
+        &fc,
+        "apiVersion",
+        &["\"fn.ipreuse.dev/v1beta1\"", "fn.ipreuse.dev/v1alpha1"],
+    );
+    let errs = errors(&json!({"spec": {}}));
+    assert_eq!(paths(&errs), ["apiVersion"]);
+    let errs = errors(&json!("mode=check"));
+    assert!(errs[0].message.contains("must be an object"), "{errs:?}");
+}
+
+#[test]
+fn errors_carry_the_function_config_ref() {
+    let errs = errors(&config_map(json!({"strategy": "random"})));
+    let r = errs[0].resource_ref.as_ref().unwrap();
+    assert_eq!(r.api_version, "v1");
+    assert_eq!(r.kind, "ConfigMap");
+    assert_eq!(r.name, "function-input");
+    assert_eq!(r.namespace.as_deref(), Some("infra"));
+    let errs = errors(&typed(json!({"strategy": "random"})));
+    let r = errs[0].resource_ref.as_ref().unwrap();
+    assert_eq!(
+        (r.api_version.as_str(), r.kind.as_str(), r.name.as_str()),
+        ("fn.ipreuse.dev/v1alpha1", "IPReuse", "stable-node-ips")
+    );
+    assert_eq!(r.namespace, None);
+}
+
+#[test]
+fn unknown_fields() {
+    let fc = typed(json!({"stratgy": "ordinal"}));
+    assert_error(
+        &fc,
+        "spec.stratgy",
+        &[
+            "unknown field \"stratgy\"",
+            "did you mean strategy?",
+            "mode, mapping, hostSelector",
+            "capm3Version",
+        ],
+    );
+    let errs = errors(&typed(json!({"colour": "blue"})));
+    assert!(
+        !errs[0].message.contains("did you mean"),
+        "{}",
+        errs[0].message
+    );
+    let fc = typed(json!({"host_selector": {}}));
+    assert_error(&fc, "spec.host_selector", &["did you mean hostSelector?"]);
+    let fc = config_map(json!({"ordinal-offset": "1"}));
+    assert_error(
+        &fc,
+        "data.ordinal-offset",
+        &["unknown field", "did you mean ordinalOffset?", "strategy"],
+    );
+    let mut fc = typed(json!({}));
+    fc["data"] = json!({"mode": "check"});
+    assert_error(
+        &fc,
+        "data",
+        &["unknown field \"data\"", "apiVersion, kind, metadata, spec"],
+    );
+    let mut fc = config_map(json!({}));
+    fc["spec"] = json!({"mode": "check"});
+    assert_error(
+        &fc,
+        "spec",
+        &["unknown field \"spec\"", "apiVersion, kind, metadata, data"],
+    );
+}
+
+#[test]
+fn bad_enum_values() {
+    assert_error(
+        &typed(json!({"strategy": "random"})),
+        "spec.strategy",
+        &["spec.strategy: \"random\" is not one of sequential, ordinal"],
+    );
+    assert_error(
+        &config_map(json!({"strategy": "random"})),
+        "data.strategy",
+        &["data.strategy: \"random\" is not one of sequential, ordinal"],
+    );
+    assert_error(
+        &typed(json!({"mode": "Fill"})),
+        "spec.mode",
+        &["\"Fill\"", "fill, check"],
+    );
+    assert_error(
+        &config_map(json!({"mapping": "some"})),
+        "data.mapping",
+        &["\"some\"", "auto, templates, all"],
+    );
+    assert_error(
+        &typed(json!({"mapping": 3})),
+        "spec.mapping",
+        &["3 is not one of auto, templates, all"],
+    );
+}
+
+#[test]
+fn bad_booleans() {
+    assert_error(
+        &typed(json!({"prune": "yes"})),
+        "spec.prune",
+        &["\"yes\"", "true or false"],
+    );
+    assert_error(
+        &config_map(json!({"labels": "yes"})),
+        "data.labels",
+        &["\"yes\" is not one of true, false"],
+    );
+    assert_error(
+        &config_map(json!({"controllerFlag": "True"})),
+        "data.controllerFlag",
+        &["\"True\""],
+    );
+}
+
+#[test]
+fn bad_integers() {
+    assert_error(
+        &typed(json!({"ordinalOffset": -1})),
+        "spec.ordinalOffset",
+        &["non-negative integer", "-1"],
+    );
+    assert_error(
+        &typed(json!({"ordinalOffset": "5"})),
+        "spec.ordinalOffset",
+        &["non-negative integer", "\"5\""],
+    );
+    assert_error(
+        &typed(json!({"ordinalOffset": 1.5})),
+        "spec.ordinalOffset",
+        &["1.5"],
+    );
+    assert_error(
+        &config_map(json!({"ordinalOffset": "ten"})),
+        "data.ordinalOffset",
+        &["\"ten\" is not a non-negative integer"],
+    );
+    assert_error(
+        &config_map(json!({"ordinalOffset": "+5"})),
+        "data.ordinalOffset",
+        &["\"+5\""],
+    );
+    assert_error(
+        &config_map(json!({"ordinalOffset": "99999999999999999999999"})),
+        "data.ordinalOffset",
+        &["not a non-negative integer"],
+    );
+}
+
+#[test]
+fn bad_typed_selectors() {
+    let fc = typed(json!({"hostSelector": {"matchExpressions": [
+        {"key": "a", "operator": "in", "values": ["x"]},
+        {"key": "b", "operator": "NotIn"},
+        {"key": "c", "operator": "Exists", "values": ["x"]},
+        {"key": "d", "operator": "In", "values": ["ok"]},
+    ]}}));
+    let errs = errors(&fc);
+    assert_eq!(
+        paths(&errs),
+        [
+            "spec.hostSelector.matchExpressions[0].operator",
+            "spec.hostSelector.matchExpressions[1].values",
+            "spec.hostSelector.matchExpressions[2].values",
+        ]
+    );
+    assert!(
+        errs[0]
+            .message
+            .contains("\"in\" is not one of In, NotIn, Exists, DoesNotExist")
+    );
+    assert!(errs[1].message.contains("NotIn needs at least one value"));
+    assert!(errs[2].message.contains("Exists takes no values"));
+}
+
+#[test]
+fn malformed_typed_selectors() {
+    let fc = typed(json!({"hostSelector": {
+        "matchLabel": {"a": "b"},
+        "matchLabels": {"n": 1},
+        "matchExpressions": [
+            "a=b",
+            {"operator": "In", "values": ["x"]},
+            {"key": "k", "operator": "Exists", "value": []},
+            {"key": "k", "operator": "Bogus"},
+        ],
+    }}));
+    let errs = errors(&fc);
+    assert_eq!(
+        paths(&errs),
+        [
+            "spec.hostSelector.matchLabel",
+            "spec.hostSelector.matchLabels.n",
+            "spec.hostSelector.matchExpressions[0]",
+            "spec.hostSelector.matchExpressions[1].key",
+            "spec.hostSelector.matchExpressions[2].value",
+            "spec.hostSelector.matchExpressions[3].operator",
+        ]
+    );
+    assert!(errs[0].message.contains("did you mean matchLabels?"));
+    assert!(errs[3].message.contains("is required"));
+    assert!(errs[5].message.contains("\"Bogus\""));
+    assert_error(
+        &typed(json!({"hostSelector": "a=b"})),
+        "spec.hostSelector",
+        &["label selector", "\"a=b\""],
+    );
+}
+
+#[test]
+fn bad_string_selector() {
+    assert_error(
+        &config_map(json!({"hostSelector": "rack in ()"})),
+        "data.hostSelector",
+        &[
+            "\"rack in ()\" is not a valid selector",
+            "at least one value",
+            "key notin (a,b)",
+        ],
+    );
+    assert_error(
+        &config_map(json!({"hostSelector": "a=b,"})),
+        "data.hostSelector",
+        &["\"a=b,\""],
+    );
+}
+
+#[test]
+fn malformed_pool_names() {
+    let errs = errors(&typed(json!({"pools": ["a/b/c", "", "ok", "ns/", "Bad"]})));
+    assert_eq!(
+        paths(&errs),
+        [
+            "spec.pools[0]",
+            "spec.pools[1]",
+            "spec.pools[3]",
+            "spec.pools[4]"
+        ]
+    );
+    assert!(
+        errs[0].message.contains("\"a/b/c\" has more than one '/'"),
+        "{}",
+        errs[0].message
+    );
+    assert!(errs[1].message.contains("empty pool name"));
+    assert!(errs[2].message.contains("empty pool name"));
+    assert!(errs[3].message.contains("\"Bad\""));
+    assert_error(
+        &config_map(json!({"pools": "x, a/b/c"})),
+        "data.pools",
+        &["\"a/b/c\"", "namespace/name"],
+    );
+    assert_error(
+        &typed(json!({"pools": "a,b"})),
+        "spec.pools",
+        &["list of strings"],
+    );
+    assert_error(
+        &typed(json!({"reserve": ["10.0.0.1", 5]})),
+        "spec.reserve[1]",
+        &["must be a string", "5"],
+    );
+}
+
+#[test]
+fn bad_capm3_version() {
+    assert_error(
+        &typed(json!({"capm3Version": "latest"})),
+        "spec.capm3Version",
+        &["\"latest\" is not a version", "v1.12.3"],
+    );
+    assert_error(
+        &config_map(json!({"capm3Version": "1"})),
+        "data.capm3Version",
+        &["\"1\""],
+    );
+    assert_error(
+        &typed(json!({"capm3Version": 1.12})),
+        "spec.capm3Version",
+        &["1.12"],
+    );
+}
+
+#[test]
+fn reports_every_error_at_once() {
+    let fc = typed(json!({
+        "mode": "dry-run",
+        "bogus": 1,
+        "strategy": "random",
+        "prune": "yes",
+        "pools": ["a/b/c"],
+        "hostSelector": {"matchExpressions": [{"key": "a", "operator": "exists"}]},
+        "ordinalOffset": -3,
+        "capm3Version": "x",
+        "other": true,
+    }));
+    let mut got = paths(&errors(&fc));
+    got.sort();
+    assert_eq!(
+        got,
+        [
+            "spec.bogus",
+            "spec.capm3Version",
+            "spec.hostSelector.matchExpressions[0].operator",
+            "spec.mode",
+            "spec.ordinalOffset",
+            "spec.other",
+            "spec.pools[0]",
+            "spec.prune",
+            "spec.strategy",
+        ]
+    );
+    let fc = config_map(json!({
+        "mode": "x", "mapping": "y", "labels": "z", "ordinalOffset": "-1", "nope": "1", "hostSelector": "a in b",
+    }));
+    let mut got = paths(&errors(&fc));
+    got.sort();
+    assert_eq!(
+        got,
+        [
+            "data.hostSelector",
+            "data.labels",
+            "data.mapping",
+            "data.mode",
+            "data.nope",
+            "data.ordinalOffset"
+        ]
+    );
+}
+
+#[test]
+fn choices_match_their_serde_names() {
+    fn check<T: Choice + serde::Serialize>() {
+        for c in T::ALL {
+            assert_eq!(serde_json::to_value(c).unwrap(), json!(c.as_str()));
+            assert_eq!(
+                T::from_word(c.as_str()).map(|x| x.as_str()),
+                Some(c.as_str())
+            );
+        }
+    }
+    check::<Mode>();
+    check::<MappingMode>();
+    check::<Strategy>();
+    assert_eq!(Strategy::allowed(), "sequential, ordinal");
+    assert_eq!(MappingMode::Templates.to_string(), "templates");
+}
+
+#[test]
+fn pool_names() {
+    assert_eq!(PoolName::parse("p"), Ok(pool(None, "p")));
+    assert_eq!(PoolName::parse("ns/p.v4"), Ok(pool(Some("ns"), "p.v4")));
+    for bad in ["", "/p", "ns/", "a/b/c", "NS/p", "p_q", "ns.x/p"] {
+        assert!(PoolName::parse(bad).is_err(), "{bad:?}");
+    }
+    assert!(pool(None, "p").matches("any", "p"));
+    assert!(pool(Some("a"), "p").matches("a", "p"));
+    assert!(!pool(Some("a"), "p").matches("b", "p"));
+    assert_eq!(pool(Some("a"), "p").to_string(), "a/p");
+    let c = Config {
+        pools: vec![pool(Some("a"), "p")],
+        ..Config::default()
+    };
+    assert!(c.manages_pool("a", "p"));
+    assert!(!c.manages_pool("b", "p"));
+    assert!(Config::default().manages_pool("b", "p"));
+}
+
+#[test]
+fn versions() {
+    let v = |major, minor, patch| {
+        Some(Version {
+            major,
+            minor,
+            patch,
+        })
+    };
+    assert_eq!(Version::parse("v1.12.3"), v(1, 12, Some(3)));
+    assert_eq!(Version::parse("1.12"), v(1, 12, None));
+    assert_eq!(Version::parse("v1.13.0-beta.1"), v(1, 13, Some(0)));
+    for bad in ["", "v", "1", "v1.", "1.x", "1.2.3.4", "latest", "vv1.2"] {
+        assert_eq!(Version::parse(bad), None, "{bad:?}");
+    }
+    assert!(Version::parse("1.9").unwrap() < Version::parse("1.13").unwrap());
+}
+
+#[test]
+fn crd_yaml_describes_the_typed_form() {
+    let text = crd_yaml();
+    let crd: Value = serde_saphyr::from_str(&text).unwrap();
+    assert_eq!(crd["kind"], "CustomResourceDefinition");
+    assert_eq!(crd["metadata"]["name"], "ipreuses.fn.ipreuse.dev");
+    assert_eq!(crd["spec"]["group"], "fn.ipreuse.dev");
+    assert_eq!(crd["spec"]["names"]["kind"], "IPReuse");
+    let version = &crd["spec"]["versions"][0];
+    assert_eq!(version["name"], "v1alpha1");
+    let schema = &version["schema"]["openAPIV3Schema"];
+    assert!(schema.get("required").is_none(), "spec must be optional");
+    let props = schema["properties"]["spec"]["properties"]
+        .as_object()
+        .unwrap();
+    let mut names: Vec<&str> = props.keys().map(String::as_str).collect();
+    names.sort();
+    let mut want = FIELDS.to_vec();
+    want.sort();
+    assert_eq!(names, want);
+    for (name, prop) in props {
+        let d = prop["description"].as_str().unwrap_or("");
+        assert!(d.len() > 20, "{name} needs a description, has {d:?}");
+    }
+    assert_eq!(props["strategy"]["enum"], json!(["sequential", "ordinal"]));
+    assert_eq!(
+        props["mapping"]["enum"],
+        json!(["auto", "templates", "all"])
+    );
+    assert_eq!(props["mode"]["default"], "fill");
+    assert_eq!(props["labels"]["default"], true);
+    assert!(
+        props["mode"]["description"]
+            .as_str()
+            .unwrap()
+            .contains("check")
+    );
+}
+
+#[test]
+fn crd_schema_accepts_the_spec_example_and_rejects_bad_values() {
+    let crd: Value = serde_saphyr::from_str(&crd_yaml()).unwrap();
+    let spec_schema =
+        crd["spec"]["versions"][0]["schema"]["openAPIV3Schema"]["properties"]["spec"].clone();
+    let validator = jsonschema::validator_for(&spec_schema).unwrap();
+    let good = json!({
+        "mode": "fill", "mapping": "auto", "hostSelector": {}, "pools": [],
+        "strategy": "sequential", "ordinalOffset": 0, "reserve": ["10.0.0.5"],
+        "prune": false, "labels": true, "controllerFlag": true, "capm3Version": "v1.12.3",
+    });
+    assert!(validator.is_valid(&good));
+    for bad in [
+        json!({"strategy": "random"}),
+        json!({"ordinalOffset": -1}),
+        json!({"capm3Version": "latest"}),
+        json!({"prune": "yes"}),
+    ] {
+        assert!(!validator.is_valid(&bad), "{bad}");
+    }
+}

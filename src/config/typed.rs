@@ -1,0 +1,95 @@
+//! The typed functionConfig `fn.ipreuse.dev/v1alpha1` `IPReuse`. Its doc comments are the
+//! CRD's descriptions (`ipreuse schema`).
+
+use k8s_openapi::apimachinery::pkg::apis::meta::v1::LabelSelector;
+use kube::CustomResource;
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+use super::{MappingMode, Mode, Strategy};
+
+/// Configuration of the ipreuse KRM function, which fills Metal3 IPPool
+/// `spec.preAllocations` with `{bmh-name}-{pool-name}: <ip>` entries so that each
+/// BareMetalHost keeps its addresses across re-provisioning. Every field is optional.
+#[derive(CustomResource, Serialize, Deserialize, JsonSchema, Clone, Debug, Default, PartialEq)]
+#[kube(
+    group = "fn.ipreuse.dev",
+    version = "v1alpha1",
+    kind = "IPReuse",
+    namespaced,
+    doc = "functionConfig of the ipreuse KRM function (kpt, kustomize): fills Metal3 IPPool spec.preAllocations so that BareMetalHosts keep their IP addresses. spec may be omitted: every field has a default."
+)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct IPReuseSpec {
+    /// `fill` (default) writes the preallocations, labels and controller flag. `check`
+    /// changes nothing and fails exactly when `fill` would change an item or report an error.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(extend("default" = "fill"))]
+    pub mode: Option<Mode>,
+
+    /// Which (host, pool) pairs need an entry. `auto` (default): `templates` in every
+    /// namespace holding a Metal3MachineTemplate whose Metal3DataTemplate is in the input,
+    /// `all` elsewhere. `templates`: the hosts each Metal3MachineTemplate's hostSelector
+    /// matches, with the pools its data template references. `all`: every selected host
+    /// with every selected pool of its namespace.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(extend("default" = "auto"))]
+    pub mapping: Option<MappingMode>,
+
+    /// Kubernetes label selector over BareMetalHost labels that narrows the hosts in every
+    /// mapping. Empty or unset (default): all hosts.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(extend("default" = {}))]
+    pub host_selector: Option<LabelSelector>,
+
+    /// IPPools to manage, each `name` (in any namespace) or `namespace/name`. Empty or
+    /// unset (default): every pool the mapping names.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(extend("default" = []))]
+    pub pools: Option<Vec<String>>,
+
+    /// How hosts without an existing entry, pin or live address get one. `sequential`
+    /// (default): hosts in natural name order each take the lowest free candidate.
+    /// `ordinal`: host n (label `ipreuse.dev/ordinal`, else the last number in its name)
+    /// takes the candidate at walk position `ordinalOffset + n`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(extend("default" = "sequential"))]
+    pub strategy: Option<Strategy>,
+
+    /// For the `ordinal` strategy: host n takes the candidate at walk position
+    /// `ordinalOffset + n`. Default 0.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(extend("default" = 0))]
+    pub ordinal_offset: Option<u64>,
+
+    /// Addresses never handed out to a new entry: an address (`10.0.0.5`), an inclusive
+    /// range (`10.0.0.10-10.0.0.20`) or a CIDR (`10.0.1.0/28`). Default none.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(extend("default" = []))]
+    pub reserve: Option<Vec<String>>,
+
+    /// Remove `{bmh}-{pool}` entries whose BareMetalHost is not in the input (and whose
+    /// claim is not in the pool's `status.indexes`). Default false.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(extend("default" = false))]
+    pub prune: Option<bool>,
+
+    /// Add the `infrastructure.cluster.x-k8s.io/data-name` and `pool-name` labels to the
+    /// IPClaims and Metal3Data in the input. Default true.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(extend("default" = true))]
+    pub labels: Option<bool>,
+
+    /// Turn on CAPM3's BMH-name-based preallocation flag in the rendered provider
+    /// Deployments and clusterctl variables in the input. Default true.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(extend("default" = true))]
+    pub controller_flag: Option<bool>,
+
+    /// CAPM3 version, e.g. `v1.12.3` or `1.13`; only used to choose the flag spelling when
+    /// the flag must be added. Empty (default): taken from the manager image tag.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(regex(pattern = r"^(v?[0-9]+\.[0-9]+(\.[0-9]+)?([-+].*)?)?$"))]
+    #[schemars(extend("default" = ""))]
+    pub capm3_version: Option<String>,
+}

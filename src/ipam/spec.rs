@@ -1,0 +1,254 @@
+//! The IPPool description handed in by the caller, and its validation into parsed entries.
+
+use thiserror::Error;
+
+use super::addr::{Addr, AddrError, Family, parse_addr, parse_subnet};
+
+/// An IPPool `spec` as far as addresses go, filled by the caller from YAML.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct PoolSpec {
+    /// `spec.pools[]`, in order.
+    pub entries: Vec<EntrySpec>,
+    /// `spec.prefix` (`None` or `Some(0)` = unset).
+    pub prefix: Option<u8>,
+    /// `spec.gateway`.
+    pub gateway: Option<String>,
+    /// `spec.dnsServers`.
+    pub dns_servers: Vec<String>,
+}
+
+/// One `spec.pools[]` entry, as text.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct EntrySpec {
+    /// `start`.
+    pub start: Option<String>,
+    /// `end`.
+    pub end: Option<String>,
+    /// `subnet` (CIDR).
+    pub subnet: Option<String>,
+    /// `prefix` (`None` or `Some(0)` = unset).
+    pub prefix: Option<u8>,
+    /// `gateway`.
+    pub gateway: Option<String>,
+    /// `dnsServers`.
+    pub dns_servers: Vec<String>,
+}
+
+/// A reason the IPAM webhook would reject the pool, with the field it is about.
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+#[error("{field}: {message}")]
+pub struct PoolError {
+    /// Field path in kpt dotted form relative to the IPPool, e.g. `spec.pools[2].start`.
+    pub field: String,
+    /// What is wrong, in words a person can act on.
+    pub message: String,
+}
+
+/// A CIDR as written in a `subnet:` field.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Subnet {
+    /// The address as written (host bits kept: the walk starts after it).
+    pub written: Addr,
+    /// Prefix length.
+    pub prefix: u8,
+}
+
+impl Subnet {
+    /// The network (first) address.
+    pub fn network(&self) -> Addr {
+        self.written.network(self.prefix)
+    }
+
+    /// The last address.
+    pub fn last(&self) -> Addr {
+        self.written.broadcast(self.prefix)
+    }
+
+    /// Whether `a` is in the subnet (same family, between network and last).
+    pub fn contains(&self, a: Addr) -> bool {
+        a.family() == self.written.family() && self.network() <= a && a <= self.last()
+    }
+}
+
+/// A validated `spec.pools[]` entry.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Entry {
+    /// `start`.
+    pub start: Option<Addr>,
+    /// `end`.
+    pub end: Option<Addr>,
+    /// `subnet`.
+    pub subnet: Option<Subnet>,
+    /// `prefix`, 0 = unset.
+    pub prefix: u8,
+    /// `gateway`.
+    pub gateway: Option<Addr>,
+    /// `dnsServers`.
+    pub dns_servers: Vec<Addr>,
+    /// The one family of start, end, subnet and gateway.
+    pub family: Family,
+}
+
+/// What the pool-level fields hold after validation.
+pub(crate) struct Validated {
+    pub entries: Vec<Entry>,
+    pub prefix: u8,
+    pub gateway: Option<Addr>,
+    pub dns_servers: Vec<Addr>,
+}
+
+fn err(field: String, message: impl Into<String>) -> PoolError {
+    PoolError {
+        field,
+        message: message.into(),
+    }
+}
+
+fn with_addr(field: &str, e: AddrError, errors: &mut Vec<PoolError>) {
+    errors.push(err(field.to_owned(), e.to_string()));
+}
+
+fn addr_field(field: &str, text: Option<&String>, errors: &mut Vec<PoolError>) -> Option<Addr> {
+    let text = text?;
+    match parse_addr(text) {
+        Ok(p) => Some(p.addr()),
+        Err(e) => {
+            with_addr(field, e, errors);
+            None
+        }
+    }
+}
+
+fn addr_list(field: &str, texts: &[String], errors: &mut Vec<PoolError>) -> Vec<Addr> {
+    texts
+        .iter()
+        .enumerate()
+        .filter_map(|(i, t)| addr_field(&format!("{field}[{i}]"), Some(t), errors))
+        .collect()
+}
+
+/// Validate what the IPAM webhook checks, collecting every error.
+pub(crate) fn validate(spec: &PoolSpec) -> Result<Validated, Vec<PoolError>> {
+    let mut errors = Vec::new();
+    let gateway = addr_field("spec.gateway", spec.gateway.as_ref(), &mut errors);
+    let dns_servers = addr_list("spec.dnsServers", &spec.dns_servers, &mut errors);
+    let prefix = spec.prefix.unwrap_or(0);
+    if prefix > 128 {
+        errors.push(err(
+            "spec.prefix".into(),
+            format!("prefix {prefix} is over 128, the longest prefix there is"),
+        ));
+    }
+    let mut entries = Vec::new();
+    let mut v4_without_prefix = Vec::new();
+    for (i, e) in spec.entries.iter().enumerate() {
+        if let Some(entry) = validate_entry(i, e, &mut errors) {
+            if entry.family == Family::V4 && entry.prefix == 0 {
+                v4_without_prefix.push(format!("spec.pools[{i}]"));
+            }
+            entries.push(entry);
+        }
+    }
+    if prefix > 32 && prefix <= 128 && !v4_without_prefix.is_empty() {
+        errors.push(err(
+            "spec.prefix".into(),
+            format!(
+                "prefix {prefix} is over 32 but applies to IPv4 entries without their own prefix ({}); set a prefix of at most 32 on them or here",
+                v4_without_prefix.join(", ")
+            ),
+        ));
+    }
+    if errors.is_empty() {
+        Ok(Validated {
+            entries,
+            prefix,
+            gateway,
+            dns_servers,
+        })
+    } else {
+        Err(errors)
+    }
+}
+
+fn validate_entry(i: usize, e: &EntrySpec, errors: &mut Vec<PoolError>) -> Option<Entry> {
+    let path = format!("spec.pools[{i}]");
+    let before = errors.len();
+    let start = addr_field(&format!("{path}.start"), e.start.as_ref(), errors);
+    let end = addr_field(&format!("{path}.end"), e.end.as_ref(), errors);
+    let subnet = e.subnet.as_ref().and_then(|t| match parse_subnet(t) {
+        Ok((ip, prefix)) => Some(Subnet {
+            written: Addr::from(ip),
+            prefix,
+        }),
+        Err(x) => {
+            with_addr(&format!("{path}.subnet"), x, errors);
+            None
+        }
+    });
+    let gateway = addr_field(&format!("{path}.gateway"), e.gateway.as_ref(), errors);
+    let dns_servers = addr_list(&format!("{path}.dnsServers"), &e.dns_servers, errors);
+    if e.start.is_none() && e.end.is_none() && e.subnet.is_none() {
+        errors.push(err(
+            path.clone(),
+            "the entry has none of start, end and subnet; give it a start (and end) or a subnet",
+        ));
+    }
+    // One family for start, end, subnet and gateway.
+    let parts: Vec<(&str, Addr, &String)> = [
+        ("start", start, e.start.as_ref()),
+        ("end", end, e.end.as_ref()),
+        ("subnet", subnet.map(|s| s.written), e.subnet.as_ref()),
+        ("gateway", gateway, e.gateway.as_ref()),
+    ]
+    .into_iter()
+    .filter_map(|(name, a, t)| Some((name, a?, t?)))
+    .collect();
+    let family = parts.first().map(|(_, a, _)| a.family());
+    if let Some((first_name, first_addr, first_text)) = parts.first() {
+        for (name, a, text) in parts.iter().skip(1) {
+            if a.family() != first_addr.family() {
+                errors.push(err(
+                    format!("{path}.{name}"),
+                    format!(
+                        "{name} {text} is {} but {first_name} {first_text} is {}; all addresses of one entry must be the same family",
+                        a.family().name(),
+                        first_addr.family().name()
+                    ),
+                ));
+            }
+        }
+    }
+    if let (Some(s), Some(en)) = (start, end)
+        && s.family() == en.family()
+        && s > en
+    {
+        errors.push(err(
+            format!("{path}.start"),
+            format!("start {s} is after end {en}; the IPAM rejects the pool"),
+        ));
+    }
+    let prefix = e.prefix.unwrap_or(0);
+    if prefix > 128 {
+        errors.push(err(
+            format!("{path}.prefix"),
+            format!("prefix {prefix} is over 128, the longest prefix there is"),
+        ));
+    } else if prefix > 32 && family == Some(Family::V4) {
+        errors.push(err(
+            format!("{path}.prefix"),
+            format!("prefix {prefix} is over 32 for an IPv4 entry"),
+        ));
+    }
+    if errors.len() != before {
+        return None;
+    }
+    Some(Entry {
+        start,
+        end,
+        subnet,
+        prefix,
+        gateway,
+        dns_servers,
+        family: family?,
+    })
+}

@@ -1,0 +1,208 @@
+//! Property test: the interval-based walk agrees with a literal, address-by-address
+//! reference walk (FACTS §4, SPEC §5) on small random IPv4 pools.
+
+use std::collections::{BTreeMap, HashSet};
+use std::net::Ipv4Addr;
+
+use proptest::prelude::*;
+
+use super::*;
+
+const BASE: u32 = 0x0a00_0000; // 10.0.0.0
+/// The reference stops an unbounded walk after this offset.
+const BOUND: u32 = 300;
+
+#[derive(Clone, Debug)]
+struct Gen {
+    start: Option<u32>,
+    end: Option<u32>,
+    subnet: Option<(u32, u8)>,
+    prefix: u8,
+}
+
+fn text(off: u32) -> String {
+    Ipv4Addr::from(BASE + off).to_string()
+}
+
+fn addr(v: u32) -> Addr {
+    Addr::from(Ipv4Addr::from(v))
+}
+
+fn mask(p: u8) -> u32 {
+    u32::MAX.checked_shl(32 - u32::from(p)).unwrap_or(0)
+}
+
+fn in_subnet(a: u32, (w, p): (u32, u8)) -> bool {
+    a & mask(p) == (BASE + w) & mask(p)
+}
+
+struct Reference {
+    /// address -> (position, entry), only candidates.
+    cands: BTreeMap<u32, (u64, usize)>,
+    /// The walk was cut at BOUND (an unbounded entry).
+    truncated: bool,
+}
+
+fn reference(es: &[Gen]) -> Reference {
+    let admits = |a: u32| {
+        es.iter().any(|e| {
+            e.start.is_none_or(|s| BASE + s <= a)
+                && e.end.is_none_or(|en| a <= BASE + en)
+                && e.subnet.is_none_or(|sn| in_subnet(a, sn))
+        })
+    };
+    let mut seen = HashSet::new();
+    let mut cands = BTreeMap::new();
+    let mut pos: u64 = 0;
+    let mut truncated = false;
+    let mut visit = |a: u32, i: usize, pos: &mut u64| {
+        if seen.insert(a) && admits(a) {
+            cands.insert(a, (*pos, i));
+        }
+        *pos += 1;
+    };
+    for (i, e) in es.iter().enumerate() {
+        if let Some(s) = e.start {
+            let unbounded = e.end.is_none() && e.subnet.is_none();
+            let mut a = BASE + s;
+            loop {
+                if e.end.is_some_and(|en| a > BASE + en) {
+                    break;
+                }
+                if e.subnet.is_some_and(|sn| !in_subnet(a, sn)) {
+                    break;
+                }
+                if unbounded && a > BASE + BOUND {
+                    truncated = true;
+                    break;
+                }
+                visit(a, i, &mut pos);
+                a += 1;
+            }
+            if unbounded {
+                break;
+            }
+        } else if let Some((w, p)) = e.subnet {
+            let last = (BASE + w) | !mask(p);
+            let mut a = BASE + w + 1;
+            while a <= last {
+                visit(a, i, &mut pos);
+                a += 1;
+            }
+        }
+    }
+    Reference { cands, truncated }
+}
+
+fn reserved2_reference(es: &[Gen], pool_prefix: u8, a: u32, entry: usize) -> bool {
+    let e = &es[entry];
+    let edge = |p: u8| p <= 30 && (a == a & mask(p) || a == a | !mask(p));
+    let by_subnet = e.subnet.is_some_and(|(w, p)| {
+        let net = (BASE + w) & mask(p);
+        p <= 30 && (a == net || a == net | !mask(p))
+    });
+    let eff = if e.prefix != 0 { e.prefix } else { pool_prefix };
+    by_subnet || (eff != 0 && edge(eff))
+}
+
+fn gen_entry() -> impl Strategy<Value = Gen> {
+    (
+        prop::option::of(0u32..64),
+        prop::option::of(0u32..64),
+        prop::option::of((0u32..64, 26u8..=32)),
+        prop_oneof![Just(0u8), 24u8..=32],
+    )
+        .prop_map(|(start, end, subnet, prefix)| Gen {
+            start,
+            end,
+            subnet,
+            prefix,
+        })
+}
+
+fn spec(es: &[Gen], pool_prefix: u8) -> PoolSpec {
+    PoolSpec {
+        entries: es
+            .iter()
+            .map(|g| EntrySpec {
+                start: g.start.map(text),
+                end: g.end.map(text),
+                subnet: g.subnet.map(|(w, p)| format!("{}/{p}", text(w))),
+                prefix: Some(g.prefix),
+                ..EntrySpec::default()
+            })
+            .collect(),
+        prefix: Some(pool_prefix),
+        ..PoolSpec::default()
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(512))]
+
+    #[test]
+    fn walk_matches_reference(
+        es in prop::collection::vec(gen_entry(), 1..=4),
+        pool_prefix in prop_oneof![Just(0u8), 24u8..=32],
+        blocked_offsets in prop::collection::vec(0u32..80, 0..30),
+    ) {
+        let valid = es.iter().all(|e| {
+            (e.start.is_some() || e.end.is_some() || e.subnet.is_some())
+                && !matches!((e.start, e.end), (Some(s), Some(en)) if s > en)
+        });
+        let pool = Pool::new(&spec(&es, pool_prefix));
+        prop_assert_eq!(pool.is_ok(), valid);
+        let Ok(pool) = pool else { return Ok(()); };
+        let r = reference(&es);
+
+        // Every address near the universe: candidate, position, entry.
+        for off in 0..=BOUND {
+            let a = addr(BASE + off);
+            let want = r.cands.get(&(BASE + off)).copied();
+            prop_assert_eq!(pool.position(a), want.map(|w| w.0), "position of {}", a);
+            prop_assert_eq!(pool.entry_of(a), want.map(|w| w.1), "entry of {}", a);
+            prop_assert_eq!(pool.is_candidate(a), want.is_some());
+        }
+        // addr_at inverts position.
+        let by_pos: BTreeMap<u64, u32> = r.cands.iter().map(|(a, (p, _))| (*p, *a)).collect();
+        let max_pos = by_pos.keys().next_back().copied().unwrap_or(0);
+        for p in 0..=max_pos + 3 {
+            if r.truncated && p > max_pos {
+                break;
+            }
+            prop_assert_eq!(pool.addr_at(p), by_pos.get(&p).map(|a| addr(*a)), "addr_at {}", p);
+        }
+
+        // Sequential allocation against a blocked set.
+        let mut blocked = IntervalSet::new();
+        for o in &blocked_offsets {
+            blocked.insert_addr(addr(BASE + o));
+        }
+        let want: Vec<(Addr, u64)> = by_pos
+            .iter()
+            .filter(|(_, a)| !blocked_offsets.contains(&(**a - BASE)))
+            .map(|(p, a)| (addr(*a), *p))
+            .collect();
+        if !r.truncated {
+            prop_assert_eq!(pool.count_free(&blocked), want.len() as u128);
+        }
+        let mut cur = pool.allocator();
+        for w in &want {
+            let got = cur.next_free(&blocked);
+            prop_assert_eq!(got, Some(*w));
+            blocked.insert_addr(w.0);
+        }
+        if !r.truncated {
+            prop_assert_eq!(cur.next_free(&blocked), None);
+        }
+
+        // Reserved rule 2: set, predicate and literal reference agree.
+        let r2 = pool.reserved_rule2();
+        for (a, (_, entry)) in &r.cands {
+            let expect = reserved2_reference(&es, pool_prefix, *a, *entry);
+            prop_assert_eq!(r2.contains_addr(addr(*a)), expect, "rule 2 set at {}", addr(*a));
+            prop_assert_eq!(pool.is_reserved_rule2(addr(*a)), expect);
+        }
+        prop_assert!(r2.difference(pool.candidates()).is_empty());
+    }
+}

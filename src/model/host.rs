@@ -1,0 +1,61 @@
+//! BareMetalHost (`metal3.io/v1alpha1`): the names claims are made from, labels, pins.
+
+use std::collections::BTreeMap;
+
+use serde_json::Value;
+
+use super::Object;
+use super::value::{is_template, string_map};
+use crate::results::Finding;
+
+/// Prefix of the pin annotation: `ipreuse.dev/ip.{pool-name}: <address>`.
+pub const PIN_PREFIX: &str = "ipreuse.dev/ip.";
+
+/// A BareMetalHost as the function reads it.
+#[derive(Debug, Clone)]
+pub struct Host {
+    pub object: Object,
+    pub labels: BTreeMap<String, String>,
+    /// Pins: pool name → address text, from `ipreuse.dev/ip.{pool}` annotations.
+    pub pins: BTreeMap<String, String>,
+}
+
+impl Host {
+    /// Reads a host; `None` (with a warning) when a field it needs is an unrendered template.
+    pub fn read(object: &Object, value: &Value, findings: &mut Vec<Finding>) -> Option<Host> {
+        let annotations = string_map(value, &["metadata", "annotations"]);
+        let pins: BTreeMap<String, String> = annotations
+            .into_iter()
+            .filter_map(|(k, v)| k.strip_prefix(PIN_PREFIX).map(|p| (p.to_string(), v)))
+            .collect();
+        let mut fields: Vec<(String, &str)> = vec![
+            ("metadata.name".into(), object.name.as_str()),
+            ("metadata.namespace".into(), object.namespace.as_str()),
+        ];
+        for (pool, addr) in &pins {
+            fields.push((format!("metadata.annotations.{PIN_PREFIX}{pool}"), addr));
+        }
+        if let Some((field, text)) = fields.iter().find(|(_, t)| is_template(t)) {
+            findings.push(
+                Finding::warning(format!(
+                    "{} is skipped: {field} is an unrendered template ({text:?}); render it before running ipreuse",
+                    object.display()
+                ))
+                .on(object.resource_ref())
+                .at(field.clone()),
+            );
+            return None;
+        }
+        Some(Host {
+            object: object.clone(),
+            labels: string_map(value, &["metadata", "labels"])
+                .into_iter()
+                .collect(),
+            pins,
+        })
+    }
+
+    pub fn name(&self) -> &str {
+        &self.object.name
+    }
+}

@@ -1,0 +1,521 @@
+//! Parsing a YAML stream into positioned [`Document`]s with `granit-parser`.
+
+use std::collections::HashMap;
+use std::ops::Range;
+use std::sync::Arc;
+
+use granit_parser::{Event, Parser, ScalarStyle as GStyle, Span, Tag};
+
+use super::text::{line_end, line_start, next_line_start, skip_ws_back};
+use super::tree::{
+    Document, INDEX_THRESHOLD, Mapping, Node, NodeKind, Scalar, ScalarStyle, Sequence,
+};
+
+/// A YAML syntax error, or a document this layer refuses, with its position.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("line {line}, column {column}: {message}")]
+pub struct YamlError {
+    /// 1-based line.
+    pub line: usize,
+    /// 1-based column (in characters).
+    pub column: usize,
+    /// What is wrong.
+    pub message: String,
+}
+
+/// Alias expansion budget: the number of nodes a document may read as, aliases expanded, is at
+/// most `max(ALIAS_EXPANSION_FLOOR, 2 × its written nodes)` (guards against "billion laughs").
+const ALIAS_EXPANSION_FLOOR: u64 = 1_000_000;
+
+/// Parses a YAML stream (any number of `---`-separated documents; BOM, CRLF and comments are
+/// fine) into documents whose nodes carry byte spans into `text`.
+///
+/// Limits set on purpose: no limit on the number of nodes or documents (a 10,000-object list is
+/// normal input); nesting depth 255 (block and flow); keys at most 1024 characters when written
+/// as implicit keys (YAML's own limit); a document may read as at most
+/// max(1,000,000, 2 × its written nodes) nodes once aliases are expanded ("billion laughs"
+/// guard). Duplicate keys in one mapping are an error.
+pub fn parse(text: &str) -> Result<Vec<Document>, YamlError> {
+    let mut options = granit_parser::Options::default();
+    options.set_emit_comments(false);
+    let parser = Parser::new_from_str_with_options(text, options);
+    let mut builder = Builder {
+        text,
+        stack: Vec::new(),
+        anchors: HashMap::new(),
+        docs: Vec::new(),
+        doc_start: None,
+        root: None,
+        written: 0,
+    };
+    for event in parser {
+        let (event, span) = event.map_err(|e| YamlError {
+            line: e.marker().line(),
+            column: e.marker().col() + 1,
+            message: e.info(),
+        })?;
+        builder.event(event, span)?;
+    }
+    Ok(builder.docs)
+}
+
+/// A node under construction with its expanded size (for the alias budget).
+struct Built {
+    node: Node,
+    size: u64,
+}
+
+enum Frame {
+    Map {
+        flow: bool,
+        open: Range<usize>,
+        anchor: usize,
+        entries: Vec<(Node, Node)>,
+        index: Option<HashMap<String, usize>>,
+        pending: Option<Node>,
+        size: u64,
+    },
+    Seq {
+        flow: bool,
+        open: Range<usize>,
+        anchor: usize,
+        items: Vec<Node>,
+        size: u64,
+    },
+}
+
+struct Builder<'t> {
+    text: &'t str,
+    stack: Vec<Frame>,
+    anchors: HashMap<usize, (Arc<Node>, u64)>,
+    docs: Vec<Document>,
+    doc_start: Option<usize>,
+    root: Option<Built>,
+    written: u64,
+}
+
+fn range(span: &Span) -> Range<usize> {
+    span.byte_range().unwrap_or(0..0)
+}
+
+impl Builder<'_> {
+    fn error_at(&self, byte: usize, message: String) -> YamlError {
+        let before = self.text.get(..byte).unwrap_or("");
+        let line = before.matches('\n').count() + 1;
+        let col_start = before.rfind('\n').map_or(0, |i| i + 1);
+        let column = before.get(col_start..).map_or(0, |s| s.chars().count()) + 1;
+        YamlError {
+            line,
+            column,
+            message,
+        }
+    }
+
+    fn event(&mut self, event: Event<'_>, span: Span) -> Result<(), YamlError> {
+        let r = range(&span);
+        match event {
+            Event::DocumentStart(explicit, _) => {
+                self.doc_start = if explicit { Some(r.start) } else { None };
+                self.root = None;
+            }
+            Event::DocumentEnd => {
+                let Some(built) = self.root.take() else {
+                    return Ok(());
+                };
+                let limit = ALIAS_EXPANSION_FLOOR.max(self.written.saturating_mul(2));
+                if built.size > limit {
+                    return Err(self.error_at(
+                        built.node.span.start,
+                        format!("aliases expand to more than {limit} nodes"),
+                    ));
+                }
+                let start = self.doc_start.unwrap_or(built.node.span.start);
+                let end = if r.end > r.start {
+                    r.end
+                } else {
+                    built.node.span.end
+                };
+                self.docs.push(Document {
+                    root: built.node,
+                    span: start..end.max(start),
+                });
+                self.anchors.clear();
+                self.written = 0;
+            }
+            Event::Scalar(value, style, anchor, tag) => {
+                self.written += 1;
+                let node = self.scalar(value.into_owned(), style, tag.as_deref(), &span)?;
+                self.finish(node, 1, anchor)?;
+            }
+            Event::MappingStart(style, anchor, _) => {
+                self.written += 1;
+                self.stack.push(Frame::Map {
+                    flow: style == granit_parser::StructureStyle::Flow,
+                    open: r,
+                    anchor,
+                    entries: Vec::new(),
+                    index: None,
+                    pending: None,
+                    size: 1,
+                });
+            }
+            Event::SequenceStart(style, anchor, _) => {
+                self.written += 1;
+                self.stack.push(Frame::Seq {
+                    flow: style == granit_parser::StructureStyle::Flow,
+                    open: r,
+                    anchor,
+                    items: Vec::new(),
+                    size: 1,
+                });
+            }
+            Event::MappingEnd => {
+                let Some(Frame::Map {
+                    flow,
+                    open,
+                    anchor,
+                    entries,
+                    index,
+                    size,
+                    ..
+                }) = self.stack.pop()
+                else {
+                    return Err(self.error_at(r.start, "unbalanced mapping end".into()));
+                };
+                let span = if flow {
+                    open.start..r.end
+                } else {
+                    let start = entries.first().map_or(open.start, |(k, _)| k.span.start);
+                    let end = entries.last().map_or(open.end, |(_, v)| v.span.end);
+                    start..end
+                };
+                let node = Node {
+                    span,
+                    kind: NodeKind::Map(Mapping::new(entries, flow, index)),
+                };
+                self.finish(node, size, anchor)?;
+            }
+            Event::SequenceEnd => {
+                let Some(Frame::Seq {
+                    flow,
+                    open,
+                    anchor,
+                    items,
+                    size,
+                }) = self.stack.pop()
+                else {
+                    return Err(self.error_at(r.start, "unbalanced sequence end".into()));
+                };
+                let span = if flow {
+                    open.start..r.end
+                } else {
+                    let first = items.first().map_or(open.start, |n| n.span.start);
+                    let start = self.dash_before(first).unwrap_or(first);
+                    let end = items.last().map_or(open.end, |n| n.span.end);
+                    start..end
+                };
+                let node = Node {
+                    span,
+                    kind: NodeKind::Seq(Sequence { items, flow }),
+                };
+                self.finish(node, size, anchor)?;
+            }
+            Event::Alias(id) => {
+                let Some((target, size)) = self.anchors.get(&id).cloned() else {
+                    return Err(self.error_at(
+                        r.start,
+                        "alias to an anchor whose node is not complete (recursive alias)".into(),
+                    ));
+                };
+                let node = Node {
+                    span: r,
+                    kind: NodeKind::Alias(target),
+                };
+                self.finish(node, size, 0)?;
+            }
+            _ => {}
+        }
+        Ok(())
+    }
+
+    /// Hands a completed node to its parent (or makes it the document root).
+    fn finish(&mut self, mut node: Node, size: u64, anchor: usize) -> Result<(), YamlError> {
+        if anchor != 0 {
+            self.anchors.insert(anchor, (Arc::new(node.clone()), size));
+        }
+        let text = self.text;
+        let Some(top) = self.stack.last_mut() else {
+            self.root = Some(Built { node, size });
+            return Ok(());
+        };
+        match top {
+            Frame::Seq {
+                items,
+                size: total,
+                flow,
+                ..
+            } => {
+                if !*flow && node.span.is_empty() {
+                    fix_empty_item(text, &mut node);
+                }
+                items.push(node);
+                *total = total.saturating_add(size);
+            }
+            Frame::Map {
+                entries,
+                index,
+                pending,
+                size: total,
+                ..
+            } => {
+                *total = total.saturating_add(size);
+                match pending.take() {
+                    None => *pending = Some(node),
+                    Some(key) => {
+                        if node.span.is_empty() {
+                            fix_empty_value(text, &key, &mut node);
+                        }
+                        let key_text = key_str(text, &key);
+                        let first = match index {
+                            Some(map) => map.get(key_text).copied(),
+                            None => entries
+                                .iter()
+                                .position(|(k, _)| key_str(text, k) == key_text),
+                        };
+                        if let Some(first) = first {
+                            let first_at = entries.get(first).map_or(0, |(k, _)| k.span.start);
+                            let first_line = self.error_at(first_at, String::new()).line;
+                            let msg = format!(
+                                "duplicate key {key_text:?} (first defined on line {first_line})"
+                            );
+                            let at = key.span.start;
+                            return Err(self.error_at(at, msg));
+                        }
+                        match index {
+                            Some(map) => {
+                                map.insert(key_text.to_owned(), entries.len());
+                            }
+                            None if entries.len() >= INDEX_THRESHOLD => {
+                                let mut map: HashMap<String, usize> = entries
+                                    .iter()
+                                    .enumerate()
+                                    .map(|(i, (k, _))| (key_str(text, k).to_owned(), i))
+                                    .collect();
+                                map.insert(key_text.to_owned(), entries.len());
+                                *index = Some(map);
+                            }
+                            None => {}
+                        }
+                        entries.push((key, node));
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// The `-` of a block sequence's first item, searching back from the item's content over
+    /// whitespace and up to three properties (`&anchor`, `!tag`).
+    fn dash_before(&self, pos: usize) -> Option<usize> {
+        let bytes = self.text.as_bytes();
+        let mut p = pos;
+        for _ in 0..4 {
+            p = skip_ws_back(bytes, p);
+            let prev = p.checked_sub(1)?;
+            if bytes.get(prev) == Some(&b'-') {
+                return Some(prev);
+            }
+            // skip one property token
+            let mut q = prev;
+            while q > 0 && !matches!(bytes.get(q - 1), Some(b' ' | b'\t' | b'\n' | b'\r')) {
+                q -= 1;
+            }
+            if !matches!(bytes.get(q), Some(b'&' | b'!')) {
+                return None;
+            }
+            p = q;
+        }
+        None
+    }
+
+    fn scalar(
+        &self,
+        value: String,
+        style: GStyle,
+        tag: Option<&Tag>,
+        span: &Span,
+    ) -> Result<Node, YamlError> {
+        let r = range(span);
+        let (style, span) = match style {
+            GStyle::Plain => (ScalarStyle::Plain, r),
+            GStyle::SingleQuoted => (ScalarStyle::SingleQuoted, self.quoted(r, b'\'')),
+            GStyle::DoubleQuoted => (ScalarStyle::DoubleQuoted, self.quoted(r, b'"')),
+            GStyle::Literal => (ScalarStyle::Literal, self.block(r, span.indent)),
+            GStyle::Folded => (ScalarStyle::Folded, self.block(r, span.indent)),
+        };
+        let value = if style == ScalarStyle::Plain && span.is_empty() {
+            String::new()
+        } else {
+            value
+        };
+        let tag = tag.map(|t| format!("{}{}", t.handle(), t.suffix()));
+        Ok(Node {
+            span,
+            kind: NodeKind::Scalar(Scalar { value, style, tag }),
+        })
+    }
+
+    /// Trims a quoted scalar's span to its quotes.
+    fn quoted(&self, r: Range<usize>, quote: u8) -> Range<usize> {
+        let bytes = self.text.as_bytes();
+        let Some(rel) = bytes
+            .get(r.clone())
+            .and_then(|s| s.iter().position(|&b| b == quote))
+        else {
+            return r;
+        };
+        let start = r.start + rel;
+        let mut i = start + 1;
+        while let Some(&b) = bytes.get(i) {
+            if quote == b'"' && b == b'\\' {
+                i += 2;
+                continue;
+            }
+            if b == quote {
+                if quote == b'\'' && bytes.get(i + 1) == Some(&b'\'') {
+                    i += 2;
+                    continue;
+                }
+                return start..i + 1;
+            }
+            i += 1;
+        }
+        r
+    }
+
+    /// The span of a block scalar: from its `|`/`>` indicator to the end of its last content line
+    /// (keep chomping: through its kept line breaks).
+    fn block(&self, r: Range<usize>, indent: Option<usize>) -> Range<usize> {
+        let bytes = self.text.as_bytes();
+        // The nearest non-blank character before the content is on the header line.
+        let before = skip_ws_back(bytes, r.start);
+        let header_line = line_start(bytes, before.saturating_sub(1));
+        let Some(start) = find_indicator(self.text, header_line, before) else {
+            return r;
+        };
+        let header = bytes.get(start + 1..).unwrap_or(&[]);
+        let indicators = header
+            .iter()
+            .take_while(|c| c.is_ascii_digit() || **c == b'+' || **c == b'-')
+            .count();
+        let keep = header.get(..indicators).is_some_and(|h| h.contains(&b'+'));
+        let n = indent.unwrap_or(1).max(1);
+        let mut last_content_end = start + 1 + indicators;
+        let mut blank_after: Option<usize> = None; // start of the line after the last blank line
+        let mut line = next_line_start(bytes, start);
+        while line < bytes.len() && line < r.end {
+            let le = line_end(bytes, line);
+            let content = bytes.get(line..le).unwrap_or(&[]);
+            let spaces = content.iter().take_while(|&&b| b == b' ').count();
+            let blank = content.iter().all(|&b| b == b' ' || b == b'\t');
+            if !blank && spaces < n {
+                break;
+            }
+            if blank && content.len() <= n {
+                blank_after = Some(next_line_start(bytes, le));
+            } else {
+                last_content_end = le;
+                blank_after = None;
+            }
+            line = next_line_start(bytes, le);
+        }
+        if keep {
+            let end = blank_after.unwrap_or_else(|| next_line_start(bytes, last_content_end));
+            return start..end;
+        }
+        start..last_content_end
+    }
+}
+
+/// The block scalar indicator on the header line `[from, to)`: the leftmost `|`/`>` followed
+/// only by indentation/chomping indicators, blanks and an optional comment.
+fn find_indicator(text: &str, from: usize, to: usize) -> Option<usize> {
+    let line = text.get(from..to)?.as_bytes();
+    for (i, &b) in line.iter().enumerate() {
+        if b != b'|' && b != b'>' {
+            continue;
+        }
+        if i > 0 && !matches!(line[i - 1], b' ' | b'\t' | b':' | b'-') {
+            continue;
+        }
+        let rest = &line[i + 1..];
+        let ind = rest
+            .iter()
+            .take_while(|c| c.is_ascii_digit() || **c == b'+' || **c == b'-')
+            .count();
+        let after = &rest[ind..];
+        let trimmed: Vec<u8> = after
+            .iter()
+            .copied()
+            .skip_while(|c| *c == b' ' || *c == b'\t' || *c == b'\r')
+            .collect();
+        if trimmed.is_empty() || (trimmed[0] == b'#' && (after.len() > trimmed.len())) {
+            return Some(from + i);
+        }
+    }
+    None
+}
+
+/// Places an empty block-sequence item right after its `-` (granit puts it at the next token,
+/// after comments), unless it already follows an anchor or tag.
+fn fix_empty_item(text: &str, node: &mut Node) {
+    let bytes = text.as_bytes();
+    let mut p = node.span.start.min(bytes.len());
+    // at most a few lines back: the dash line, comment lines, blank lines
+    for _ in 0..64 {
+        let ls = line_start(bytes, p);
+        let line = &bytes[ls..p];
+        let code_end = comment_start(line).unwrap_or(line.len());
+        let code = &line[..code_end];
+        if let Some(last) = code
+            .iter()
+            .rposition(|b| !matches!(b, b' ' | b'\t' | b'\r'))
+        {
+            if code[last] == b'-' {
+                node.span = ls + last + 1..ls + last + 1;
+            }
+            // something else (an anchor or tag): granit's position is already right
+            return;
+        }
+        if ls == 0 {
+            return;
+        }
+        p = ls - 1;
+    }
+}
+
+/// Where a comment starts on a line of code (`#` at the start or after a blank).
+fn comment_start(line: &[u8]) -> Option<usize> {
+    (0..line.len()).find(|&i| line[i] == b'#' && (i == 0 || matches!(line[i - 1], b' ' | b'\t')))
+}
+
+/// Places an empty mapping value right after its `:` (or keeps granit's position when that is
+/// later, i.e. after an anchor or tag).
+fn fix_empty_value(text: &str, key: &Node, node: &mut Node) {
+    let bytes = text.as_bytes();
+    let mut i = key.span.end;
+    while matches!(bytes.get(i), Some(b' ' | b'\t')) {
+        i += 1;
+    }
+    if bytes.get(i) == Some(&b':') && node.span.start <= i {
+        node.span = i + 1..i + 1;
+    }
+}
+
+/// The text a mapping key is indexed by: a scalar key's value, else its source text.
+pub(crate) fn key_str<'a>(text: &'a str, key: &'a Node) -> &'a str {
+    match key.as_scalar() {
+        Some(s) => &s.value,
+        None => text.get(key.span.clone()).unwrap_or(""),
+    }
+}

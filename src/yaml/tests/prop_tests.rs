@@ -1,0 +1,572 @@
+use proptest::prelude::*;
+use serde_json::Value;
+
+use super::doc;
+use crate::yaml::{Edit, Seg, apply, parse};
+
+/// A value of a generated top-level entry.
+#[derive(Debug, Clone)]
+enum Val {
+    Scalar(String),
+    Map(Vec<(String, String)>),
+    Seq(Vec<String>, bool),
+    EmptyFlow,
+    Null,
+    Empty,
+}
+
+fn scalar() -> impl Strategy<Value = String> {
+    prop_oneof![
+        "[a-z][a-z0-9]{0,6}",
+        "[a-z]{1,4}".prop_map(|s| format!("'{s} x'")),
+        "[a-zé ]{0,6}".prop_map(|s| format!("\"{s}\"")),
+        Just("12".to_string()),
+        Just("|\n    lit\n".to_string()),
+    ]
+}
+
+fn val() -> impl Strategy<Value = Val> {
+    prop_oneof![
+        scalar().prop_map(Val::Scalar),
+        prop::collection::vec(("[a-z]{1,5}", scalar()), 1..5).prop_map(|v| {
+            let mut seen = std::collections::HashSet::new();
+            Val::Map(
+                v.into_iter()
+                    .filter(|(k, _)| seen.insert(k.clone()))
+                    .collect(),
+            )
+        }),
+        (prop::collection::vec("[a-z]{1,5}", 1..4), any::<bool>())
+            .prop_map(|(v, b)| Val::Seq(v, b)),
+        Just(Val::EmptyFlow),
+        Just(Val::Null),
+        Just(Val::Empty),
+    ]
+}
+
+fn comment() -> impl Strategy<Value = String> {
+    prop_oneof![
+        Just(String::new()),
+        Just("  # note".to_string()),
+        Just(" #x: y".to_string())
+    ]
+}
+
+/// Renders the generated document (keys `k0`, `k1`, ...).
+fn render(vals: &[(Val, String)], gaps: &[bool], crlf: bool, final_nl: bool) -> String {
+    let mut lines: Vec<String> = vec!["# header".into()];
+    for (i, (v, c)) in vals.iter().enumerate() {
+        if gaps.get(i).copied().unwrap_or(false) {
+            lines.push(String::new());
+            lines.push("# between".into());
+        }
+        match v {
+            Val::Scalar(s) if s.starts_with('|') => {
+                lines.push(format!("k{i}: |{c}"));
+                lines.push("  lit".into());
+            }
+            Val::Scalar(s) => lines.push(format!("k{i}: {s}{c}")),
+            Val::Map(entries) => {
+                lines.push(format!("k{i}:{c}"));
+                for (k, s) in entries {
+                    if s.starts_with('|') {
+                        lines.push(format!("  {k}: |"));
+                        lines.push("    lit".into());
+                    } else {
+                        lines.push(format!("  {k}: {s}{c}"));
+                    }
+                }
+            }
+            Val::Seq(items, indented) => {
+                lines.push(format!("k{i}:"));
+                for it in items {
+                    lines.push(format!("{}- {it}{c}", if *indented { "  " } else { "" }));
+                }
+            }
+            Val::EmptyFlow => lines.push(format!("k{i}: {{}}{c}")),
+            Val::Null => lines.push(format!("k{i}: null{c}")),
+            Val::Empty => lines.push(format!("k{i}:{c}")),
+        }
+    }
+    lines.push("# trailer".into());
+    let nl = if crlf { "\r\n" } else { "\n" };
+    let mut text = lines.join(nl);
+    if final_nl {
+        text.push_str(nl);
+    }
+    text
+}
+
+/// Whether `needle` lines appear in `hay` lines in order.
+fn is_subsequence(needle: &[&str], hay: &[&str]) -> bool {
+    let mut it = hay.iter();
+    needle.iter().all(|n| it.any(|h| h == n))
+}
+
+fn entries_of(v: &Value) -> Vec<(String, Value)> {
+    v.as_object()
+        .map(|o| o.iter().map(|(k, v)| (k.clone(), v.clone())).collect())
+        .unwrap_or_default()
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(200))]
+
+    #[test]
+    fn add_entries_adds_only_lines(
+        vals in prop::collection::vec((val(), comment()), 1..6),
+        gaps in prop::collection::vec(any::<bool>(), 6),
+        crlf in any::<bool>(),
+        final_nl in any::<bool>(),
+        target in 0usize..7,
+        new in prop::collection::vec(("[a-z]{1,4}[0-9]", "\\PC{0,8}"), 1..4),
+    ) {
+        let text = render(&vals, &gaps, crlf, final_nl);
+        let d = doc(&text);
+        // no edits: unchanged
+        prop_assert_eq!(apply(&text, &[]).unwrap(), text.clone());
+        prop_assert_eq!(apply(&text, &[(&d.root, Edit::AddEntries { path: vec![], entries: vec![] })]).unwrap(), text.clone());
+
+        let key = format!("k{target}");
+        let old_json = d.root.to_json();
+        let old_target = old_json.get(&key).cloned();
+        let mut seen = std::collections::HashSet::new();
+        let new: Vec<(String, String)> = new.into_iter().filter(|(k, _)| seen.insert(k.clone())).collect();
+        let edit = Edit::AddEntries { path: vec![Seg::Key(key.clone())], entries: new.clone() };
+        let result = apply(&text, &[(&d.root, edit)]);
+        let addable = match vals.get(target).map(|(v, _)| v) {
+            None | Some(Val::Map(_) | Val::EmptyFlow | Val::Null | Val::Empty) => true,
+            Some(_) => false,
+        };
+        if !addable {
+            prop_assert!(result.is_err());
+            return Ok(());
+        }
+        let out = result.unwrap();
+        let docs = parse(&out).unwrap();
+        prop_assert_eq!(docs.len(), 1);
+        let new_json = docs[0].root.to_json();
+        // the target holds the old entries then the new ones
+        let mut expected = old_target.as_ref().map(entries_of).unwrap_or_default();
+        expected.extend(new.iter().map(|(k, v)| (k.clone(), Value::String(v.clone()))));
+        prop_assert_eq!(new_json.get(&key).map(entries_of).unwrap_or_default(), expected);
+        // everything else is unchanged
+        let (mut a, mut b) = (old_json.clone(), new_json.clone());
+        if let (Some(a), Some(b)) = (a.as_object_mut(), b.as_object_mut()) {
+            a.shift_remove(&key);
+            b.shift_remove(&key);
+        }
+        prop_assert_eq!(a, b);
+        // only lines were added (the line of an empty or `{}`/`null` value changes)
+        let old_lines: Vec<&str> = text.lines().filter(|l| !l.starts_with(&format!("{key}:"))).collect();
+        let new_lines: Vec<&str> = out.lines().collect();
+        prop_assert!(is_subsequence(&old_lines, &new_lines), "{}\n---\n{}", text, out);
+        if matches!(vals.get(target).map(|(v, _)| v), Some(Val::Map(_))) {
+            let all: Vec<&str> = text.lines().collect();
+            prop_assert!(is_subsequence(&all, &new_lines));
+            prop_assert_eq!(new_lines.len(), all.len() + new.len());
+        }
+        // the line ending is copied
+        prop_assert_eq!(out.contains("\r\n"), crlf);
+        if crlf {
+            prop_assert!(!out.replace("\r\n", "").contains('\n'));
+        }
+    }
+}
+
+/// Every scalar leaf under `node` with its path (aliases skipped).
+fn leaves(node: &crate::yaml::Node, path: &mut Vec<Seg>, out: &mut Vec<Vec<Seg>>) {
+    use crate::yaml::NodeKind;
+    match &node.kind {
+        NodeKind::Scalar(_) => out.push(path.clone()),
+        NodeKind::Map(m) => {
+            for (k, v) in &m.entries {
+                if let Some(key) = k.as_scalar() {
+                    path.push(Seg::Key(key.value.clone()));
+                    leaves(v, path, out);
+                    path.pop();
+                }
+            }
+        }
+        NodeKind::Seq(s) => {
+            for (i, v) in s.items.iter().enumerate() {
+                path.push(Seg::Index(i));
+                leaves(v, path, out);
+                path.pop();
+            }
+        }
+        NodeKind::Alias(_) => {}
+    }
+}
+
+fn yamlish() -> impl Strategy<Value = String> {
+    let line = prop_oneof![
+        "[a-c]{1,2}: [a-c0-9 ]{0,4}",
+        "  [a-c]{1,2}: [a-c0-9]{0,3}",
+        "- [a-c]{0,2}",
+        "  - [a-c]: [0-9]",
+        "[a-c]: '[a-c ]{0,3}'",
+        "[a-c]: \"[a-c\\\\n ]{0,3}\"",
+        "[a-c]: [|>][+-]?",
+        "  [a-c ]{0,4}",
+        "[a-c]: \\{[a-c]: [0-9], [a-c]\\}",
+        "[a-c]: \\[[a-c], [0-9]\\]",
+        "# [a-c]{0,3}",
+        "",
+        "---",
+        "[a-c]: &[a-c] !t [a-c]",
+        "[a-c]: ~ # c",
+    ];
+    (
+        prop::collection::vec(line, 0..12),
+        any::<bool>(),
+        any::<bool>(),
+    )
+        .prop_map(|(lines, crlf, nl)| {
+            let mut t = lines.join(if crlf { "\r\n" } else { "\n" });
+            if nl {
+                t.push('\n');
+            }
+            t
+        })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(400))]
+
+    #[test]
+    fn set_scalar_on_any_leaf_reads_back(text in yamlish(), value in "[a-z]{1,3}( [a-z#:]{1,3})?") {
+        let Ok(docs) = parse(&text) else { return Ok(()) };
+        prop_assert_eq!(apply(&text, &[]).unwrap(), text.clone());
+        for d in &docs {
+            let mut paths = Vec::new();
+            leaves(&d.root, &mut Vec::new(), &mut paths);
+            for path in paths.into_iter().filter(|p| !p.is_empty()) {
+                let edit = Edit::SetScalar { path: path.clone(), value: value.clone(), style: crate::yaml::WriteStyle::Keep };
+                let Ok(out) = apply(&text, &[(&d.root, edit)]) else { continue };
+                let again = parse(&out);
+                prop_assert!(again.is_ok(), "{:?}\n{}\n=>\n{}", path, text, out);
+                let again = again.unwrap();
+                let idx = docs.iter().position(|x| std::ptr::eq(x, d)).unwrap();
+                let got = again.get(idx).and_then(|nd| nd.root.get_path(&path)).and_then(|n| n.as_str()).map(str::to_owned);
+                prop_assert_eq!(got.as_deref(), Some(value.as_str()), "{:?}\n{}\n=>\n{}", path, text, out);
+            }
+        }
+    }
+
+    #[test]
+    fn parse_never_panics(text in "\\PC{0,64}") {
+        if let Ok(docs) = parse(&text) {
+            for d in &docs {
+                prop_assert!(d.span.end <= text.len());
+                let _ = d.root.to_json();
+            }
+        }
+    }
+}
+
+/// Every mapping under `node` with its path (aliases skipped).
+fn maps(node: &crate::yaml::Node, path: &mut Vec<Seg>, out: &mut Vec<Vec<Seg>>) {
+    use crate::yaml::NodeKind;
+    match &node.kind {
+        NodeKind::Map(m) => {
+            out.push(path.clone());
+            for (k, v) in &m.entries {
+                if let Some(key) = k.as_scalar() {
+                    path.push(Seg::Key(key.value.clone()));
+                    maps(v, path, out);
+                    path.pop();
+                }
+            }
+        }
+        NodeKind::Seq(s) => {
+            for (i, v) in s.items.iter().enumerate() {
+                path.push(Seg::Index(i));
+                maps(v, path, out);
+                path.pop();
+            }
+        }
+        _ => {}
+    }
+}
+
+/// Applies `edit` to document `idx` of `text`; if it succeeds, the output must parse and
+/// `check` must hold on the new and old JSON of that document.
+fn check_edit(
+    text: &str,
+    docs: &[crate::yaml::Document],
+    idx: usize,
+    edit: Edit,
+    check: impl Fn(&Value, &Value) -> bool,
+) -> Result<(), TestCaseError> {
+    let Ok(out) = apply(text, &[(&docs[idx].root, edit.clone())]) else {
+        return Ok(());
+    };
+    let again = parse(&out);
+    prop_assert!(
+        again.is_ok(),
+        "{:?}\n{}\n=>\n{}\n{:?}",
+        edit,
+        text,
+        out,
+        again.err()
+    );
+    let again = again.unwrap_or_default();
+    prop_assert_eq!(again.len(), docs.len(), "{:?}\n{}\n=>\n{}", edit, text, out);
+    let (old, new) = (docs[idx].root.to_json(), again[idx].root.to_json());
+    prop_assert!(
+        check(&old, &new),
+        "{:?}\n{}\n=>\n{}\nold {}\nnew {}",
+        edit,
+        text,
+        out,
+        old,
+        new
+    );
+    for (i, d) in docs.iter().enumerate().filter(|(i, _)| *i != idx) {
+        prop_assert_eq!(d.root.to_json(), again[i].root.to_json());
+    }
+    Ok(())
+}
+
+fn at<'v>(v: &'v Value, path: &[Seg]) -> Option<&'v Value> {
+    path.iter().try_fold(v, |v, s| match s {
+        Seg::Key(k) => v.get(k),
+        Seg::Index(i) => v.get(i),
+    })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(400))]
+
+    #[test]
+    fn mapping_edits_on_any_mapping(text in yamlish()) {
+        let Ok(docs) = parse(&text) else { return Ok(()) };
+        for idx in 0..docs.len() {
+            let mut paths = Vec::new();
+            maps(&docs[idx].root, &mut Vec::new(), &mut paths);
+            for path in paths {
+                let p = path.clone();
+                check_edit(&text, &docs, idx, Edit::AddEntries { path: path.clone(), entries: vec![("zz".into(), "v: #".into())] }, |old, new| {
+                    let (Some(o), Some(n)) = (at(old, &p).and_then(Value::as_object), at(new, &p).and_then(Value::as_object)) else { return false };
+                    n.get("zz") == Some(&Value::from("v: #")) && o.iter().all(|(k, v)| n.get(k) == Some(v)) && n.len() == o.len() + 1
+                })?;
+                let keys: Vec<String> = docs[idx].root.get_path(&path).and_then(|n| n.as_map()).map(|m| m.entries.iter().filter_map(|(k, _)| k.as_scalar().map(|s| s.value.clone())).collect()).unwrap_or_default();
+                for key in keys {
+                    let p = path.clone();
+                    let kk = key.clone();
+                    check_edit(&text, &docs, idx, Edit::RemoveEntry { path: path.clone(), key: key.clone() }, |old, new| {
+                        let (Some(o), Some(n)) = (at(old, &p).and_then(Value::as_object), at(new, &p).and_then(Value::as_object)) else { return false };
+                        !n.contains_key(&kk) && n.len() + 1 == o.len() && n.iter().all(|(k, v)| o.get(k) == Some(v))
+                    })?;
+                    let p = path.clone();
+                    let kk = key.clone();
+                    check_edit(&text, &docs, idx, Edit::SetValue { path: path.clone(), key: key.clone(), yaml: "p: 1\nq:\n- x\n".into() }, |old, new| {
+                        let (Some(o), Some(n)) = (at(old, &p).and_then(Value::as_object), at(new, &p).and_then(Value::as_object)) else { return false };
+                        n.get(&kk) == Some(&serde_json::json!({"p": 1, "q": ["x"]})) && n.len() == o.len()
+                    })?;
+                    let p = path.clone();
+                    let kk = key.clone();
+                    check_edit(&text, &docs, idx, Edit::SetValue { path: path.clone(), key: key.clone(), yaml: "'s'".into() }, |_, new| {
+                        at(new, &p).and_then(|n| n.get(&kk)) == Some(&Value::from("s"))
+                    })?;
+                }
+            }
+        }
+    }
+}
+
+/// A generated node with a presentation style.
+#[derive(Debug, Clone)]
+enum G {
+    Plain(String),
+    Single(String),
+    Double(String),
+    Lit(bool),
+    Folded,
+    Empty,
+    Null,
+    BMap(Vec<(String, G)>),
+    BSeq(Vec<G>, bool),
+    FMap(Vec<(String, String)>),
+    FSeq(Vec<String>),
+}
+
+fn g_leaf() -> impl Strategy<Value = G> {
+    prop_oneof![
+        "[a-z]{1,3}".prop_map(G::Plain),
+        "[a-z #:]{0,4}".prop_map(G::Single),
+        "[a-zé #]{0,4}".prop_map(G::Double),
+        any::<bool>().prop_map(G::Lit),
+        Just(G::Folded),
+        Just(G::Empty),
+        Just(G::Null),
+        prop::collection::vec(("[a-d]", "[a-z0-9]{1,2}"), 0..3).prop_map(|v| {
+            let mut seen = std::collections::HashSet::new();
+            G::FMap(
+                v.into_iter()
+                    .filter(|(k, _)| seen.insert(k.clone()))
+                    .collect(),
+            )
+        }),
+        prop::collection::vec("[a-z0-9]{1,2}", 0..3).prop_map(G::FSeq),
+    ]
+}
+
+fn g_node() -> impl Strategy<Value = G> {
+    g_leaf().prop_recursive(3, 24, 4, |inner| {
+        prop_oneof![
+            prop::collection::vec(("[a-e]", inner.clone()), 1..4).prop_map(|v| {
+                let mut seen = std::collections::HashSet::new();
+                G::BMap(
+                    v.into_iter()
+                        .filter(|(k, _)| seen.insert(k.clone()))
+                        .collect(),
+                )
+            }),
+            (prop::collection::vec(inner, 1..4), any::<bool>()).prop_map(|(v, b)| G::BSeq(v, b)),
+        ]
+    })
+}
+
+fn pad(n: usize) -> String {
+    " ".repeat(n)
+}
+
+/// Writes the value of `key:` whose key is at column `col`.
+fn g_value(g: &G, col: usize, out: &mut String, comment: bool) {
+    let c = if comment { " # c" } else { "" };
+    match g {
+        G::Plain(s) => out.push_str(&format!(" {s}{c}\n")),
+        G::Single(s) => out.push_str(&format!(" '{s}'{c}\n")),
+        G::Double(s) => out.push_str(&format!(" \"{s}\"{c}\n")),
+        G::Lit(keep) => out.push_str(&format!(
+            " |{}\n{}l\n{}",
+            if *keep { "+" } else { "" },
+            pad(col + 2),
+            if *keep { "\n" } else { "" }
+        )),
+        G::Folded => out.push_str(&format!(" >-{c}\n{}f\n{}g\n", pad(col + 2), pad(col + 2))),
+        G::Empty => out.push_str(&format!("{c}\n")),
+        G::Null => out.push_str(&format!(" ~{c}\n")),
+        G::FMap(v) => out.push_str(&format!(
+            " {{{}}}{c}\n",
+            v.iter()
+                .map(|(k, s)| format!("{k}: {s}"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        )),
+        G::FSeq(v) => out.push_str(&format!(" [{}]{c}\n", v.join(", "))),
+        G::BMap(entries) => {
+            out.push_str(&format!("{c}\n"));
+            for (k, v) in entries {
+                out.push_str(&format!("{}{k}:", pad(col + 2)));
+                g_value(v, col + 2, out, comment);
+            }
+        }
+        G::BSeq(items, indented) => {
+            out.push_str(&format!("{c}\n"));
+            let d = if *indented { col + 2 } else { col };
+            for it in items {
+                out.push_str(&format!("{}-", pad(d)));
+                g_item(it, d + 2, out, comment);
+            }
+        }
+    }
+}
+
+/// Writes a sequence item after its `-`; its content is at column `col`.
+fn g_item(g: &G, col: usize, out: &mut String, comment: bool) {
+    match g {
+        G::BMap(entries) => {
+            for (i, (k, v)) in entries.iter().enumerate() {
+                if i == 0 {
+                    out.push_str(&format!(" {k}:"));
+                } else {
+                    out.push_str(&format!("{}{k}:", pad(col)));
+                }
+                g_value(v, col, out, comment);
+            }
+        }
+        G::BSeq(items, _) => {
+            for (i, it) in items.iter().enumerate() {
+                if i == 0 {
+                    out.push_str(" -");
+                } else {
+                    out.push_str(&format!("{}-", pad(col)));
+                }
+                g_item(it, col + 2, out, comment);
+            }
+        }
+        G::Lit(_) | G::Folded => g_value(g, col - 2, out, comment),
+        other => g_value(other, col, out, comment),
+    }
+}
+
+fn g_doc() -> impl Strategy<Value = String> {
+    (
+        prop::collection::vec(("[a-e]", g_node()), 1..5),
+        any::<bool>(),
+        any::<bool>(),
+        any::<bool>(),
+    )
+        .prop_map(|(entries, comment, crlf, final_nl)| {
+            let mut seen = std::collections::HashSet::new();
+            let mut out = String::new();
+            for (k, v) in entries.into_iter().filter(|(k, _)| seen.insert(k.clone())) {
+                out.push_str(&format!("{k}:"));
+                g_value(&v, 0, &mut out, comment);
+            }
+            if !final_nl {
+                while out.ends_with('\n') {
+                    out.pop();
+                }
+            }
+            if crlf { out.replace('\n', "\r\n") } else { out }
+        })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(300))]
+
+    #[test]
+    fn edits_on_generated_documents(text in g_doc(), value in "[a-z]{1,3}( [a-z#:]{1,3})?") {
+        let docs = parse(&text);
+        prop_assert!(docs.is_ok(), "{}\n{:?}", text, docs.err());
+        let docs = docs.unwrap_or_default();
+        let mut paths = Vec::new();
+        maps(&docs[0].root, &mut Vec::new(), &mut paths);
+        for path in paths {
+            let p = path.clone();
+            check_edit(&text, &docs, 0, Edit::AddEntries { path: path.clone(), entries: vec![("zz".into(), value.clone())] }, |old, new| {
+                let (Some(o), Some(n)) = (at(old, &p).and_then(Value::as_object), at(new, &p).and_then(Value::as_object)) else { return false };
+                n.get("zz").and_then(Value::as_str) == Some(value.as_str()) && o.iter().all(|(k, v)| n.get(k) == Some(v)) && n.len() == o.len() + 1
+            })?;
+            let keys: Vec<String> = docs[0].root.get_path(&path).and_then(|n| n.as_map()).map(|m| m.entries.iter().filter_map(|(k, _)| k.as_scalar().map(|s| s.value.clone())).collect()).unwrap_or_default();
+            for key in keys {
+                let (p, kk) = (path.clone(), key.clone());
+                check_edit(&text, &docs, 0, Edit::RemoveEntry { path: path.clone(), key: key.clone() }, |old, new| {
+                    let (Some(o), Some(n)) = (at(old, &p).and_then(Value::as_object), at(new, &p).and_then(Value::as_object)) else { return false };
+                    !n.contains_key(&kk) && n.len() + 1 == o.len() && n.iter().all(|(k, v)| o.get(k) == Some(v))
+                })?;
+                let (p, kk) = (path.clone(), key.clone());
+                check_edit(&text, &docs, 0, Edit::SetValue { path: path.clone(), key: key.clone(), yaml: "p: 1\nq:\n- x\n".into() }, |old, new| {
+                    let (Some(o), Some(n)) = (at(old, &p).and_then(Value::as_object), at(new, &p).and_then(Value::as_object)) else { return false };
+                    n.get(&kk) == Some(&serde_json::json!({"p": 1, "q": ["x"]})) && n.len() == o.len()
+                })?;
+                let (p, kk) = (path.clone(), key.clone());
+                check_edit(&text, &docs, 0, Edit::AddEntries { path: [path.clone(), vec![Seg::Key(key.clone())]].concat(), entries: vec![("n1".into(), "1".into())] }, |_, new| {
+                    at(new, &p).and_then(|n| n.get(&kk)).and_then(|n| n.get("n1")) == Some(&Value::from("1"))
+                })?;
+            }
+        }
+        let mut leaf_paths = Vec::new();
+        leaves(&docs[0].root, &mut Vec::new(), &mut leaf_paths);
+        for path in leaf_paths {
+            let p = path.clone();
+            check_edit(&text, &docs, 0, Edit::SetScalar { path: path.clone(), value: value.clone(), style: crate::yaml::WriteStyle::Keep }, |_, new| {
+                at(new, &p).and_then(Value::as_str) == Some(value.as_str())
+            })?;
+        }
+    }
+}

@@ -1,0 +1,90 @@
+use serde_json::json;
+
+use super::doc;
+use crate::yaml::to_yaml_block;
+
+#[test]
+fn renders_clean_block_yaml() {
+    let v = json!({
+        "results": [
+            {"message": "ok", "severity": "info"},
+            {"message": "x: y # not a comment", "tags": {"a": "1"}, "list": [1, [2, 3], {}], "e": []}
+        ],
+        "n": null, "b": true, "f": 1.5
+    });
+    let out = to_yaml_block(&v);
+    assert!(
+        out.starts_with(
+            "results:\n  - message: ok\n    severity: info\n  - message: \"x: y # not a comment\"\n"
+        ),
+        "{out}"
+    );
+    assert!(out.ends_with('\n'));
+}
+
+#[test]
+fn render_round_trips_tricky_strings() {
+    let strings = [
+        "",
+        " lead",
+        "trail ",
+        "true",
+        "False",
+        "null",
+        "~",
+        "12",
+        "0x1F",
+        "1e3",
+        ".inf",
+        "-",
+        "- a",
+        "-1",
+        "a\nb",
+        "tab\there",
+        "quote\"s",
+        "it's",
+        "#x",
+        "a #b",
+        "a: b",
+        "a:",
+        "[x]",
+        "{y}",
+        "a,b",
+        "*alias",
+        "&anchor",
+        "!tag",
+        "|",
+        ">",
+        "%",
+        "@",
+        "`",
+        "---",
+        "...",
+        "é ü",
+        "\u{1}",
+        "back\\slash",
+        "\u{feff}bom",
+        "\u{2028}",
+        "?",
+        "? x",
+        ": x",
+        "plain words",
+    ];
+    let mut obj = serde_json::Map::new();
+    for (i, s) in strings.iter().enumerate() {
+        obj.insert(s.to_string(), json!(s));
+        obj.insert(format!("k{i}"), json!([s, {"in": s}]));
+    }
+    let v = serde_json::Value::Object(obj);
+    let out = to_yaml_block(&v);
+    assert_eq!(doc(&out).root.to_json(), v, "{out}");
+}
+
+#[test]
+fn render_scalars_and_empty_collections_at_top() {
+    assert_eq!(to_yaml_block(&json!("x")), "x\n");
+    assert_eq!(to_yaml_block(&json!({})), "{}\n");
+    assert_eq!(to_yaml_block(&json!([[1, 2], []])), "- - 1\n  - 2\n- []\n");
+    let v = json!([[1, 2], [], {"a": [{"b": 1}]}]);
+    assert_eq!(doc(&to_yaml_block(&v)).root.to_json(), v);
+}

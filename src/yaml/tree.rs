@@ -1,0 +1,331 @@
+//! The positioned YAML tree produced by [`crate::yaml::parse`] and its read accessors.
+
+use std::collections::HashMap;
+use std::fmt;
+use std::ops::Range;
+use std::sync::Arc;
+
+use super::scalar::resolve_plain;
+
+/// Mappings with more entries than this get a hash index; smaller ones are scanned
+/// (a bounded scan of at most this many keys is cheaper than hashing).
+pub(crate) const INDEX_THRESHOLD: usize = 8;
+
+/// One document of a YAML stream.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Document {
+    /// The document's root node (an empty document has an empty plain scalar, read as null).
+    pub root: Node,
+    /// Byte range of the document: from its `---` marker (or its root's first byte when the
+    /// start is implicit) to the end of its `...` marker (or its root's last byte).
+    pub span: Range<usize>,
+}
+
+/// A node of the tree, with the byte range of its own source text.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Node {
+    /// Byte offsets (into the parsed text) of the node's own content, trimmed to the real token:
+    /// - plain and quoted scalars: the token itself, quotes included, anchor and tag excluded;
+    /// - block scalars (`|`, `>`): from the indicator to the end of the last content line
+    ///   (line break excluded), or, for keep chomping (`|+`), through the kept blank lines
+    ///   (the span then ends at the start of the following line);
+    /// - an empty value (`key:`, `- `): an empty span right after the `:` / `-` (or after the
+    ///   anchor / tag written there);
+    /// - block mappings: first key to the end of the last value; block sequences: first `-`
+    ///   to the end of the last item; flow collections: bracket to bracket;
+    /// - an alias: the `*name` token.
+    pub span: Range<usize>,
+    /// What the node is.
+    pub kind: NodeKind,
+}
+
+/// The kind of a [`Node`].
+#[derive(Debug, Clone, PartialEq)]
+pub enum NodeKind {
+    /// A scalar.
+    Scalar(Scalar),
+    /// A mapping.
+    Map(Mapping),
+    /// A sequence.
+    Seq(Sequence),
+    /// An alias (`*name`): the anchored node it refers to, shared. Every read accessor of
+    /// [`Node`] (`get`, `as_str`, `as_map`, `to_json`, ...) reads through it as if the anchored
+    /// node were written here; edits whose path reaches or crosses an alias are refused.
+    Alias(Arc<Node>),
+}
+
+/// The presentation style of a scalar in the source.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum ScalarStyle {
+    /// Unquoted.
+    Plain,
+    /// `'single quoted'`.
+    SingleQuoted,
+    /// `"double quoted"`.
+    DoubleQuoted,
+    /// `|` block.
+    Literal,
+    /// `>` block.
+    Folded,
+}
+
+/// A scalar with its decoded value.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Scalar {
+    /// The value after unescaping and folding (an empty plain value is `""`).
+    pub value: String,
+    /// How it was written.
+    pub style: ScalarStyle,
+    /// The resolved explicit tag, if any: `tag:yaml.org,2002:str` for `!!str`, `!foo` for a
+    /// local tag.
+    pub tag: Option<String>,
+}
+
+/// A mapping; keys are kept in source order and indexed by their string text.
+///
+/// `entries` is public for reading; a mapping built or changed by hand has no (or a stale)
+/// index, so [`Mapping::get`] is only guaranteed for mappings produced by [`crate::yaml::parse`].
+#[derive(Debug, Clone, Default)]
+pub struct Mapping {
+    /// The entries in source order.
+    pub entries: Vec<(Node, Node)>,
+    /// Whether it is written in flow style (`{a: 1}`).
+    pub flow: bool,
+    index: Option<HashMap<String, usize>>,
+}
+
+impl PartialEq for Mapping {
+    fn eq(&self, other: &Self) -> bool {
+        self.entries == other.entries && self.flow == other.flow
+    }
+}
+
+/// A sequence.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Sequence {
+    /// The items in source order.
+    pub items: Vec<Node>,
+    /// Whether it is written in flow style (`[a, b]`).
+    pub flow: bool,
+}
+
+/// One step of a path: a mapping key or a sequence index.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub enum Seg {
+    /// A mapping key (compared with the key's string text).
+    Key(String),
+    /// A sequence index (0-based).
+    Index(usize),
+}
+
+impl Seg {
+    /// Shorthand for [`Seg::Key`].
+    pub fn key(k: impl Into<String>) -> Seg {
+        Seg::Key(k.into())
+    }
+}
+
+/// Formats a path as `spec.items[3].name` (the empty path is `.`).
+pub fn path_to_string(path: &[Seg]) -> String {
+    let mut out = String::new();
+    for seg in path {
+        match seg {
+            Seg::Key(k) => {
+                if !out.is_empty() {
+                    out.push('.');
+                }
+                out.push_str(k);
+            }
+            Seg::Index(i) => {
+                out.push('[');
+                out.push_str(&i.to_string());
+                out.push(']');
+            }
+        }
+    }
+    if out.is_empty() {
+        out.push('.');
+    }
+    out
+}
+
+impl fmt::Display for Seg {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Seg::Key(k) => f.write_str(k),
+            Seg::Index(i) => write!(f, "[{i}]"),
+        }
+    }
+}
+
+impl Mapping {
+    /// Builds a mapping from its entries and, for mappings of more than [`INDEX_THRESHOLD`]
+    /// entries, the index of their key texts.
+    pub(crate) fn new(
+        entries: Vec<(Node, Node)>,
+        flow: bool,
+        index: Option<HashMap<String, usize>>,
+    ) -> Mapping {
+        Mapping {
+            entries,
+            flow,
+            index,
+        }
+    }
+
+    /// The position of the entry whose key text is `key` (hash lookup for large mappings).
+    pub fn position(&self, key: &str) -> Option<usize> {
+        match &self.index {
+            Some(map) => map.get(key).copied(),
+            None => self
+                .entries
+                .iter()
+                .position(|(k, _)| k.as_scalar().is_some_and(|s| s.value == key)),
+        }
+    }
+
+    /// The value of the entry whose key text is `key`.
+    pub fn get(&self, key: &str) -> Option<&Node> {
+        self.position(key)
+            .and_then(|i| self.entries.get(i))
+            .map(|(_, v)| v)
+    }
+
+    /// Number of entries.
+    pub fn len(&self) -> usize {
+        self.entries.len()
+    }
+
+    /// Whether the mapping has no entries.
+    pub fn is_empty(&self) -> bool {
+        self.entries.is_empty()
+    }
+}
+
+impl Node {
+    /// The node itself, or the anchored node for an alias (followed through alias chains).
+    pub fn resolved(&self) -> &Node {
+        let mut node = self;
+        while let NodeKind::Alias(target) = &node.kind {
+            node = target;
+        }
+        node
+    }
+
+    /// The scalar, if this node is one.
+    pub fn as_scalar(&self) -> Option<&Scalar> {
+        match &self.resolved().kind {
+            NodeKind::Scalar(s) => Some(s),
+            _ => None,
+        }
+    }
+
+    /// The mapping, if this node is one.
+    pub fn as_map(&self) -> Option<&Mapping> {
+        match &self.resolved().kind {
+            NodeKind::Map(m) => Some(m),
+            _ => None,
+        }
+    }
+
+    /// The sequence, if this node is one.
+    pub fn as_seq(&self) -> Option<&Sequence> {
+        match &self.resolved().kind {
+            NodeKind::Seq(s) => Some(s),
+            _ => None,
+        }
+    }
+
+    /// The scalar's string value; `None` for a non-scalar or a null (see [`Node::is_null`]).
+    pub fn as_str(&self) -> Option<&str> {
+        let s = self.as_scalar()?;
+        if is_null_scalar(s) {
+            None
+        } else {
+            Some(&s.value)
+        }
+    }
+
+    /// Whether this is a null: a plain scalar `~`, `null`, `Null`, `NULL` or empty (untagged or
+    /// tagged `!!null`).
+    pub fn is_null(&self) -> bool {
+        self.as_scalar().is_some_and(is_null_scalar)
+    }
+
+    /// The value under `key`, if this node is a mapping that has it (hash lookup).
+    pub fn get(&self, key: &str) -> Option<&Node> {
+        self.as_map()?.get(key)
+    }
+
+    /// The item at `index`, if this node is a sequence that long.
+    pub fn get_index(&self, index: usize) -> Option<&Node> {
+        self.as_seq()?.items.get(index)
+    }
+
+    /// Follows `path` from this node (through aliases).
+    pub fn get_path(&self, path: &[Seg]) -> Option<&Node> {
+        let mut node = self;
+        for seg in path {
+            node = match seg {
+                Seg::Key(k) => node.get(k)?,
+                Seg::Index(i) => node.get_index(*i)?,
+            };
+        }
+        Some(node)
+    }
+
+    /// The JSON value of this node under the YAML 1.2 core schema: only plain scalars are
+    /// resolved (null, booleans, integers incl. `0x`/`0o`, floats; a number JSON cannot hold,
+    /// such as `.inf`, `.nan` or an integer beyond 64 bits, stays a string); quoted and block
+    /// scalars are strings; a scalar tagged `!!str` is a string; mapping keys become their
+    /// string text (a collection key becomes its JSON text). Aliases are read through.
+    pub fn to_json(&self) -> serde_json::Value {
+        use serde_json::Value;
+        match &self.resolved().kind {
+            NodeKind::Scalar(s) => scalar_to_json(s),
+            NodeKind::Seq(seq) => Value::Array(seq.items.iter().map(Node::to_json).collect()),
+            NodeKind::Map(m) => {
+                let mut obj = serde_json::Map::new();
+                for (k, v) in &m.entries {
+                    let key = match k.as_scalar() {
+                        Some(s) => s.value.clone(),
+                        None => k.to_json().to_string(),
+                    };
+                    obj.insert(key, v.to_json());
+                }
+                Value::Object(obj)
+            }
+            // `resolved` never returns an alias.
+            NodeKind::Alias(_) => Value::Null,
+        }
+    }
+}
+
+fn is_null_scalar(s: &Scalar) -> bool {
+    match s.tag.as_deref() {
+        Some("tag:yaml.org,2002:null") => true,
+        Some(_) => false,
+        None => {
+            s.style == ScalarStyle::Plain
+                && matches!(s.value.as_str(), "" | "~" | "null" | "Null" | "NULL")
+        }
+    }
+}
+
+fn scalar_to_json(s: &Scalar) -> serde_json::Value {
+    use serde_json::Value;
+    match s.tag.as_deref() {
+        Some("tag:yaml.org,2002:str") => return Value::String(s.value.clone()),
+        Some("tag:yaml.org,2002:null") => return Value::Null,
+        _ => {}
+    }
+    if s.style == ScalarStyle::Plain
+        || s.tag
+            .as_deref()
+            .is_some_and(|t| t.starts_with("tag:yaml.org,2002:"))
+    {
+        resolve_plain(&s.value)
+    } else {
+        Value::String(s.value.clone())
+    }
+}
