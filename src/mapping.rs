@@ -16,13 +16,6 @@ pub struct Plan {
     pub required: BTreeMap<usize, Vec<usize>>,
 }
 
-impl Plan {
-    /// Whether host `h` needs an entry in pool `p`.
-    pub fn requires(&self, p: usize, h: usize) -> bool {
-        self.required.get(&p).is_some_and(|hs| hs.contains(&h))
-    }
-}
-
 /// Decides the managed pools and required pairs.
 pub fn plan(idx: &Index, cfg: &Config, findings: &mut Vec<Finding>) -> Plan {
     let mut plan = Plan::default();

@@ -125,11 +125,11 @@ pub fn run(sources: &[Source], config_file: Option<&Value>) -> Result<Outcome, R
 
 /// `mode: check`: every item fill would change is an error.
 fn check_findings(index: &model::Index, edits: &[(usize, Edit)], findings: &mut Vec<Finding>) {
-    let mut items: Vec<usize> = edits.iter().map(|(i, _)| *i).collect();
-    items.sort_unstable();
-    items.dedup();
-    for i in items {
-        let n = edits.iter().filter(|(j, _)| *j == i).count();
+    let mut per_item: std::collections::BTreeMap<usize, usize> = std::collections::BTreeMap::new();
+    for (i, _) in edits {
+        *per_item.entry(*i).or_default() += 1;
+    }
+    for (i, n) in per_item {
         if let Some(Some(o)) = index.objects.get(i) {
             findings.push(
                 Finding::error(format!(

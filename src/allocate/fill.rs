@@ -1,7 +1,7 @@
 //! Filling one pool: validate its entries and pins, then the precedence of SPEC §5 for every
 //! required claim — existing entry (the lock), pin, live address, strategy.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use super::context::{Context, Pin};
 use super::names::{claim_name, is_dns1123_subdomain};
@@ -215,11 +215,16 @@ pub fn fill_pool(
 
     // Pins of required pairs are validated; the others only warned about.
     let required: &[usize] = ctx.plan.required.get(&p).map_or(&[], Vec::as_slice);
+    let required_set: HashSet<usize> = required.iter().copied().collect();
+    let mut pinned_by: HashMap<u128, usize> = HashMap::new();
+    for pin in pins {
+        *pinned_by.entry(pin.addr.value()).or_default() += 1;
+    }
     let mut pin_of: HashMap<usize, Addr> = HashMap::new();
     for pin in pins {
         let host = &idx.hosts[pin.host];
         let field = format!("metadata.annotations.{PIN_PREFIX}{pname}");
-        if !required.contains(&pin.host) {
+        if !required_set.contains(&pin.host) {
             findings.push(
                 Finding::warning(format!(
                     "pin for IPPool {pname} is not needed (the mapping does not pair this host with the pool); \
@@ -254,10 +259,7 @@ pub fn fill_pool(
                 .at(field.clone()),
             );
         }
-        if pins
-            .iter()
-            .any(|o| o.host != pin.host && o.addr == pin.addr)
-        {
+        if pinned_by.get(&pin.addr.value()).copied().unwrap_or(0) > 1 {
             findings.push(
                 Finding::error(format!(
                     "pin {text} for IPPool {ns}/{pname} is pinned by another host too"
