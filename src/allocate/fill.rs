@@ -8,7 +8,7 @@ use super::names::{claim_name, is_dns1123_subdomain};
 use crate::ipam::{self, Addr, IntervalSet};
 use crate::model::host::PIN_PREFIX;
 use crate::natural;
-use crate::results::Finding;
+use crate::results::{Finding, ResourceRef};
 use crate::yaml::{Edit, Seg};
 
 /// The addresses a new entry of one pool may not take, and who holds them.
@@ -101,7 +101,12 @@ pub fn fill_pool(
                 blocked.take(pin.addr);
             }
         }
-        blocked.all.extend(&other.rule1);
+        for (lo, hi) in other.rule1.ranges() {
+            // Gateways and DNS servers: a handful of single addresses.
+            for v in lo..=hi {
+                blocked.take(Addr::from_value(v));
+            }
+        }
     }
 
     // Who holds each live address of this pool.
@@ -119,7 +124,7 @@ pub fn fill_pool(
     let check_host_address = |a: Addr,
                               claim: &str,
                               what: &str,
-                              field: &str,
+                              (on, field): (&ResourceRef, &str),
                               findings: &mut Vec<Finding>| {
         let text = ipam::canonical(a.ip());
         if let Some(reason) = reserved_reason(ctx, st, ns, a) {
@@ -127,7 +132,7 @@ pub fn fill_pool(
                 Finding::error(format!(
                     "{what} {claim}: {text} is {reason}; choose another address"
                 ))
-                .on(rref.clone())
+                .on(on.clone())
                 .at(field.to_string()),
             );
         }
@@ -140,7 +145,7 @@ pub fn fill_pool(
                     Finding::error(format!(
                         "{what} {claim}: {text} is in use by claim {holder} of another host (status.indexes); choose another address"
                     ))
-                    .on(rref.clone())
+                    .on(on.clone())
                     .at(field.to_string()),
                 );
             } else {
@@ -148,7 +153,7 @@ pub fn fill_pool(
                     Finding::warning(format!(
                         "{what} {claim}: {text} is in use by claim {holder} (status.indexes); the host gets it once that claim is gone"
                     ))
-                    .on(rref.clone())
+                    .on(on.clone())
                     .at(field.to_string()),
                 );
             }
@@ -186,7 +191,7 @@ pub fn fill_pool(
             );
         }
         if ctx.host_of_key(ns, pname, &e.key).is_some() {
-            check_host_address(a, &e.key, "entry", &field, findings);
+            check_host_address(a, &e.key, "entry", (&rref, &field), findings);
         }
         if e.text != text && !(ctx.cfg.prune && is_stale(ctx, st, ns, pname, &e.key)) {
             rewritten += 1;
@@ -279,7 +284,8 @@ pub fn fill_pool(
                 .at(field.clone()),
             );
         }
-        check_host_address(pin.addr, &claim, "pin for", &field, findings);
+        let host_ref = host.object.resource_ref();
+        check_host_address(pin.addr, &claim, "pin for", (&host_ref, &field), findings);
         pin_of.insert(pin.host, pin.addr);
     }
 
@@ -371,7 +377,7 @@ pub fn fill_pool(
         };
         findings.push(
             Finding::error(format!(
-                "The pool has {free_before} free address(es) but {needed} host(s) need a new one; left without an address: {}{more}. \
+                "IPPool {ns}/{pname} has {free_before} free address(es) but {needed} host(s) need a new one; left without an address: {}{more}. \
                  Widen spec.pools, or narrow hostSelector",
                 shown.join(", ")
             ))

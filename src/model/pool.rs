@@ -84,6 +84,10 @@ impl Pool {
                     .filter_map(|(k, v)| {
                         let field = format!("spec.preAllocations.{k}");
                         r.text(k, &field);
+                        if v.is_null() {
+                            // `key:` with no value is an entry that does not parse, never a free slot.
+                            return Some((k.clone(), String::new()));
+                        }
                         r.opt_str(Some(v), &field).map(|v| (k.clone(), v))
                     })
                     .collect(),

@@ -1,0 +1,1292 @@
+//! SPEC §5: precedence, validation, text, strategies, exhaustion, overlap, prune, reserved.
+//! Every expected address is derived from the rules, by hand, in the test.
+
+mod common;
+
+use common::*;
+use ipreuse::results::Severity;
+use serde_json::json;
+
+/// `ns/pool`: 10.0.0.10–10.0.0.20, prefix 24, no gateway.
+fn v4_pool() -> Pool {
+    pool("pool", "ns")
+        .range(range("10.0.0.10", "10.0.0.20"))
+        .prefix(24)
+}
+
+fn hosts(names: &[&str]) -> Vec<String> {
+    names.iter().map(|n| host(n, "ns").yaml()).collect()
+}
+
+fn with(mut docs: Vec<String>, more: impl IntoIterator<Item = String>) -> Vec<String> {
+    docs.extend(more);
+    docs
+}
+
+/// Fills and returns the entries of `ns/pool`; the run must have no error.
+fn fill(docs: &[String]) -> (ipreuse::run::Outcome, Vec<(String, String)>) {
+    let o = run_docs(docs, None);
+    assert_no_errors(&o);
+    let e = pool_entries(&o, "ns", "pool");
+    (o, e)
+}
+
+fn pairs(list: &[(&str, &str)]) -> Vec<(String, String)> {
+    list.iter()
+        .map(|(k, v)| (k.to_string(), v.to_string()))
+        .collect()
+}
+
+/// Runs, expects the run to fail and every item to come back unchanged.
+fn fails(docs: &[String]) -> ipreuse::run::Outcome {
+    let o = run_docs(docs, None);
+    assert_transactional(&o, &[stream(docs).as_str()]);
+    o
+}
+
+// ---- 1. existing entry: the lock ------------------------------------------------------------
+
+#[test]
+fn existing_entry_is_kept_even_when_another_host_would_take_it_first() {
+    // node-1 comes first in natural order and would take 10.0.0.10, but node-2 holds it.
+    let docs = with(
+        hosts(&["node-1", "node-2", "node-3"]),
+        [v4_pool()
+            .entry("node-2-pool", "10.0.0.10")
+            .entry("node-3-pool", "10.0.0.15")
+            .yaml()],
+    );
+    let (_, e) = fill(&docs);
+    assert_eq!(
+        e,
+        pairs(&[
+            ("node-2-pool", "10.0.0.10"),
+            ("node-3-pool", "10.0.0.15"),
+            ("node-1-pool", "10.0.0.11"),
+        ])
+    );
+}
+
+#[test]
+fn existing_entry_outside_the_range_is_an_error_and_not_reassigned() {
+    let docs = with(
+        hosts(&["node-1", "node-2"]),
+        [v4_pool().entry("node-1-pool", "10.0.0.99").yaml()],
+    );
+    let o = fails(&docs);
+    assert_error(
+        &o,
+        Want {
+            path: Some("spec.preAllocations.node-1-pool"),
+            object: Some(("IPPool", "pool")),
+            says: &["10.0.0.99"],
+        },
+    );
+}
+
+#[test]
+fn existing_entry_on_the_gateway_is_an_error() {
+    let docs = with(
+        hosts(&["node-1"]),
+        [v4_pool()
+            .gateway("10.0.0.12")
+            .entry("node-1-pool", "10.0.0.12")
+            .yaml()],
+    );
+    let o = fails(&docs);
+    assert_error(
+        &o,
+        Want {
+            path: Some("spec.preAllocations.node-1-pool"),
+            object: Some(("IPPool", "pool")),
+            says: &["10.0.0.12", "gateway"],
+        },
+    );
+}
+
+#[test]
+fn existing_entry_on_an_entry_level_dns_server_is_an_error() {
+    let docs = with(
+        hosts(&["node-1"]),
+        [pool("pool", "ns")
+            .range(range("10.0.0.10", "10.0.0.20").prefix(24))
+            .yaml()
+            .replace(
+                "    prefix: 24\n",
+                "    prefix: 24\n    dnsServers: [10.0.0.13]\n",
+            )
+            + "  preAllocations:\n    node-1-pool: \"10.0.0.13\"\n"],
+    );
+    let o = fails(&docs);
+    assert_error(
+        &o,
+        Want {
+            path: Some("spec.preAllocations.node-1-pool"),
+            object: Some(("IPPool", "pool")),
+            says: &["10.0.0.13"],
+        },
+    );
+}
+
+#[test]
+fn duplicate_existing_entries_are_an_error() {
+    let docs = with(
+        hosts(&["node-1", "node-2", "node-3"]),
+        [v4_pool()
+            .entry("node-1-pool", "10.0.0.11")
+            .entry("node-2-pool", "10.0.0.11")
+            .yaml()],
+    );
+    let o = fails(&docs);
+    assert_error(
+        &o,
+        Want {
+            object: Some(("IPPool", "pool")),
+            says: &["10.0.0.11", "node-1-pool", "node-2-pool"],
+            ..Want::default()
+        },
+    );
+}
+
+#[test]
+fn existing_host_entry_held_live_by_another_host_is_an_error() {
+    // status.indexes shows node-2's claim holding 10.0.0.14: node-1's entry cannot have it.
+    let docs = with(
+        hosts(&["node-1", "node-2"]),
+        [v4_pool()
+            .entry("node-1-pool", "10.0.0.14")
+            .live("node-2-pool", "10.0.0.14")
+            .yaml()],
+    );
+    let o = fails(&docs);
+    assert_error(
+        &o,
+        Want {
+            path: Some("spec.preAllocations.node-1-pool"),
+            object: Some(("IPPool", "pool")),
+            says: &["10.0.0.14", "node-2-pool"],
+        },
+    );
+}
+
+// ---- 2. pins --------------------------------------------------------------------------------
+
+#[test]
+fn pin_is_used_when_there_is_no_entry_and_is_taken_from_the_others() {
+    // node-2 pins the lowest address; node-1 (first in order) must skip it.
+    let docs = vec![
+        host("node-1", "ns").yaml(),
+        host("node-2", "ns").pin("pool", "10.0.0.10").yaml(),
+        host("node-3", "ns").pin("pool", "10.0.0.17").yaml(),
+        v4_pool().yaml(),
+    ];
+    let (_, e) = fill(&docs);
+    assert_eq!(
+        e,
+        pairs(&[
+            ("node-1-pool", "10.0.0.11"),
+            ("node-2-pool", "10.0.0.10"),
+            ("node-3-pool", "10.0.0.17"),
+        ])
+    );
+}
+
+#[test]
+fn pin_differing_from_the_existing_entry_is_an_error() {
+    let docs = vec![
+        host("node-1", "ns").pin("pool", "10.0.0.12").yaml(),
+        v4_pool().entry("node-1-pool", "10.0.0.11").yaml(),
+    ];
+    let o = fails(&docs);
+    assert_error(
+        &o,
+        Want {
+            path: Some("metadata.annotations.ipreuse.dev/ip.pool"),
+            object: Some(("BareMetalHost", "node-1")),
+            says: &["10.0.0.12", "10.0.0.11"],
+        },
+    );
+}
+
+#[test]
+fn pin_equal_to_the_existing_entry_is_fine() {
+    let docs = vec![
+        host("node-1", "ns").pin("pool", "10.0.0.11").yaml(),
+        v4_pool().entry("node-1-pool", "10.0.0.11").yaml(),
+    ];
+    let o = run_docs(&docs, None);
+    assert_no_errors(&o);
+    assert_eq!(o.changed, [false]);
+}
+
+fn pin_on_the_gateway() -> Vec<String> {
+    vec![
+        host("node-1", "ns").pin("pool", "10.0.0.10").yaml(),
+        v4_pool().gateway("10.0.0.10").yaml(),
+    ]
+}
+
+#[test]
+fn pin_on_the_gateway_is_an_error() {
+    let o = fails(&pin_on_the_gateway());
+    assert_error(
+        &o,
+        Want {
+            path: Some("metadata.annotations.ipreuse.dev/ip.pool"),
+            says: &["10.0.0.10", "gateway"],
+            ..Want::default()
+        },
+    );
+}
+
+#[test]
+fn pin_on_the_gateway_error_names_the_host() {
+    // The field is the host's annotation, so the result must be about the host (SPEC §9),
+    // as the other pin errors (differs from the entry, not a candidate) are.
+    let o = fails(&pin_on_the_gateway());
+    assert_error(
+        &o,
+        Want {
+            path: Some("metadata.annotations.ipreuse.dev/ip.pool"),
+            object: Some(("BareMetalHost", "node-1")),
+            says: &["10.0.0.10"],
+        },
+    );
+}
+
+#[test]
+fn pin_outside_the_pool_is_an_error() {
+    let docs = vec![
+        host("node-1", "ns").pin("pool", "10.0.0.99").yaml(),
+        v4_pool().yaml(),
+    ];
+    let o = fails(&docs);
+    assert_error(
+        &o,
+        Want {
+            path: Some("metadata.annotations.ipreuse.dev/ip.pool"),
+            object: Some(("BareMetalHost", "node-1")),
+            says: &["10.0.0.99"],
+        },
+    );
+}
+
+#[test]
+fn pin_on_an_address_another_host_holds_live_is_an_error() {
+    let docs = vec![
+        host("node-1", "ns").yaml(),
+        host("node-2", "ns").pin("pool", "10.0.0.12").yaml(),
+        v4_pool().live("node-1-pool", "10.0.0.12").yaml(),
+    ];
+    let o = fails(&docs);
+    assert_error(
+        &o,
+        Want {
+            path: Some("metadata.annotations.ipreuse.dev/ip.pool"),
+            says: &["10.0.0.12", "node-1-pool"],
+            ..Want::default()
+        },
+    );
+}
+
+#[test]
+fn pin_not_required_is_a_warning_and_still_taken() {
+    // node-2 is left out by the host selector: its pin is not used, but .10 stays out.
+    let cfg = config(json!({"hostSelector": {"matchLabels": {"role": "worker"}}}));
+    let docs = vec![
+        host("node-1", "ns").label("role", "worker").yaml(),
+        host("node-2", "ns")
+            .label("role", "cp")
+            .pin("pool", "10.0.0.10")
+            .yaml(),
+        v4_pool().yaml(),
+    ];
+    let o = run_docs(&docs, Some(&cfg));
+    assert_no_errors(&o);
+    assert_eq!(
+        pool_entries(&o, "ns", "pool"),
+        pairs(&[("node-1-pool", "10.0.0.11")])
+    );
+    assert_warning(
+        &o,
+        Want {
+            path: Some("metadata.annotations.ipreuse.dev/ip.pool"),
+            object: Some(("BareMetalHost", "node-2")),
+            ..Want::default()
+        },
+    );
+}
+
+#[test]
+fn pin_differing_from_the_live_address_is_used_with_a_warning() {
+    let docs = vec![
+        host("node-1", "ns").pin("pool", "10.0.0.12").yaml(),
+        v4_pool().live("node-1-pool", "10.0.0.13").yaml(),
+    ];
+    let (o, e) = fill(&docs);
+    assert_eq!(e, pairs(&[("node-1-pool", "10.0.0.12")]));
+    assert_warning(
+        &o,
+        Want {
+            says: &["10.0.0.12", "10.0.0.13"],
+            ..Want::default()
+        },
+    );
+}
+
+// ---- 3. live address ------------------------------------------------------------------------
+
+#[test]
+fn live_address_is_used_when_still_a_free_candidate() {
+    let docs = with(
+        hosts(&["node-1", "node-2"]),
+        [v4_pool().live("node-2-pool", "10.0.0.10").yaml()],
+    );
+    let (_, e) = fill(&docs);
+    // node-2 keeps its live 10.0.0.10; node-1 takes the next free one.
+    assert_eq!(
+        e,
+        pairs(&[("node-1-pool", "10.0.0.11"), ("node-2-pool", "10.0.0.10")])
+    );
+}
+
+#[test]
+fn live_address_on_the_gateway_gives_a_warning_and_the_strategy() {
+    let docs = with(
+        hosts(&["node-1"]),
+        [v4_pool()
+            .gateway("10.0.0.15")
+            .live("node-1-pool", "10.0.0.15")
+            .yaml()],
+    );
+    let (o, e) = fill(&docs);
+    assert_eq!(e, pairs(&[("node-1-pool", "10.0.0.10")]));
+    assert_warning(
+        &o,
+        Want {
+            object: Some(("IPPool", "pool")),
+            says: &["node-1-pool", "10.0.0.15"],
+            ..Want::default()
+        },
+    );
+}
+
+#[test]
+fn live_address_outside_the_ranges_gives_a_warning_and_the_strategy() {
+    let docs = with(
+        hosts(&["node-1"]),
+        [v4_pool().live("node-1-pool", "10.0.0.50").yaml()],
+    );
+    let (o, e) = fill(&docs);
+    assert_eq!(e, pairs(&[("node-1-pool", "10.0.0.10")]));
+    assert_warning(
+        &o,
+        Want {
+            object: Some(("IPPool", "pool")),
+            says: &["node-1-pool", "10.0.0.50"],
+            ..Want::default()
+        },
+    );
+}
+
+#[test]
+fn live_address_held_by_another_pools_entry_is_not_reused() {
+    // pool-a (filled first) overlaps pool-b and already gives .10 to node-2: node-1's live
+    // .10 in pool-b is taken by something else, so node-1 gets the strategy and a warning.
+    let docs = vec![
+        host("node-1", "ns").yaml(),
+        host("node-2", "ns").yaml(),
+        pool("pool-a", "ns")
+            .range(range("10.0.0.10", "10.0.0.20"))
+            .prefix(24)
+            .entry("node-1-pool-a", "10.0.0.11")
+            .entry("node-2-pool-a", "10.0.0.10")
+            .yaml(),
+        pool("pool-b", "ns")
+            .range(range("10.0.0.10", "10.0.0.20"))
+            .prefix(24)
+            .live("node-1-pool-b", "10.0.0.10")
+            .yaml(),
+    ];
+    let o = run_docs(&docs, None);
+    assert_no_errors(&o);
+    assert_eq!(
+        pool_entries(&o, "ns", "pool-b"),
+        pairs(&[
+            ("node-1-pool-b", "10.0.0.12"),
+            ("node-2-pool-b", "10.0.0.13")
+        ])
+    );
+    assert_warning(
+        &o,
+        Want {
+            object: Some(("IPPool", "pool-b")),
+            says: &["node-1-pool-b", "10.0.0.10"],
+            ..Want::default()
+        },
+    );
+}
+
+fn live_on_overlapping_gateway() -> Vec<String> {
+    // pool-a's gateway .15 is taken for the overlapping pool-b (SPEC §5 "Taken": the other
+    // pool's rule-1 addresses), so node-1's live .15 in pool-b is not "free".
+    vec![
+        host("node-1", "ns").yaml(),
+        pool("pool-a", "ns")
+            .range(range("10.0.0.10", "10.0.0.20"))
+            .prefix(24)
+            .gateway("10.0.0.15")
+            .yaml(),
+        pool("pool-b", "ns")
+            .range(range("10.0.0.10", "10.0.0.20"))
+            .prefix(24)
+            .live("node-1-pool-b", "10.0.0.15")
+            .yaml(),
+    ]
+}
+
+#[test]
+fn live_address_on_an_overlapping_pools_gateway_is_not_reused() {
+    let o = run_docs(&live_on_overlapping_gateway(), None);
+    assert_no_errors(&o);
+    // pool-a: node-1 takes .10. pool-b: .15 is taken (pool-a's gateway), .10 too: .11.
+    assert_eq!(
+        pool_entries(&o, "ns", "pool-a"),
+        pairs(&[("node-1-pool-a", "10.0.0.10")])
+    );
+    assert_eq!(
+        pool_entries(&o, "ns", "pool-b"),
+        pairs(&[("node-1-pool-b", "10.0.0.11")])
+    );
+    assert_warning(
+        &o,
+        Want {
+            object: Some(("IPPool", "pool-b")),
+            says: &["node-1-pool-b", "10.0.0.15"],
+            ..Want::default()
+        },
+    );
+}
+
+#[test]
+fn entry_on_an_address_a_foreign_claim_holds_live_is_a_warning() {
+    let docs = with(
+        hosts(&["node-1"]),
+        [v4_pool()
+            .entry("node-1-pool", "10.0.0.14")
+            .live("old-claim", "10.0.0.14")
+            .yaml()],
+    );
+    let o = run_docs(&docs, None);
+    assert_no_errors(&o);
+    assert_warning(
+        &o,
+        Want {
+            path: Some("spec.preAllocations.node-1-pool"),
+            object: Some(("IPPool", "pool")),
+            says: &["10.0.0.14", "old-claim"],
+        },
+    );
+}
+
+#[test]
+fn entry_differing_from_the_live_address_is_kept_with_a_warning() {
+    let docs = with(
+        hosts(&["node-1"]),
+        [v4_pool()
+            .entry("node-1-pool", "10.0.0.12")
+            .live("node-1-pool", "10.0.0.13")
+            .yaml()],
+    );
+    let o = run_docs(&docs, None);
+    assert_no_errors(&o);
+    assert_eq!(o.changed, [false]);
+    assert_warning(
+        &o,
+        Want {
+            object: Some(("IPPool", "pool")),
+            says: &["10.0.0.12", "10.0.0.13"],
+            ..Want::default()
+        },
+    );
+}
+
+// ---- 4. strategy ----------------------------------------------------------------------------
+
+#[test]
+fn sequential_takes_the_lowest_free_position_in_natural_host_order() {
+    // Given out of order; gateway 10.0.0.11 inside the range is skipped.
+    let docs = with(
+        hosts(&["node-10", "node-2", "node-1", "node1"]),
+        [v4_pool().gateway("10.0.0.11").yaml()],
+    );
+    let (_, e) = fill(&docs);
+    // Natural order: node1 < node-1 < node-2 < node-10 (SPEC §5 "Strategies").
+    assert_eq!(
+        e,
+        pairs(&[
+            ("node1-pool", "10.0.0.10"),
+            ("node-1-pool", "10.0.0.12"),
+            ("node-2-pool", "10.0.0.13"),
+            ("node-10-pool", "10.0.0.14"),
+        ])
+    );
+}
+
+#[test]
+fn natural_order_compares_digit_runs_by_value_and_length() {
+    // 007 == 7 by value: equal keys fall back to the byte order of the whole names.
+    let docs = with(hosts(&["n-10", "n-007", "n-7", "n-9"]), [v4_pool().yaml()]);
+    let (_, e) = fill(&docs);
+    let keys: Vec<&str> = e.iter().map(|(k, _)| k.as_str()).collect();
+    assert_eq!(keys, ["n-007-pool", "n-7-pool", "n-9-pool", "n-10-pool"]);
+    let values: Vec<&str> = e.iter().map(|(_, v)| v.as_str()).collect();
+    assert_eq!(values, ["10.0.0.10", "10.0.0.11", "10.0.0.12", "10.0.0.13"]);
+}
+
+#[test]
+fn subnet_only_pool_skips_the_broadcast_address() {
+    // 10.0.0.0/29: the walk is .1–.7; .7 is the broadcast (rule 2): six hosts fit.
+    let names = ["h-1", "h-2", "h-3", "h-4", "h-5", "h-6"];
+    let p = || pool("pool", "ns").range(subnet("10.0.0.0/29"));
+    let (_, e) = fill(&with(hosts(&names), [p().yaml()]));
+    let expected: Vec<(String, String)> = names
+        .iter()
+        .enumerate()
+        .map(|(i, n)| (format!("{n}-pool"), format!("10.0.0.{}", i + 1)))
+        .collect();
+    assert_eq!(e, expected);
+    // A seventh host does not get the broadcast address: exhaustion.
+    let mut seven = names.to_vec();
+    seven.push("h-7");
+    let o = fails(&with(hosts(&seven), [p().yaml()]));
+    assert_error(
+        &o,
+        Want {
+            object: Some(("IPPool", "pool")),
+            says: &["h-7"],
+            ..Want::default()
+        },
+    );
+}
+
+#[test]
+fn network_address_of_the_entry_subnet_is_skipped() {
+    // The walk starts at the network address .0 of the entry's subnet (rule 2): skipped.
+    let docs = with(
+        hosts(&["h-1", "h-2"]),
+        [pool("pool", "ns")
+            .range(range("10.0.0.0", "10.0.0.9").subnet("10.0.0.0/24"))
+            .yaml()],
+    );
+    let (_, e) = fill(&docs);
+    assert_eq!(
+        e,
+        pairs(&[("h-1-pool", "10.0.0.1"), ("h-2-pool", "10.0.0.2")])
+    );
+}
+
+#[test]
+fn network_and_broadcast_of_the_effective_prefix_are_skipped() {
+    // Pool-level prefix 24, no subnet: .255 (broadcast) and 10.0.1.0 (network) are skipped.
+    let names = ["h-1", "h-2", "h-3", "h-4", "h-5", "h-6", "h-7"];
+    let docs = with(
+        hosts(&names),
+        [pool("pool", "ns")
+            .range(range("10.0.0.250", "10.0.1.9"))
+            .prefix(24)
+            .yaml()],
+    );
+    let (_, e) = fill(&docs);
+    let values: Vec<&str> = e.iter().map(|(_, v)| v.as_str()).collect();
+    assert_eq!(
+        values,
+        [
+            "10.0.0.250",
+            "10.0.0.251",
+            "10.0.0.252",
+            "10.0.0.253",
+            "10.0.0.254",
+            "10.0.1.1",
+            "10.0.1.2"
+        ]
+    );
+}
+
+#[test]
+fn ipv6_has_a_network_address_but_no_broadcast() {
+    // fd00::/126 walks ::1–::3; IPv6 has no broadcast, so ::3 is handed out.
+    let docs = with(
+        hosts(&["h-1", "h-2", "h-3"]),
+        [pool("pool", "ns").range(subnet("fd00::/126")).yaml()],
+    );
+    let (_, e) = fill(&docs);
+    let values: Vec<&str> = e.iter().map(|(_, v)| v.as_str()).collect();
+    assert_eq!(values, ["fd00::1", "fd00::2", "fd00::3"]);
+    // A range starting at the network address of its prefix skips it.
+    let docs = with(
+        hosts(&["h-1"]),
+        [pool("pool", "ns")
+            .range(range("'fd00::'", "fd00::5"))
+            .prefix(64)
+            .yaml()],
+    );
+    let (_, e) = fill(&docs);
+    assert_eq!(e, pairs(&[("h-1-pool", "fd00::1")]));
+}
+
+#[test]
+fn ipv4_prefix_31_has_no_network_or_broadcast() {
+    let docs = with(
+        hosts(&["h-1", "h-2"]),
+        [pool("pool", "ns")
+            .range(range("10.0.0.4", "10.0.0.5").prefix(31))
+            .yaml()],
+    );
+    let (_, e) = fill(&docs);
+    assert_eq!(
+        e,
+        pairs(&[("h-1-pool", "10.0.0.4"), ("h-2-pool", "10.0.0.5")])
+    );
+}
+
+#[test]
+fn pools_are_filled_in_byte_order_of_their_names() {
+    // pool-10 < pool-9 in byte order (not natural order): pool-10 takes .10 first.
+    let docs = with(
+        hosts(&["n-1"]),
+        [
+            pool("pool-9", "ns")
+                .range(range("10.0.0.10", "10.0.0.20"))
+                .prefix(24)
+                .yaml(),
+            pool("pool-10", "ns")
+                .range(range("10.0.0.10", "10.0.0.20"))
+                .prefix(24)
+                .yaml(),
+        ],
+    );
+    let o = run_docs(&docs, None);
+    assert_no_errors(&o);
+    assert_eq!(
+        entry_of(&o, "ns", "pool-10", "n-1-pool-10").as_deref(),
+        Some("10.0.0.10")
+    );
+    assert_eq!(
+        entry_of(&o, "ns", "pool-9", "n-1-pool-9").as_deref(),
+        Some("10.0.0.11")
+    );
+}
+
+#[test]
+fn walk_order_is_entry_order_not_numeric_order() {
+    // Entry 0 holds higher addresses than entry 1: its addresses come first.
+    let docs = with(
+        hosts(&["n-1", "n-2", "n-3", "n-4"]),
+        [pool("pool", "ns")
+            .range(range("10.0.0.50", "10.0.0.51"))
+            .range(range("10.0.0.10", "10.0.0.12"))
+            .prefix(24)
+            .yaml()],
+    );
+    let (_, e) = fill(&docs);
+    assert_eq!(
+        e,
+        pairs(&[
+            ("n-1-pool", "10.0.0.50"),
+            ("n-2-pool", "10.0.0.51"),
+            ("n-3-pool", "10.0.0.10"),
+            ("n-4-pool", "10.0.0.11"),
+        ])
+    );
+}
+
+#[test]
+fn an_address_walked_twice_counts_at_its_first_position() {
+    // Entry 1 repeats .11–.12 of entry 0; a free address is never handed out twice.
+    let docs = with(
+        hosts(&["n-1", "n-2", "n-3", "n-4"]),
+        [pool("pool", "ns")
+            .range(range("10.0.0.10", "10.0.0.12"))
+            .range(range("10.0.0.11", "10.0.0.13"))
+            .prefix(24)
+            .yaml()],
+    );
+    let (_, e) = fill(&docs);
+    let values: Vec<&str> = e.iter().map(|(_, v)| v.as_str()).collect();
+    assert_eq!(values, ["10.0.0.10", "10.0.0.11", "10.0.0.12", "10.0.0.13"]);
+}
+
+// ---- placeholders and foreign entries -------------------------------------------------------
+
+#[test]
+fn placeholder_holding_the_gateway_is_not_an_error() {
+    let docs = with(
+        hosts(&["node-1"]),
+        [v4_pool()
+            .gateway("10.0.0.10")
+            .entry("block-gateway", "10.0.0.10")
+            .yaml()],
+    );
+    let (_, e) = fill(&docs);
+    assert_eq!(
+        e,
+        pairs(&[("block-gateway", "10.0.0.10"), ("node-1-pool", "10.0.0.11")])
+    );
+}
+
+#[test]
+fn placeholder_outside_the_range_is_an_error() {
+    let docs = with(
+        hosts(&["node-1"]),
+        [v4_pool().entry("block-gateway", "10.0.0.1").yaml()],
+    );
+    let o = fails(&docs);
+    assert_error(
+        &o,
+        Want {
+            path: Some("spec.preAllocations.block-gateway"),
+            object: Some(("IPPool", "pool")),
+            says: &["10.0.0.1"],
+        },
+    );
+}
+
+#[test]
+fn placeholder_duplicating_a_host_entry_is_an_error() {
+    let docs = with(
+        hosts(&["node-1"]),
+        [v4_pool()
+            .entry("block-a", "10.0.0.13")
+            .entry("node-1-pool", "10.0.0.13")
+            .yaml()],
+    );
+    let o = fails(&docs);
+    assert_error(
+        &o,
+        Want {
+            object: Some(("IPPool", "pool")),
+            says: &["10.0.0.13", "block-a"],
+            ..Want::default()
+        },
+    );
+}
+
+#[test]
+fn placeholder_that_does_not_parse_is_an_error() {
+    let docs = with(
+        hosts(&["node-1"]),
+        [v4_pool().entry("block-a", "not-an-ip").yaml()],
+    );
+    let o = fails(&docs);
+    assert_error(
+        &o,
+        Want {
+            path: Some("spec.preAllocations.block-a"),
+            object: Some(("IPPool", "pool")),
+            says: &["not-an-ip"],
+        },
+    );
+}
+
+#[test]
+fn entry_of_a_host_not_in_the_input_on_a_reserved_address_is_not_an_error() {
+    // A legacy/foreign claim is only checked for parse, candidate and uniqueness.
+    let docs = with(
+        hosts(&["node-1"]),
+        [v4_pool()
+            .gateway("10.0.0.10")
+            .entry("other-host-pool", "10.0.0.10")
+            .yaml()],
+    );
+    let (_, e) = fill(&docs);
+    assert_eq!(e[1], ("node-1-pool".to_string(), "10.0.0.11".to_string()));
+}
+
+// ---- text -----------------------------------------------------------------------------------
+
+#[test]
+fn non_canonical_ipv6_is_rewritten_with_a_warning() {
+    let docs = with(
+        hosts(&["node-1", "node-2"]),
+        [pool("pool", "ns")
+            .range(range("2001:db8::10", "2001:db8::ff"))
+            .prefix(64)
+            .entry("node-2-pool", "2001:0DB8:0:0:0:0:0:0012")
+            .yaml()],
+    );
+    let (o, e) = fill(&docs);
+    assert_eq!(
+        e,
+        pairs(&[
+            ("node-2-pool", "2001:db8::12"),
+            ("node-1-pool", "2001:db8::10")
+        ])
+    );
+    assert_warning(
+        &o,
+        Want {
+            path: Some("spec.preAllocations.node-2-pool"),
+            object: Some(("IPPool", "pool")),
+            ..Want::default()
+        },
+    );
+    let out = &o.outputs[0];
+    assert!(out.contains("    node-2-pool: \"2001:db8::12\"\n"), "{out}");
+    assert!(out.contains("    node-1-pool: \"2001:db8::10\"\n"), "{out}");
+    assert!(!out.contains("0DB8"), "{out}");
+}
+
+#[test]
+fn non_canonical_ipv6_placeholder_is_rewritten_too() {
+    // The IPAM reserves by exact text: a placeholder written `::0011` would not stop `::11`.
+    let docs = with(
+        hosts(&["node-1"]),
+        [pool("pool", "ns")
+            .range(range("2001:db8::10", "2001:db8::ff"))
+            .prefix(64)
+            .entry_raw("block-a", "'2001:DB8::10'")
+            .yaml()],
+    );
+    let (o, e) = fill(&docs);
+    assert_eq!(
+        e,
+        pairs(&[("block-a", "2001:db8::10"), ("node-1-pool", "2001:db8::11")])
+    );
+    assert!(
+        o.outputs[0].contains("    block-a: \"2001:db8::10\"\n"),
+        "{}",
+        o.outputs[0]
+    );
+}
+
+#[test]
+fn new_values_are_double_quoted_and_keys_plain() {
+    let docs = with(hosts(&["node-1"]), [v4_pool().yaml()]);
+    let (o, _) = fill(&docs);
+    assert!(
+        o.outputs[0].contains("\n    node-1-pool: \"10.0.0.10\"\n"),
+        "{}",
+        o.outputs[0]
+    );
+}
+
+#[test]
+fn ipv4_with_leading_zeros_in_an_entry_is_an_error() {
+    let docs = with(
+        hosts(&["node-1"]),
+        [v4_pool().entry("node-1-pool", "10.0.0.011").yaml()],
+    );
+    let o = fails(&docs);
+    assert_error(
+        &o,
+        Want {
+            path: Some("spec.preAllocations.node-1-pool"),
+            object: Some(("IPPool", "pool")),
+            says: &["10.0.0.011"],
+        },
+    );
+}
+
+#[test]
+fn entry_without_a_value_is_an_error_not_a_second_key() {
+    // `node-1-pool:` with no value does not parse as an address: an error, never a new
+    // `node-1-pool` key appended beside it.
+    let docs = with(
+        hosts(&["node-1"]),
+        [v4_pool().entry_raw("node-1-pool", "").yaml()],
+    );
+    let o = run_docs(&docs, None);
+    assert_eq!(
+        o.outputs[0].matches("node-1-pool:").count(),
+        1,
+        "{}",
+        o.outputs[0]
+    );
+    assert_transactional(&o, &[stream(&docs).as_str()]);
+    assert_error(
+        &o,
+        Want {
+            path: Some("spec.preAllocations.node-1-pool"),
+            object: Some(("IPPool", "pool")),
+            ..Want::default()
+        },
+    );
+}
+
+#[test]
+fn two_entries_one_address_in_different_ipv6_spellings_are_duplicates() {
+    let docs = with(
+        hosts(&["node-1"]),
+        [pool("pool", "ns")
+            .range(range("2001:db8::10", "2001:db8::ff"))
+            .entry("block-a", "2001:db8::12")
+            .entry("block-b", "2001:DB8:0::12")
+            .yaml()],
+    );
+    let o = fails(&docs);
+    assert_error(
+        &o,
+        Want {
+            object: Some(("IPPool", "pool")),
+            says: &["block-a", "block-b"],
+            ..Want::default()
+        },
+    );
+}
+
+#[test]
+fn ipv6_with_an_embedded_dotted_tail_is_an_error() {
+    let docs = with(
+        hosts(&["node-1"]),
+        [pool("pool", "ns")
+            .range(range("2001:db8::10", "2001:db8::ffff:ffff"))
+            .entry("node-1-pool", "2001:db8::10.0.0.20")
+            .yaml()],
+    );
+    let o = fails(&docs);
+    assert_error(
+        &o,
+        Want {
+            path: Some("spec.preAllocations.node-1-pool"),
+            object: Some(("IPPool", "pool")),
+            ..Want::default()
+        },
+    );
+}
+
+#[test]
+fn ipv4_mapped_ipv6_in_an_entry_is_an_error() {
+    let docs = with(
+        hosts(&["node-1"]),
+        [pool("pool", "ns")
+            .range(range("2001:db8::10", "2001:db8::ff"))
+            .entry("node-1-pool", "::ffff:10.0.0.12")
+            .yaml()],
+    );
+    let o = fails(&docs);
+    assert_error(
+        &o,
+        Want {
+            path: Some("spec.preAllocations.node-1-pool"),
+            object: Some(("IPPool", "pool")),
+            ..Want::default()
+        },
+    );
+}
+
+// ---- exhaustion -----------------------------------------------------------------------------
+
+#[test]
+fn exhaustion_names_the_pool_the_counts_and_the_hosts_left() {
+    // 10.0.0.10–10.0.0.12: 3 addresses, one held by n-1. Four hosts need one: two are left.
+    let docs = with(
+        hosts(&["n-5", "n-4", "n-3", "n-2", "n-1"]),
+        [pool("pool", "ns")
+            .range(range("10.0.0.10", "10.0.0.12"))
+            .prefix(24)
+            .entry("n-1-pool", "10.0.0.10")
+            .yaml()],
+    );
+    let o = fails(&docs);
+    let errs = matching(
+        &o,
+        Severity::Error,
+        Want {
+            path: Some("spec.pools"),
+            object: Some(("IPPool", "pool")),
+            ..Want::default()
+        },
+    );
+    assert_eq!(errs.len(), 1, "{}", dump(&o));
+    let m = &errs[0].message;
+    assert!(m.contains('2') && m.contains('4'), "free 2, needed 4: {m}");
+    assert!(m.contains("n-4") && m.contains("n-5"), "hosts left: {m}");
+    assert!(
+        !m.contains("n-2") && !m.contains("n-3"),
+        "n-2 and n-3 got one: {m}"
+    );
+}
+
+// ---- overlapping pools ----------------------------------------------------------------------
+
+#[test]
+fn overlapping_pools_never_share_a_new_address_and_warn() {
+    // pool-a (filled first) and pool-b overlap. pool-b already gives .10 to node-1;
+    // pool-a's gateway .13 is kept out of pool-b too.
+    let docs = vec![
+        host("node-1", "ns").yaml(),
+        host("node-2", "ns").yaml(),
+        pool("pool-a", "ns")
+            .range(range("10.0.0.10", "10.0.0.20").gateway("10.0.0.13"))
+            .prefix(24)
+            .yaml(),
+        pool("pool-b", "ns")
+            .range(range("10.0.0.10", "10.0.0.30"))
+            .prefix(24)
+            .entry("node-1-pool-b", "10.0.0.10")
+            .yaml(),
+    ];
+    let o = run_docs(&docs, None);
+    assert_no_errors(&o);
+    let a = pool_entries(&o, "ns", "pool-a");
+    let b = pool_entries(&o, "ns", "pool-b");
+    assert_eq!(
+        a,
+        pairs(&[
+            ("node-1-pool-a", "10.0.0.11"),
+            ("node-2-pool-a", "10.0.0.12")
+        ])
+    );
+    assert_eq!(
+        b,
+        pairs(&[
+            ("node-1-pool-b", "10.0.0.10"),
+            ("node-2-pool-b", "10.0.0.14")
+        ])
+    );
+    for name in ["pool-a", "pool-b"] {
+        assert_warning(
+            &o,
+            Want {
+                object: Some(("IPPool", name)),
+                says: &["overlaps"],
+                ..Want::default()
+            },
+        );
+    }
+}
+
+#[test]
+fn pools_of_other_namespaces_do_not_count_as_overlapping() {
+    let docs = vec![
+        host("node-1", "ns").yaml(),
+        host("node-1", "other").yaml(),
+        v4_pool().yaml(),
+        pool("pool", "other")
+            .range(range("10.0.0.10", "10.0.0.20"))
+            .prefix(24)
+            .yaml(),
+    ];
+    let o = run_docs(&docs, None);
+    assert_no_errors(&o);
+    assert_eq!(
+        entry_of(&o, "ns", "pool", "node-1-pool").as_deref(),
+        Some("10.0.0.10")
+    );
+    assert_eq!(
+        entry_of(&o, "other", "pool", "node-1-pool").as_deref(),
+        Some("10.0.0.10")
+    );
+    assert!(warnings(&o).is_empty(), "{}", dump(&o));
+}
+
+#[test]
+fn one_address_for_two_hosts_in_overlapping_pools_is_an_error() {
+    let docs = vec![
+        host("node-1", "ns").yaml(),
+        host("node-2", "ns").yaml(),
+        pool("pool-a", "ns")
+            .range(range("10.0.0.10", "10.0.0.20"))
+            .entry("node-1-pool-a", "10.0.0.15")
+            .entry("node-2-pool-a", "10.0.0.16")
+            .yaml(),
+        pool("pool-b", "ns")
+            .range(range("10.0.0.10", "10.0.0.20"))
+            .entry("node-2-pool-b", "10.0.0.15")
+            .entry("node-1-pool-b", "10.0.0.17")
+            .yaml(),
+    ];
+    let o = fails(&docs);
+    assert_error(
+        &o,
+        Want {
+            says: &["10.0.0.15"],
+            ..Want::default()
+        },
+    );
+}
+
+// ---- prune ----------------------------------------------------------------------------------
+
+fn prune_docs() -> Vec<String> {
+    with(
+        hosts(&["node-1"]),
+        [v4_pool()
+            .entry("gone-pool", "10.0.0.10")
+            .entry("live-pool", "10.0.0.11")
+            .entry("block-gateway", "10.0.0.12")
+            .live("live-pool", "10.0.0.11")
+            .yaml()],
+    )
+}
+
+#[test]
+fn prune_true_removes_a_stale_entry_but_not_a_live_one() {
+    let cfg = config(json!({"prune": true}));
+    let o = run_docs(&prune_docs(), Some(&cfg));
+    assert_no_errors(&o);
+    // The removed address stays taken for this run: node-1 gets .13.
+    assert_eq!(
+        pool_entries(&o, "ns", "pool"),
+        pairs(&[
+            ("live-pool", "10.0.0.11"),
+            ("block-gateway", "10.0.0.12"),
+            ("node-1-pool", "10.0.0.13"),
+        ])
+    );
+    assert_warning(
+        &o,
+        Want {
+            path: Some("spec.preAllocations.gone-pool"),
+            object: Some(("IPPool", "pool")),
+            ..Want::default()
+        },
+    );
+    assert!(!o.outputs[0].contains("gone-pool"));
+}
+
+#[test]
+fn prune_false_keeps_a_stale_entry_with_a_warning() {
+    let o = run_docs(&prune_docs(), None);
+    assert_no_errors(&o);
+    assert_eq!(
+        pool_entries(&o, "ns", "pool"),
+        pairs(&[
+            ("gone-pool", "10.0.0.10"),
+            ("live-pool", "10.0.0.11"),
+            ("block-gateway", "10.0.0.12"),
+            ("node-1-pool", "10.0.0.13"),
+        ])
+    );
+    assert_warning(
+        &o,
+        Want {
+            path: Some("spec.preAllocations.gone-pool"),
+            object: Some(("IPPool", "pool")),
+            ..Want::default()
+        },
+    );
+}
+
+#[test]
+fn prune_keeps_an_entry_whose_host_is_in_the_namespace_but_not_selected() {
+    let cfg = config(json!({"prune": true, "hostSelector": {"matchLabels": {"role": "worker"}}}));
+    let docs = vec![
+        host("node-1", "ns").label("role", "worker").yaml(),
+        host("node-2", "ns").label("role", "cp").yaml(),
+        v4_pool().entry("node-2-pool", "10.0.0.10").yaml(),
+    ];
+    let o = run_docs(&docs, Some(&cfg));
+    assert_no_errors(&o);
+    assert_eq!(
+        pool_entries(&o, "ns", "pool"),
+        pairs(&[("node-2-pool", "10.0.0.10"), ("node-1-pool", "10.0.0.11")])
+    );
+}
+
+// ---- reserved: config and control-plane endpoints -------------------------------------------
+
+#[test]
+fn reserve_addresses_ranges_and_cidrs_are_skipped() {
+    let cfg = config(json!({"reserve": ["10.0.0.10", "10.0.0.12-10.0.0.13", "10.0.0.16/30"]}));
+    let docs = with(hosts(&["n-1", "n-2", "n-3", "n-4"]), [v4_pool().yaml()]);
+    let o = run_docs(&docs, Some(&cfg));
+    assert_no_errors(&o);
+    let values: Vec<String> = pool_entries(&o, "ns", "pool")
+        .into_iter()
+        .map(|(_, v)| v)
+        .collect();
+    assert_eq!(values, ["10.0.0.11", "10.0.0.14", "10.0.0.15", "10.0.0.20"]);
+}
+
+#[test]
+fn an_entry_on_a_reserve_address_is_an_error() {
+    let cfg = config(json!({"reserve": ["10.0.0.14"]}));
+    let docs = with(
+        hosts(&["n-1"]),
+        [v4_pool().entry("n-1-pool", "10.0.0.14").yaml()],
+    );
+    let o = run_docs(&docs, Some(&cfg));
+    assert_transactional(&o, &[stream(&docs).as_str()]);
+    assert_error(
+        &o,
+        Want {
+            path: Some("spec.preAllocations.n-1-pool"),
+            object: Some(("IPPool", "pool")),
+            says: &["10.0.0.14"],
+        },
+    );
+}
+
+#[test]
+fn control_plane_endpoint_of_a_cluster_in_the_namespace_is_skipped() {
+    let docs = with(
+        hosts(&["n-1", "n-2"]),
+        [
+            v4_pool().yaml(),
+            cluster("c1", "ns", "10.0.0.10"),
+            // Another namespace's endpoint does not count here.
+            cluster("c2", "other", "10.0.0.11"),
+        ],
+    );
+    let (_, e) = fill(&docs);
+    assert_eq!(
+        e,
+        pairs(&[("n-1-pool", "10.0.0.11"), ("n-2-pool", "10.0.0.12")])
+    );
+}
+
+#[test]
+fn control_plane_endpoint_of_a_metal3cluster_is_skipped() {
+    let m3c = "apiVersion: infrastructure.cluster.x-k8s.io/v1beta1\nkind: Metal3Cluster\nmetadata:\n  name: m1\n  namespace: ns\nspec:\n  controlPlaneEndpoint:\n    host: 10.0.0.10\n    port: 6443\n".to_string();
+    let docs = with(hosts(&["n-1"]), [v4_pool().yaml(), m3c]);
+    let (_, e) = fill(&docs);
+    assert_eq!(e, pairs(&[("n-1-pool", "10.0.0.11")]));
+}
+
+// ---- dual stack -----------------------------------------------------------------------------
+
+#[test]
+fn dual_stack_gives_each_host_one_entry_per_family() {
+    let docs = with(
+        hosts(&["node-2", "node-1"]),
+        [
+            pool("v4", "ns")
+                .range(range("10.0.0.10", "10.0.0.20"))
+                .prefix(24)
+                .yaml(),
+            pool("v6", "ns")
+                .range(range("fd00::10", "fd00::20"))
+                .prefix(64)
+                .yaml(),
+        ],
+    );
+    let o = run_docs(&docs, None);
+    assert_no_errors(&o);
+    assert_eq!(
+        pool_entries(&o, "ns", "v4"),
+        pairs(&[("node-1-v4", "10.0.0.10"), ("node-2-v4", "10.0.0.11")])
+    );
+    assert_eq!(
+        pool_entries(&o, "ns", "v6"),
+        pairs(&[("node-1-v6", "fd00::10"), ("node-2-v6", "fd00::11")])
+    );
+}
+
+// ---- writing --------------------------------------------------------------------------------
+
+#[test]
+fn missing_preallocations_is_added_as_the_last_key_of_spec() {
+    let docs = with(
+        hosts(&["n-1"]),
+        [v4_pool().yaml() + "status:\n  phase: ok\n"],
+    );
+    let (o, _) = fill(&docs);
+    let out = &o.outputs[0];
+    let at = out
+        .find("  preAllocations:\n    n-1-pool: \"10.0.0.10\"\n")
+        .expect(out);
+    assert!(at > out.find("  prefix: 24\n").unwrap(), "{out}");
+    assert!(at < out.find("status:").unwrap(), "{out}");
+}
