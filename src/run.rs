@@ -70,10 +70,15 @@ pub fn run(sources: &[Source], config_file: Option<&Value>) -> Result<Outcome, R
                 let values: Vec<Value> = nodes.iter().map(|n| n.to_json()).collect();
                 let index = model::index(&values, &mut findings);
                 let plan = mapping::plan(&index, &cfg, &mut findings);
-                edits = allocate::allocate(&index, &plan, &cfg, &mut findings);
+                let allocation = allocate::allocate(&index, &plan, &cfg, &mut findings);
+                edits = allocation.edits;
                 if cfg.mode == Mode::Check {
                     check_findings(&index, &edits, &mut findings);
                     edits.clear();
+                }
+                // A pool's summary says what was written: only when nothing failed.
+                if findings.iter().all(|f| !f.is_error()) {
+                    findings.extend(allocation.summaries);
                 }
             }
         }

@@ -55,6 +55,8 @@ pub struct Context<'a> {
     pub endpoints: HashMap<String, IntervalSet>,
     /// Host names per namespace → host index.
     pub hosts_by_name: HashMap<String, HashMap<String, usize>>,
+    /// One info result per filled pool; reported only when the run writes its edits.
+    pub summaries: Vec<Finding>,
 }
 
 impl<'a> Context<'a> {
@@ -153,6 +155,7 @@ impl<'a> Context<'a> {
             reserve,
             endpoints,
             hosts_by_name,
+            summaries: Vec::new(),
         })
     }
 

@@ -442,7 +442,7 @@ pub fn fill_pool(
     let failed = findings.iter().filter(|f| f.is_error()).count() > errors_before;
     let free_left = st.ipam.count_free(&blocked.all);
     if !failed {
-        findings.push(
+        ctx.summaries.push(
             Finding::info(format!(
                 "{kept} kept, {} added, {rewritten} rewritten, {pruned} pruned, {free_left} free left",
                 added.len()

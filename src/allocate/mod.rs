@@ -16,15 +16,20 @@ use crate::yaml::Edit;
 
 pub use names::is_dns1123_subdomain;
 
-/// Computes the edits (item index, edit) that fill the managed pools, and reports on them.
-pub fn allocate(
-    idx: &Index,
-    plan: &Plan,
-    cfg: &Config,
-    findings: &mut Vec<Finding>,
-) -> Vec<(usize, Edit)> {
+/// What allocation decided.
+#[derive(Debug, Default)]
+pub struct Allocation {
+    /// Edits on items (item index, edit).
+    pub edits: Vec<(usize, Edit)>,
+    /// One info result per filled pool (kept, added, rewritten, pruned, free left): true only
+    /// if the edits are written, so the caller reports them only then.
+    pub summaries: Vec<Finding>,
+}
+
+/// Computes the edits that fill the managed pools; warnings and errors go to `findings`.
+pub fn allocate(idx: &Index, plan: &Plan, cfg: &Config, findings: &mut Vec<Finding>) -> Allocation {
     let Some(mut ctx) = context::Context::build(idx, plan, cfg, findings) else {
-        return Vec::new();
+        return Allocation::default();
     };
     let mut edits = Vec::new();
     for &p in &plan.managed {
@@ -32,7 +37,10 @@ pub fn allocate(
     }
     ctx.check_cross_pool(findings);
     warn_pins_without_pool(&ctx, findings);
-    edits
+    Allocation {
+        edits,
+        summaries: ctx.summaries,
+    }
 }
 
 /// A pin for a pool that is not managed in the host's namespace is only a warning.
