@@ -534,6 +534,18 @@ fn sequential_takes_the_lowest_free_position_in_natural_host_order() {
 }
 
 #[test]
+fn entries_are_written_in_host_order_not_claim_name_order() {
+    // Host "a" comes before "a-b" (its runs are a prefix), but the claim "a-b-pool" sorts before
+    // "a-pool" byte-wise: the order of the written entries follows the hosts.
+    let docs = with(hosts(&["a-b", "a"]), [v4_pool().yaml()]);
+    let (_, e) = fill(&docs);
+    assert_eq!(
+        e,
+        pairs(&[("a-pool", "10.0.0.10"), ("a-b-pool", "10.0.0.11")])
+    );
+}
+
+#[test]
 fn natural_order_compares_digit_runs_by_value_and_length() {
     // 007 == 7 by value: equal keys fall back to the byte order of the whole names.
     let docs = with(hosts(&["n-10", "n-007", "n-7", "n-9"]), [v4_pool().yaml()]);

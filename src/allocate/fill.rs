@@ -292,7 +292,7 @@ pub fn fill_pool(
     // Required claims in natural host order.
     let mut hosts: Vec<usize> = required.to_vec();
     hosts.sort_by(|a, b| natural::compare(idx.hosts[*a].name(), idx.hosts[*b].name()));
-    let mut added: Vec<(String, Addr)> = Vec::new();
+    let mut added: Vec<(usize, String, Addr)> = Vec::new();
     let mut kept = 0usize;
     let mut waiting: Vec<(String, usize)> = Vec::new();
     for h in hosts {
@@ -332,11 +332,11 @@ pub fn fill_pool(
             warn_moves(a, "entry", findings);
         } else if let Some(&a) = pin_of.get(&h) {
             warn_moves(a, "pin for", findings);
-            added.push((claim, a));
+            added.push((h, claim, a));
         } else if let Some(l) = live {
             let own = blocked.taken.get(&l.value()).copied().unwrap_or(0);
             if st.ipam.is_candidate(l) && !blocked.reserved.contains_addr(l) && own <= 1 {
-                added.push((claim, l));
+                added.push((h, claim, l));
             } else {
                 findings.push(
                     Finding::warning(format!(
@@ -357,12 +357,12 @@ pub fn fill_pool(
     let free_before = st.ipam.count_free(&blocked.all);
     let mut cursor = st.ipam.allocator();
     let mut left: Vec<String> = Vec::new();
-    let mut strategy_added: Vec<(String, Addr)> = Vec::new();
+    let mut strategy_added: Vec<(usize, String, Addr)> = Vec::new();
     for (claim, h) in waiting {
         match cursor.next_free(&blocked.all) {
             Some((a, _)) => {
                 blocked.take(a);
-                strategy_added.push((claim, a));
+                strategy_added.push((h, claim, a));
             }
             None => left.push(idx.hosts[h].name().to_string()),
         }
@@ -387,7 +387,8 @@ pub fn fill_pool(
     }
     // Entries are written in natural host order, whichever step chose them.
     added.extend(strategy_added);
-    added.sort_by(|a, b| natural::compare(&a.0, &b.0));
+    added.sort_by(|a, b| natural::compare(idx.hosts[a.0].name(), idx.hosts[b.0].name()));
+    let added: Vec<(String, Addr)> = added.into_iter().map(|(_, c, a)| (c, a)).collect();
 
     // Prune: `{x}-{pool}` entries whose host is gone and whose claim is not live.
     let mut pruned = 0usize;

@@ -8,7 +8,7 @@ pub mod host;
 pub mod pool;
 pub mod value;
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, HashSet};
 
 use serde_json::Value;
 
@@ -99,7 +99,7 @@ pub struct Index {
 /// Builds the index of the input items; reports duplicates, unrendered templates and mixed namespaces.
 pub fn index(values: &[Value], findings: &mut Vec<Finding>) -> Index {
     let mut idx = Index::default();
-    let mut seen: HashMap<(String, String, String, String), usize> = HashMap::new();
+    let mut seen: HashSet<(String, String, String, String)> = HashSet::new();
     let mut ns_written: BTreeMap<String, (bool, bool)> = BTreeMap::new();
     for (i, value) in values.iter().enumerate() {
         let obj = Object::read(i, value);
@@ -117,13 +117,11 @@ pub fn index(values: &[Value], findings: &mut Vec<Finding>) -> Index {
             o.namespace.clone(),
             o.name.clone(),
         );
-        if let Some(first) = seen.insert(key, i) {
+        if !seen.insert(key) {
             findings.push(
                 Finding::error(format!(
-                    "{} appears twice in the input (items {} and {}): remove one, or give them different names",
-                    o.display(),
-                    first,
-                    i
+                    "{} appears twice in the input: remove one, or give them different names",
+                    o.display()
                 ))
                 .on(o.resource_ref())
                 .at("metadata.name"),
