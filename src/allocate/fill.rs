@@ -3,30 +3,14 @@
 
 use std::collections::{HashMap, HashSet};
 
+use super::blocked::Blocked;
 use super::context::{Context, Pin};
 use super::names::{claim_name, is_dns1123_subdomain};
-use crate::ipam::{self, Addr, IntervalSet};
+use crate::ipam::{self, Addr};
 use crate::model::host::PIN_PREFIX;
 use crate::natural;
 use crate::results::{Finding, ResourceRef};
 use crate::yaml::{Edit, Seg};
-
-/// The addresses a new entry of one pool may not take, and who holds them.
-struct Blocked {
-    /// Reserved by rules 1–4 (an error on a host's entry or pin).
-    reserved: IntervalSet,
-    /// Reserved ∪ taken: what the strategy skips.
-    all: IntervalSet,
-    /// How many holders each taken address has (entries, live claims, pins, other pools).
-    taken: HashMap<u128, u32>,
-}
-
-impl Blocked {
-    fn take(&mut self, a: Addr) {
-        *self.taken.entry(a.value()).or_default() += 1;
-        self.all.insert_addr(a);
-    }
-}
 
 /// Fills pool `p`, pushing edits on its item and results.
 pub fn fill_pool(
@@ -50,64 +34,7 @@ pub fn fill_pool(
         .unwrap_or(&no_pins);
     let errors_before = findings.iter().filter(|f| f.is_error()).count();
 
-    // Reserved: rules 1–4.
-    let mut reserved = st.rule1.clone();
-    reserved.extend(&st.ipam.reserved_rule2());
-    reserved.extend(&ctx.reserve);
-    if let Some(e) = ctx.endpoints.get(ns) {
-        reserved.extend(e);
-    }
-    let mut blocked = Blocked {
-        all: reserved.clone(),
-        reserved,
-        taken: HashMap::new(),
-    };
-    // Taken: this pool's entries, live claims, pins; then overlapping pools'.
-    for e in &st.existing {
-        if let Some(a) = e.addr {
-            blocked.take(a);
-        }
-    }
-    for a in st.indexes.values() {
-        blocked.take(*a);
-    }
-    for pin in pins {
-        blocked.take(pin.addr);
-    }
-    for q in ctx.overlapping(p) {
-        let other = &ctx.pools[&q];
-        let qpool = &idx.pools[q];
-        findings.push(
-            Finding::warning(format!(
-                "This pool overlaps IPPool {ns}/{}: addresses either pool holds are kept out of the other",
-                qpool.name()
-            ))
-            .on(rref.clone())
-            .at("spec.pools"),
-        );
-        for a in other
-            .existing
-            .iter()
-            .filter_map(|e| e.addr)
-            .chain(other.added.iter().map(|(_, a)| *a))
-        {
-            blocked.take(a);
-        }
-        for a in other.indexes.values() {
-            blocked.take(*a);
-        }
-        if let Some(qp) = ctx.pins.get(&(ns.to_string(), qpool.name().to_string())) {
-            for pin in qp {
-                blocked.take(pin.addr);
-            }
-        }
-        for (lo, hi) in other.rule1.ranges() {
-            // Gateways and DNS servers: a handful of single addresses.
-            for v in lo..=hi {
-                blocked.take(Addr::from_value(v));
-            }
-        }
-    }
+    let mut blocked = Blocked::for_pool(ctx, p, pins, findings);
 
     // Who holds each live address of this pool.
     let mut live_by_addr: HashMap<u128, Vec<&str>> = HashMap::new();
@@ -334,8 +261,10 @@ pub fn fill_pool(
             warn_moves(a, "pin for", findings);
             added.push((h, claim, a));
         } else if let Some(l) = live {
-            let own = blocked.taken.get(&l.value()).copied().unwrap_or(0);
-            if st.ipam.is_candidate(l) && !blocked.reserved.contains_addr(l) && own <= 1 {
+            if st.ipam.is_candidate(l)
+                && !blocked.reserved.contains_addr(l)
+                && !blocked.held_by_others(l)
+            {
                 added.push((h, claim, l));
             } else {
                 findings.push(

@@ -4,6 +4,7 @@
 //! Pools are filled in byte order of (namespace, name), so the entries just added to earlier
 //! pools count as taken for later overlapping ones. Nothing here touches text.
 
+mod blocked;
 mod context;
 mod fill;
 mod names;

@@ -4,8 +4,8 @@ use std::collections::BTreeMap;
 
 use serde_json::Value;
 
-use super::Object;
 use super::value::{is_template, string_map};
+use super::{Object, skipped_for_template};
 use crate::results::Finding;
 
 /// Prefix of the pin annotation: `ipreuse.dev/ip.{pool-name}: <address>`.
@@ -36,14 +36,7 @@ impl Host {
             fields.push((format!("metadata.annotations.{PIN_PREFIX}{pool}"), addr));
         }
         if let Some((field, text)) = fields.iter().find(|(_, t)| is_template(t)) {
-            findings.push(
-                Finding::warning(format!(
-                    "{} is skipped: {field} is an unrendered template ({text:?}); render it before running ipreuse",
-                    object.display()
-                ))
-                .on(object.resource_ref())
-                .at(field.clone()),
-            );
+            findings.push(skipped_for_template(object, field, text));
             return None;
         }
         Some(Host {

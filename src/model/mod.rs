@@ -85,6 +85,16 @@ impl Object {
     }
 }
 
+/// The warning for an object skipped because `field` holds an unrendered template.
+pub fn skipped_for_template(object: &Object, field: &str, text: &str) -> Finding {
+    Finding::warning(format!(
+        "{} is skipped: {field} is an unrendered template ({text:?}); render it before running ipreuse",
+        object.display()
+    ))
+    .on(object.resource_ref())
+    .at(field)
+}
+
 /// Everything the function reads, indexed.
 #[derive(Debug, Default)]
 pub struct Index {

@@ -2,8 +2,8 @@
 
 use serde_json::Value;
 
-use super::Object;
 use super::value::{at, is_template, scalar_text};
+use super::{Object, skipped_for_template};
 use crate::ipam::{EntrySpec, PoolSpec};
 use crate::results::Finding;
 
@@ -110,14 +110,7 @@ impl Pool {
         };
         let Reader { template, bad, .. } = r;
         if let Some((field, text)) = &template {
-            findings.push(
-                Finding::warning(format!(
-                    "{} is skipped: {field} is an unrendered template ({text:?}); render it before running ipreuse",
-                    object.display()
-                ))
-                .on(object.resource_ref())
-                .at(field.clone()),
-            );
+            findings.push(skipped_for_template(object, field, text));
         }
         (!bad).then(|| Pool {
             object: object.clone(),

@@ -356,6 +356,19 @@ impl<'t> Cx<'t> {
             self.push(s, e, String::new(), 0, path);
             return Ok(());
         }
+        if let Some(j) = i.checked_sub(1)
+            && let Some((_, pv)) = map.entries.get(j)
+            && self.keeps_trailing_lines(pv)
+        {
+            // Blank lines after a `|+` / `>+` value belong to it: removing the next entry's
+            // line would join them to it and change the value.
+            return Err(EditError::Unsupported {
+                path: path_to_string(path),
+                reason: format!(
+                    "removing {key:?}, which follows a block scalar that keeps its trailing lines (`|+`)"
+                ),
+            });
+        }
         let v_end = self.trim_kept(v.span.start, v.span.end);
         if n == 1 {
             self.push(k.span.start, v_end, "{}".to_owned(), 0, path);
@@ -638,6 +651,22 @@ impl<'t> Cx<'t> {
             }
         }
         Ok(())
+    }
+
+    /// Whether `v` is a block scalar with keep chomping (`|+`, `>+`, `|2+`, ...).
+    fn keeps_trailing_lines(&self, v: &Node) -> bool {
+        match &v.kind {
+            NodeKind::Scalar(sc)
+                if matches!(sc.style, ScalarStyle::Literal | ScalarStyle::Folded) =>
+            {
+                let header_end = line_end(self.bytes, v.span.start);
+                self.slice(v.span.start, header_end)
+                    .split('#')
+                    .next()
+                    .is_some_and(|h| h.contains('+'))
+            }
+            _ => false,
+        }
     }
 
     /// The position just after the `:` that follows key `k`.

@@ -609,3 +609,17 @@ fn edit_with_a_node_from_another_text_is_refused() {
     let e = apply("x: 1\n", &[(&other.root, add(vec![k("a")], &[("e", "4")]))]).unwrap_err();
     assert!(matches!(e, EditError::Unsupported { .. }), "{e}");
 }
+
+#[test]
+fn regression_remove_after_keep_block_scalar_is_refused() {
+    // The blank line after `>+` belongs to it; removing `a` would make it `c`'s content.
+    let t = "c: >+\na: {a: 0, b}\n\nb: [a, 0]";
+    let e = run(
+        t,
+        vec![Edit::RemoveEntry {
+            path: vec![],
+            key: "a".into(),
+        }],
+    );
+    assert!(matches!(e, Err(EditError::Unsupported { .. })), "{e:?}");
+}
