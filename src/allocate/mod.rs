@@ -8,6 +8,8 @@ mod blocked;
 mod context;
 mod fill;
 mod names;
+mod pool_view;
+mod validate;
 
 use crate::config::Config;
 use crate::mapping::Plan;

@@ -1,0 +1,130 @@
+//! One pool as allocation sees it while filling it: names, live claims, and the checks SPEC §5
+//! "Validation" applies to an address that a host's entry or pin holds.
+
+use std::collections::HashMap;
+
+use super::context::{Context, PoolState};
+use crate::ipam::{self, Addr};
+use crate::model::pool::Pool;
+use crate::results::{Finding, ResourceRef};
+use crate::yaml::Seg;
+
+/// Read-only facts about the pool being filled.
+pub struct PoolView<'a> {
+    pub ctx: &'a Context<'a>,
+    pub st: &'a PoolState,
+    pub pool: &'a Pool,
+    pub ns: &'a str,
+    pub name: &'a str,
+    pub rref: ResourceRef,
+    /// Live claims by address (sorted claim names), from `status.indexes`.
+    live_by_addr: HashMap<u128, Vec<&'a str>>,
+}
+
+impl<'a> PoolView<'a> {
+    pub fn new(ctx: &'a Context<'a>, p: usize) -> Option<Self> {
+        let pool = &ctx.idx.pools[p];
+        let st = ctx.pools.get(&p)?;
+        let mut live_by_addr: HashMap<u128, Vec<&str>> = HashMap::new();
+        for (claim, a) in &st.indexes {
+            live_by_addr
+                .entry(a.value())
+                .or_default()
+                .push(claim.as_str());
+        }
+        for v in live_by_addr.values_mut() {
+            v.sort_unstable();
+        }
+        Some(PoolView {
+            ctx,
+            st,
+            pool,
+            ns: pool.object.namespace.as_str(),
+            name: pool.name(),
+            rref: pool.object.resource_ref(),
+            live_by_addr,
+        })
+    }
+
+    /// The item index of the pool (where its edits go).
+    pub fn item(&self) -> usize {
+        self.pool.object.index
+    }
+
+    /// The path of `spec.preAllocations`.
+    pub fn pre_path() -> Vec<Seg> {
+        vec![Seg::key("spec"), Seg::key("preAllocations")]
+    }
+
+    /// Whether the entry key names a host of the input (`{host}-{pool}`).
+    pub fn is_host_key(&self, key: &str) -> bool {
+        self.ctx.host_of_key(self.ns, self.name, key).is_some()
+    }
+
+    /// The `x` of an entry keyed `{x}-{pool}` whose host is not in the namespace and whose claim
+    /// is not live (SPEC §5 "Prune").
+    pub fn stale_host<'k>(&self, key: &'k str) -> Option<&'k str> {
+        key.strip_suffix(self.name)?
+            .strip_suffix('-')
+            .filter(|x| !x.is_empty())
+            .filter(|x| !self.ctx.has_host(self.ns, x) && !self.st.indexes.contains_key(key))
+    }
+
+    /// Why an address is reserved for this pool (rules 1–4), if it is.
+    pub fn reserved_reason(&self, a: Addr) -> Option<&'static str> {
+        if self.st.rule1.contains_addr(a) {
+            Some("a gateway or DNS server of the pool")
+        } else if self.st.ipam.is_reserved_rule2(a) {
+            Some("the network or broadcast address of its subnet")
+        } else if self.ctx.reserve.contains_addr(a) {
+            Some("in spec.reserve of the ipreuse config")
+        } else if self
+            .ctx
+            .endpoints
+            .get(self.ns)
+            .is_some_and(|e| e.contains_addr(a))
+        {
+            Some("a control-plane endpoint of a Cluster or Metal3Cluster in the namespace")
+        } else {
+            None
+        }
+    }
+
+    /// SPEC §5 "Validation" for an address that claim `claim` of a host of the input gets from
+    /// an entry or a pin: not reserved (error), not live for another host's claim (error) or
+    /// for another claim (warning). Results go on `on` at `field`.
+    pub fn check_host_address(
+        &self,
+        a: Addr,
+        claim: &str,
+        what: &str,
+        (on, field): (&ResourceRef, &str),
+        findings: &mut Vec<Finding>,
+    ) {
+        let text = ipam::canonical(a.ip());
+        if let Some(reason) = self.reserved_reason(a) {
+            findings.push(
+                Finding::error(format!(
+                    "{what} {claim}: {text} is {reason}; choose another address"
+                ))
+                .on(on.clone())
+                .at(field),
+            );
+        }
+        for holder in self.live_by_addr.get(&a.value()).into_iter().flatten() {
+            if *holder == claim {
+                continue;
+            }
+            let finding = if self.is_host_key(holder) {
+                Finding::error(format!(
+                    "{what} {claim}: {text} is in use by claim {holder} of another host (status.indexes); choose another address"
+                ))
+            } else {
+                Finding::warning(format!(
+                    "{what} {claim}: {text} is in use by claim {holder} (status.indexes); the host gets it once that claim is gone"
+                ))
+            };
+            findings.push(finding.on(on.clone()).at(field));
+        }
+    }
+}

@@ -1,0 +1,160 @@
+//! SPEC §5 "Validation": the pool's existing entries and the pins on its hosts.
+
+use std::collections::{HashMap, HashSet};
+
+use super::context::Pin;
+use super::names::claim_name;
+use super::pool_view::PoolView;
+use crate::ipam::{self, Addr};
+use crate::model::host::PIN_PREFIX;
+use crate::results::Finding;
+use crate::yaml::{Edit, Seg, WriteStyle};
+
+/// The valid existing entries of a pool.
+pub struct Entries<'a> {
+    /// Entry key → address (entries whose text parses).
+    pub by_key: HashMap<&'a str, Addr>,
+    /// Address → the first key holding it.
+    pub by_addr: HashMap<u128, &'a str>,
+    /// How many entries were rewritten to canonical text.
+    pub rewritten: usize,
+}
+
+/// Every entry must be a candidate and unique; a host's entry must also pass
+/// [`PoolView::check_host_address`]. Non-canonical text is rewritten (an edit and a warning),
+/// except on an entry that prune removes anyway.
+pub fn existing<'a>(
+    v: &PoolView<'a>,
+    findings: &mut Vec<Finding>,
+    edits: &mut Vec<(usize, Edit)>,
+) -> Entries<'a> {
+    let mut out = Entries {
+        by_key: HashMap::new(),
+        by_addr: HashMap::new(),
+        rewritten: 0,
+    };
+    for e in &v.st.existing {
+        let Some(a) = e.addr else { continue };
+        let field = format!("spec.preAllocations.{}", e.key);
+        out.by_key.insert(e.key.as_str(), a);
+        let text = ipam::canonical(a.ip());
+        if !v.st.ipam.is_candidate(a) {
+            findings.push(
+                Finding::error(format!(
+                    "entry {} = {text} is not an address this pool hands out (outside spec.pools, or past the IPAM's walk); \
+                     the claim would fail with \"Pre-allocated IP out of bounds\"",
+                    e.key
+                ))
+                .on(v.rref.clone())
+                .at(field.clone()),
+            );
+        }
+        if let Some(first) = out.by_addr.insert(a.value(), e.key.as_str()) {
+            // Keep the first holder as the one reported to later checks.
+            out.by_addr.insert(a.value(), first);
+            findings.push(
+                Finding::error(format!(
+                    "entries {first} and {} both hold {text}: each address can be preallocated once",
+                    e.key
+                ))
+                .on(v.rref.clone())
+                .at(field.clone()),
+            );
+        }
+        if v.is_host_key(&e.key) {
+            v.check_host_address(a, &e.key, "entry", (&v.rref, &field), findings);
+        }
+        if e.text != text && !(v.ctx.cfg.prune && v.stale_host(&e.key).is_some()) {
+            out.rewritten += 1;
+            findings.push(
+                Finding::warning(format!(
+                    "entry {} is written {:?}; rewritten as {text:?} because the IPAM reserves preallocations by their exact text",
+                    e.key, e.text
+                ))
+                .on(v.rref.clone())
+                .at(field),
+            );
+            let mut path = PoolView::pre_path();
+            path.push(Seg::key(&e.key));
+            edits.push((
+                v.item(),
+                Edit::SetScalar {
+                    path,
+                    value: text,
+                    style: WriteStyle::DoubleQuoted,
+                },
+            ));
+        }
+    }
+    out
+}
+
+/// Validates the pins of required pairs (the others are only warned about) and returns
+/// host → pinned address for the required ones.
+pub fn pins(
+    v: &PoolView,
+    pins: &[Pin],
+    required: &HashSet<usize>,
+    entries: &Entries,
+    findings: &mut Vec<Finding>,
+) -> HashMap<usize, Addr> {
+    let (ns, pname) = (v.ns, v.name);
+    let mut pinned_by: HashMap<u128, usize> = HashMap::new();
+    for pin in pins {
+        *pinned_by.entry(pin.addr.value()).or_default() += 1;
+    }
+    let mut pin_of = HashMap::new();
+    for pin in pins {
+        let host = &v.ctx.idx.hosts[pin.host];
+        let host_ref = host.object.resource_ref();
+        let field = format!("metadata.annotations.{PIN_PREFIX}{pname}");
+        if !required.contains(&pin.host) {
+            findings.push(
+                Finding::warning(format!(
+                    "pin for IPPool {pname} is not needed (the mapping does not pair this host with the pool); \
+                     it is not validated, but its address is kept out of the pool"
+                ))
+                .on(host_ref)
+                .at(field),
+            );
+            continue;
+        }
+        let claim = claim_name(host.name(), pname);
+        let text = ipam::canonical(pin.addr.ip());
+        let mut error = |message: String| {
+            findings.push(
+                Finding::error(message)
+                    .on(host_ref.clone())
+                    .at(field.clone()),
+            );
+        };
+        if !v.st.ipam.is_candidate(pin.addr) {
+            error(format!(
+                "pin {text} is not an address IPPool {ns}/{pname} hands out"
+            ));
+        }
+        match entries.by_key.get(claim.as_str()) {
+            Some(&locked) if locked != pin.addr => error(format!(
+                "pin {text} differs from the existing entry {claim} = {} in IPPool {ns}/{pname}; \
+                 an existing entry is never moved: remove the pin or the entry",
+                ipam::canonical(locked.ip())
+            )),
+            Some(_) => {}
+            None => {
+                if let Some(other) = entries.by_addr.get(&pin.addr.value()) {
+                    error(format!(
+                        "pin {text} is already preallocated to {other} in IPPool {ns}/{pname}"
+                    ));
+                }
+            }
+        }
+        if pinned_by.get(&pin.addr.value()).copied().unwrap_or(0) > 1 {
+            error(format!(
+                "pin {text} for IPPool {ns}/{pname} is pinned by another host too"
+            ));
+        }
+        v.check_host_address(pin.addr, &claim, "pin for", (&host_ref, &field), findings);
+        pin_of.insert(pin.host, pin.addr);
+    }
+    pin_of
+}
