@@ -56,10 +56,11 @@ pub fn run(sources: &[Source], config_file: Option<&Value>) -> Result<Outcome, R
         return Err(RunError::ConfigTwice);
     }
     let mut findings = input.findings.clone();
-    let nodes: Vec<&Node> = input
+    // Each item with its node; edits name items by their position in this list.
+    let items: Vec<(usize, &Node)> = input
         .items
         .iter()
-        .filter_map(|&at| input.node(at))
+        .filter_map(|&at| input.node(at).map(|n| (at.source, n)))
         .collect();
     let mut edits: Vec<(usize, Edit)> = Vec::new();
     if findings.iter().all(|f| !f.is_error()) {
@@ -67,7 +68,7 @@ pub fn run(sources: &[Source], config_file: Option<&Value>) -> Result<Outcome, R
         match config::decode(fc) {
             Err(errs) => findings.extend(errs),
             Ok(cfg) => {
-                let values: Vec<Value> = nodes.iter().map(|n| n.to_json()).collect();
+                let values: Vec<Value> = items.iter().map(|(_, n)| n.to_json()).collect();
                 let index = model::index(&values, &mut findings);
                 let plan = mapping::plan(&index, &cfg, &mut findings);
                 let allocation = allocate::allocate(&index, &plan, &cfg, &mut findings);
@@ -90,8 +91,8 @@ pub fn run(sources: &[Source], config_file: Option<&Value>) -> Result<Outcome, R
     }
     let mut per_source: Vec<Vec<(&Node, Edit)>> = vec![Vec::new(); sources.len()];
     for (item, edit) in edits {
-        let at = input.items[item];
-        per_source[at.source].push((nodes[item], edit));
+        let (source, node) = items[item];
+        per_source[source].push((node, edit));
     }
     if input.framing == Framing::ResourceList {
         let root = &input.docs[0][0].root;
