@@ -492,6 +492,19 @@ impl<'t> Cx<'t> {
         let Some((last_key, last_val)) = map.entries.last() else {
             return Err(wrong(path, "a non-empty mapping"));
         };
+        if self.keeps_trailing_lines(last_val)
+            && !self
+                .slice(last_val.span.end, self.text.len())
+                .contains('\n')
+        {
+            // A `|+` value on the last line without a newline: the newline an appended line
+            // brings would become part of the value.
+            return Err(EditError::Unsupported {
+                path: path_to_string(path),
+                reason: "appending after a `|+` block scalar that ends the text without a newline"
+                    .into(),
+            });
+        }
         let col = column(self.text, last_key.span.start);
         let end = last_val.span.end;
         let mut text = String::new();

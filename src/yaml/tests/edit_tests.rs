@@ -623,3 +623,11 @@ fn regression_remove_after_keep_block_scalar_is_refused() {
     );
     assert!(matches!(e, Err(EditError::Unsupported { .. })), "{e:?}");
 }
+
+#[test]
+fn regression_append_after_keep_block_scalar_is_refused() {
+    // The whitespace-only last line belongs to `a`'s kept lines once a newline follows it.
+    let t = "a: |+\n  - a: 0\n  ";
+    let e = run(t, vec![add(vec![], &[("zz", "v")])]);
+    assert!(matches!(e, Err(EditError::Unsupported { .. })), "{e:?}");
+}
