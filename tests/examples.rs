@@ -471,6 +471,22 @@ fn eval_makes_the_same_change() {
             &expected_diff,
             &actual,
         );
+        // Twice: a second eval on its own output changes nothing more.
+        let again = cmd
+            .output()
+            .unwrap_or_else(|e| panic!("cannot run kpt: {e}"));
+        if again.status.success() == expect_failure {
+            failures.push(format!(
+                "{what} (second run): passed/failed differently: {}",
+                output_text(&again)
+            ));
+        }
+        check_same(
+            &mut failures,
+            &format!("{what}: a second eval changed the package"),
+            &expected_diff,
+            &diff(&pkg, &what),
+        );
     }
     finish(failures);
 }
