@@ -383,7 +383,16 @@ impl<'t> Cx<'t> {
             .slice(line_start(self.bytes, ls.saturating_sub(1)), ls)
             .trim()
             .is_empty();
-        if leading && next_key.is_none() && ls > 0 && !after_blank_line {
+        // Blank lines before the entry may belong to a keep-chomping block scalar (`|+`) in the
+        // entry before: then they must keep their line break. Conservative: any `|`/`>` with `+`.
+        let prev_start = i
+            .checked_sub(1)
+            .and_then(|j| map.entries.get(j))
+            .map_or(ls, |(pk, _)| pk.span.start);
+        let prev_text = self.slice(prev_start, ls);
+        let may_keep =
+            (prev_text.contains('|') || prev_text.contains('>')) && prev_text.contains('+');
+        if leading && next_key.is_none() && ls > 0 && !(after_blank_line && may_keep) {
             // The last entry: remove from the line break before it to the end of its line, so
             // that entries appended at the end of the mapping (at that line end) do not overlap.
             let mut start = ls - 1;

@@ -631,3 +631,20 @@ fn regression_append_after_keep_block_scalar_is_refused() {
     let e = run(t, vec![add(vec![], &[("zz", "v")])]);
     assert!(matches!(e, Err(EditError::Unsupported { .. })), "{e:?}");
 }
+
+#[test]
+fn remove_last_entry_after_a_blank_line_and_append() {
+    // prune + fill where a blank line stands before the stale last entry
+    let t = "pre:\n  a: \"1\"\n\n  old: \"2\"\nx: 1\n";
+    let out = ok(
+        t,
+        vec![
+            Edit::RemoveEntry {
+                path: vec![k("pre")],
+                key: "old".into(),
+            },
+            add(vec![k("pre")], &[("b", "3")]),
+        ],
+    );
+    assert_eq!(out, "pre:\n  a: \"1\"\n\n  b: \"3\"\nx: 1\n");
+}
