@@ -14,6 +14,7 @@ pub mod ipam;
 pub mod krm;
 pub mod mapping;
 pub mod model;
+pub mod names;
 pub mod natural;
 pub mod results;
 pub mod run;

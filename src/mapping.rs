@@ -37,21 +37,6 @@ pub fn plan(idx: &Index, cfg: &Config, findings: &mut Vec<Finding>) -> Plan {
         );
         return plan;
     }
-    // Which configured pool names were found, to report the ones that were not.
-    let mut named_found = vec![false; cfg.pools.len()];
-    let selected_pool = |ns: &str, name: &str, found: &mut [bool]| -> bool {
-        if cfg.pools.is_empty() {
-            return true;
-        }
-        let mut any = false;
-        for (i, p) in cfg.pools.iter().enumerate() {
-            if p.name == name && p.namespace.as_deref().is_none_or(|n| n == ns) {
-                found[i] = true;
-                any = true;
-            }
-        }
-        any
-    };
     let mut order: Vec<usize> = (0..idx.pools.len()).collect();
     order.sort_by(|&a, &b| {
         let (pa, pb) = (&idx.pools[a].object, &idx.pools[b].object);
@@ -63,7 +48,7 @@ pub fn plan(idx: &Index, cfg: &Config, findings: &mut Vec<Finding>) -> Plan {
         let pool = &idx.pools[p];
         let ns = pool.object.namespace.as_str();
         namespaces.insert(ns);
-        if !selected_pool(ns, pool.name(), &mut named_found) {
+        if !cfg.manages_pool(ns, pool.name()) {
             continue;
         }
         let hosts: Vec<usize> = idx
@@ -99,15 +84,17 @@ pub fn plan(idx: &Index, cfg: &Config, findings: &mut Vec<Finding>) -> Plan {
             "namespace {ns:?}: mapping all (every selected BareMetalHost with every selected IPPool of the namespace)"
         )));
     }
-    for (p, found) in cfg.pools.iter().zip(named_found) {
-        if !found {
-            let name = match &p.namespace {
-                Some(ns) => format!("{ns}/{}", p.name),
-                None => p.name.clone(),
-            };
+    // A configured name that matches no pool of the input: a typo would leave it unmanaged.
+    for name in &cfg.pools {
+        if !idx
+            .pools
+            .iter()
+            .any(|p| name.matches(&p.object.namespace, p.name()))
+        {
             findings.push(
                 Finding::error(format!(
-                    "spec.pools names IPPool {name:?}, which is not in the input (or is skipped)"
+                    "spec.pools names IPPool {:?}, which is not in the input",
+                    name.to_string()
                 ))
                 .at("spec.pools"),
             );

@@ -22,6 +22,8 @@
 use std::collections::BTreeMap;
 use std::fmt;
 
+use crate::names::is_dns1123_subdomain;
+
 use k8s_openapi::apimachinery::pkg::apis::meta::v1::LabelSelector;
 
 /// How a [`Requirement`] compares a label.
@@ -512,24 +514,6 @@ fn is_name_part(s: &str) -> bool {
             .all(|c| alnum(c) || matches!(c, b'-' | b'_' | b'.'))
 }
 
-/// DNS-1123 subdomain: lower-case alphanumerics, '-' and '.', each dot-separated label
-/// starting and ending alphanumeric, at most 253 characters.
-pub fn is_dns1123_subdomain(s: &str) -> bool {
-    !s.is_empty() && s.len() <= 253 && s.split('.').all(is_dns1123_label)
-}
-
-/// DNS-1123 label: lower-case alphanumerics and '-', starting and ending alphanumeric,
-/// at most 63 characters.
-pub fn is_dns1123_label(s: &str) -> bool {
-    let b = s.as_bytes();
-    let ok = |c: &u8| c.is_ascii_lowercase() || c.is_ascii_digit();
-    !b.is_empty()
-        && b.len() <= 63
-        && b.first().is_some_and(ok)
-        && b.last().is_some_and(ok)
-        && b.iter().all(|c| ok(c) || *c == b'-')
-}
-
 /// A label key: `[prefix/]name`, name up to 63 characters of alphanumerics, '-', '_' and
 /// '.' starting and ending alphanumeric, prefix a DNS-1123 subdomain.
 fn validate_key(key: &str) -> Result<(), String> {
@@ -807,16 +791,5 @@ mod tests {
             Operator::from_kubernetes("DoesNotExist"),
             Some(Operator::DoesNotExist)
         );
-    }
-
-    #[test]
-    fn dns_names() {
-        assert!(is_dns1123_label("abc-1"));
-        assert!(!is_dns1123_label("a.b"));
-        assert!(!is_dns1123_label("Abc"));
-        assert!(!is_dns1123_label("-a"));
-        assert!(is_dns1123_subdomain("a.b-c.d"));
-        assert!(!is_dns1123_subdomain("a..b"));
-        assert!(!is_dns1123_subdomain(""));
     }
 }

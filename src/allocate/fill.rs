@@ -5,10 +5,10 @@ use std::collections::HashSet;
 
 use super::blocked::Blocked;
 use super::context::{Context, Pin};
-use super::names::{claim_name, is_dns1123_subdomain};
 use super::pool_view::PoolView;
 use super::validate;
 use crate::ipam::{self, Addr};
+use crate::names::{claim_name, is_dns1123_subdomain};
 use crate::natural;
 use crate::results::Finding;
 use crate::yaml::Edit;

@@ -7,7 +7,6 @@
 mod blocked;
 mod context;
 mod fill;
-mod names;
 mod pool_view;
 mod validate;
 
@@ -16,8 +15,6 @@ use crate::mapping::Plan;
 use crate::model::Index;
 use crate::results::Finding;
 use crate::yaml::Edit;
-
-pub use names::is_dns1123_subdomain;
 
 /// What allocation decided.
 #[derive(Debug, Default)]

@@ -3,10 +3,10 @@
 use std::collections::{HashMap, HashSet};
 
 use super::context::Pin;
-use super::names::claim_name;
 use super::pool_view::PoolView;
 use crate::ipam::{self, Addr};
 use crate::model::host::PIN_PREFIX;
+use crate::names::claim_name;
 use crate::results::Finding;
 use crate::yaml::{Edit, Seg, WriteStyle};
 

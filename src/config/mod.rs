@@ -135,7 +135,7 @@ impl PoolName {
     /// Parses `name` or `namespace/name` (namespace a DNS-1123 label, name a DNS-1123
     /// subdomain). The error says why, without repeating the input.
     pub fn parse(s: &str) -> Result<PoolName, String> {
-        use crate::selector::{is_dns1123_label, is_dns1123_subdomain};
+        use crate::names::{is_dns1123_label, is_dns1123_subdomain};
         let parts: Vec<&str> = s.split('/').collect();
         let (namespace, name) = match parts.as_slice() {
             [name] => (None, *name),
