@@ -342,11 +342,11 @@ fn not_yaml_exits_1_with_nothing_on_stdout() {
 
 #[test]
 fn filled_pools_validate_against_the_upstream_ippool_crd() {
-    let crd_path = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../shared/metal3/crds/ipam.metal3.io_ippools.yaml");
+    let crd_path =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/crds/ipam.metal3.io_ippools.yaml");
     let crd_text = std::fs::read_to_string(&crd_path).unwrap_or_else(|e| {
         panic!(
-            "the upstream CRD must be beside the checkout ({}): {e}",
+            "the vendored upstream CRD is missing ({}): {e}",
             crd_path.display()
         )
     });
