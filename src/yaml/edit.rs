@@ -132,6 +132,21 @@ pub enum EditError {
     },
 }
 
+impl EditError {
+    /// The path the error is about, e.g. `spec.preAllocations`.
+    pub fn path(&self) -> &str {
+        match self {
+            EditError::NotFound { path }
+            | EditError::WrongKind { path, .. }
+            | EditError::Alias { path }
+            | EditError::DuplicateKey { path, .. }
+            | EditError::InvalidYaml { path, .. }
+            | EditError::Unsupported { path, .. }
+            | EditError::Overlap { path } => path,
+        }
+    }
+}
+
 /// One replacement of `text[start..end]`.
 struct Splice {
     start: usize,
@@ -149,6 +164,53 @@ struct Splice {
 /// the text uses it) and gains a final newline if an insertion lands at the end of a text that
 /// lacked one.
 pub fn apply(text: &str, edits: &[(&Node, Edit)]) -> Result<String, EditError> {
+    apply_mapped(text, edits).map(|applied| applied.text)
+}
+
+/// Where [`apply_mapped`] changed the text: `text[start..end]` of the original was replaced by
+/// `len` bytes of the output.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Change {
+    /// Start of the replaced range, in the original text.
+    pub start: usize,
+    /// End of the replaced range, in the original text.
+    pub end: usize,
+    /// Length of the replacement, in the output.
+    pub len: usize,
+}
+
+/// The output of [`apply_mapped`]: the new text and the changes that made it, in text order.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Applied {
+    /// The edited text.
+    pub text: String,
+    /// Every replaced range, sorted and disjoint (a final newline added at the end of the text
+    /// is part of the last change).
+    pub changes: Vec<Change>,
+}
+
+impl Applied {
+    /// The output position of original position `pos`. A change that inserts at `pos` (an
+    /// empty range) is counted before it when `after_insertions`, else after it.
+    pub fn map(&self, pos: usize, after_insertions: bool) -> usize {
+        let mut shift: isize = 0;
+        for c in &self.changes {
+            let passed = if c.start == c.end && c.start == pos {
+                after_insertions
+            } else {
+                c.end <= pos
+            };
+            if !passed {
+                break;
+            }
+            shift += c.len as isize - (c.end - c.start) as isize;
+        }
+        pos.saturating_add_signed(shift)
+    }
+}
+
+/// [`apply`], also saying where the text changed (for checks that re-read only those parts).
+pub fn apply_mapped(text: &str, edits: &[(&Node, Edit)]) -> Result<Applied, EditError> {
     let mut cx = Cx {
         text,
         bytes: text.as_bytes(),
@@ -700,7 +762,7 @@ impl<'t> Cx<'t> {
         (self.bytes.get(i) == Some(&b':')).then_some(i + 1)
     }
 
-    fn splice(mut self) -> Result<String, EditError> {
+    fn splice(mut self) -> Result<Applied, EditError> {
         self.splices
             .sort_by_key(|s| (s.start, s.end, Reverse(s.depth), s.order));
         let crlf = self
@@ -711,6 +773,7 @@ impl<'t> Cx<'t> {
         let mut out = String::with_capacity(self.text.len() + extra + extra / 8);
         let mut cursor = 0usize;
         let mut at_eof = false;
+        let mut changes = Vec::with_capacity(self.splices.len());
         for s in &self.splices {
             if s.end < s.start || self.text.get(s.start..s.end).is_none() {
                 return Err(EditError::Unsupported {
@@ -730,11 +793,17 @@ impl<'t> Cx<'t> {
                 });
             };
             out.push_str(keep);
+            let before = out.len();
             if crlf {
                 out.push_str(&s.text.replace('\n', "\r\n"));
             } else {
                 out.push_str(&s.text);
             }
+            changes.push(Change {
+                start: s.start,
+                end: s.end,
+                len: out.len() - before,
+            });
             if s.end == self.text.len() && !s.text.is_empty() {
                 at_eof = true;
             }
@@ -742,8 +811,12 @@ impl<'t> Cx<'t> {
         }
         out.push_str(self.text.get(cursor..).unwrap_or(""));
         if at_eof && !out.is_empty() && !out.ends_with('\n') {
-            out.push_str(if crlf { "\r\n" } else { "\n" });
+            let eol = if crlf { "\r\n" } else { "\n" };
+            out.push_str(eol);
+            if let Some(last) = changes.last_mut() {
+                last.len += eol.len();
+            }
         }
-        Ok(out)
+        Ok(Applied { text: out, changes })
     }
 }

@@ -10,6 +10,7 @@
 
 mod edit;
 mod edit_util;
+mod meaning;
 mod parse;
 mod render;
 mod scalar;
@@ -19,7 +20,8 @@ mod tree;
 #[cfg(test)]
 mod tests;
 
-pub use edit::{Edit, EditError, WriteStyle, apply};
+pub use edit::{Applied, Change, Edit, EditError, WriteStyle, apply, apply_mapped};
+pub use meaning::MeaningError;
 pub use parse::{YamlError, parse};
 pub use render::to_yaml_block;
 pub use tree::{

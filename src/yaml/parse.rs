@@ -47,6 +47,7 @@ pub fn parse(text: &str) -> Result<Vec<Document>, YamlError> {
         doc_start: None,
         root: None,
         written: 0,
+        aliases: false,
     };
     for event in parser {
         let (event, span) = event.map_err(|e| YamlError {
@@ -92,6 +93,8 @@ struct Builder<'t> {
     doc_start: Option<usize>,
     root: Option<Built>,
     written: u64,
+    /// Whether the current document has used an alias.
+    aliases: bool,
 }
 
 fn range(span: &Span) -> Range<usize> {
@@ -138,7 +141,9 @@ impl Builder<'_> {
                 self.docs.push(Document {
                     root: built.node,
                     span: start..end.max(start),
+                    has_aliases: self.aliases,
                 });
+                self.aliases = false;
                 self.anchors.clear();
                 self.written = 0;
             }
@@ -221,6 +226,7 @@ impl Builder<'_> {
                 self.finish(node, size, anchor)?;
             }
             Event::Alias(id) => {
+                self.aliases = true;
                 let Some((target, size)) = self.anchors.get(&id).cloned() else {
                     return Err(self.error_at(
                         r.start,

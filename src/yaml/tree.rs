@@ -19,6 +19,9 @@ pub struct Document {
     /// Byte range of the document: from its `---` marker (or its root's first byte when the
     /// start is implicit) to the end of its `...` marker (or its root's last byte).
     pub span: Range<usize>,
+    /// Whether the document uses an alias (`*name`) anywhere: then a part of it may read
+    /// differently when another part changes.
+    pub has_aliases: bool,
 }
 
 /// A node of the tree, with the byte range of its own source text.
