@@ -19,4 +19,5 @@ pub mod natural;
 pub mod results;
 pub mod run;
 pub mod selector;
+pub mod verify;
 pub mod yaml;

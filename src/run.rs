@@ -12,7 +12,8 @@ use crate::krm::{self, Framing, ReadError, Source};
 use crate::mapping;
 use crate::model;
 use crate::results::Finding;
-use crate::yaml::{self, Edit, Node};
+use crate::verify;
+use crate::yaml::{self, Edit, Node, Seg};
 
 /// What one run produced.
 #[derive(Debug)]
@@ -41,9 +42,10 @@ pub enum RunError {
     /// A ResourceList carries its own functionConfig; `--config` is for plain streams.
     #[error("the input is a ResourceList, which carries its own functionConfig: drop --config")]
     ConfigTwice,
-    /// Writing the edits failed (a bug: the edits were computed from this very text).
-    #[error("internal error while writing {source_name}: {message}")]
-    Edit {
+    /// The results could not be written into the ResourceList (a bug: nothing else was
+    /// changed, and the results are built by this program).
+    #[error("internal error while writing the results into {source_name}: {message}")]
+    Results {
         source_name: String,
         message: String,
     },
@@ -57,18 +59,16 @@ pub fn run(sources: &[Source], config_file: Option<&Value>) -> Result<Outcome, R
     }
     let mut findings = input.findings.clone();
     // Each item with its node; edits name items by their position in this list.
-    let items: Vec<(usize, &Node)> = input
-        .items
-        .iter()
-        .filter_map(|&at| input.node(at).map(|n| (at.source, n)))
-        .collect();
+    let nodes: Vec<&Node> = input.items.iter().filter_map(|at| input.node(at)).collect();
     let mut edits: Vec<(usize, Edit)> = Vec::new();
+    let mut summaries = Vec::new();
+    let mut objects = Vec::new();
     if findings.iter().all(|f| !f.is_error()) {
         let fc = input.function_config.as_ref().or(config_file);
         match config::decode(fc) {
             Err(errs) => findings.extend(errs),
             Ok(cfg) => {
-                let values: Vec<Value> = items.iter().map(|(_, n)| n.to_json()).collect();
+                let values: Vec<Value> = nodes.iter().map(|n| n.to_json()).collect();
                 let index = model::index(&values, &mut findings);
                 let plan = mapping::plan(&index, &cfg, &mut findings);
                 let allocation = allocate::allocate(&index, &plan, &cfg, &mut findings);
@@ -77,56 +77,252 @@ pub fn run(sources: &[Source], config_file: Option<&Value>) -> Result<Outcome, R
                     check_findings(&index, &edits, &mut findings);
                     edits.clear();
                 }
-                // A pool's summary says what was written: only when nothing failed.
-                if findings.iter().all(|f| !f.is_error()) {
-                    findings.extend(allocation.summaries);
-                }
+                summaries = allocation.summaries;
+                objects = index.objects;
             }
         }
     }
-    sort(&mut findings);
-    let failed = findings.iter().any(Finding::is_error);
-    if failed {
+    if findings.iter().any(Finding::is_error) {
         edits.clear();
+        summaries.clear();
     }
-    let mut per_source: Vec<Vec<(&Node, Edit)>> = vec![Vec::new(); sources.len()];
-    for (item, edit) in edits {
-        let (source, node) = items[item];
-        per_source[source].push((node, edit));
-    }
-    if input.framing == Framing::ResourceList {
-        let root = &input.docs[0][0].root;
-        if root.as_map().is_some() {
-            per_source[0].push((
-                root,
-                Edit::SetValue {
-                    path: Vec::new(),
-                    key: "results".into(),
-                    yaml: krm::results_yaml(&findings),
-                },
-            ));
+    // A pool's summary says what was written: reported only when the edits are written.
+    let mut if_written = findings.clone();
+    if_written.extend(summaries);
+    sort(&mut if_written);
+    let write = Write {
+        input: &input,
+        sources,
+        nodes: &nodes,
+    };
+    match write.all(&edits, &if_written) {
+        Ok(outputs) => Ok(Outcome::new(input.framing, sources, outputs, if_written)),
+        Err(failures) => {
+            // The safety net refused: every item comes back as it came in, with the reasons.
+            for (item, failure) in failures {
+                findings.push(write.finding(item, failure, &objects));
+            }
+            sort(&mut findings);
+            let outputs = write.all(&[], &findings).map_err(|failures| {
+                let message = failures
+                    .into_iter()
+                    .map(|(_, f)| f.message)
+                    .collect::<Vec<_>>()
+                    .join("; ");
+                RunError::Results {
+                    source_name: sources.first().map(|s| s.name.clone()).unwrap_or_default(),
+                    message,
+                }
+            })?;
+            Ok(Outcome::new(input.framing, sources, outputs, findings))
         }
     }
-    let mut outputs = Vec::with_capacity(sources.len());
-    let mut changed = Vec::with_capacity(sources.len());
-    for (source, edits) in sources.iter().zip(per_source) {
-        let out = if edits.is_empty() {
-            source.text.clone()
-        } else {
-            yaml::apply(&source.text, &edits).map_err(|e| RunError::Edit {
-                source_name: source.name.clone(),
-                message: e.to_string(),
-            })?
-        };
-        changed.push(out != source.text);
-        outputs.push(out);
+}
+
+impl Outcome {
+    fn new(
+        framing: Framing,
+        sources: &[Source],
+        outputs: Vec<String>,
+        findings: Vec<Finding>,
+    ) -> Outcome {
+        let changed = sources
+            .iter()
+            .zip(&outputs)
+            .map(|(s, o)| s.text != *o)
+            .collect();
+        Outcome {
+            framing,
+            outputs,
+            changed,
+            findings,
+        }
     }
-    Ok(Outcome {
-        framing: input.framing,
-        outputs,
-        changed,
-        findings,
-    })
+}
+
+/// Why the text of one source could not be written: the edits do not apply, or the safety net
+/// found that the edited text does not read back as meant.
+struct Failure {
+    /// The field (from the item's root, or the document's when no item is known) where it
+    /// went wrong; empty when unknown.
+    field: String,
+    message: String,
+}
+
+/// Writing the edits into the sources' text, each source checked by the safety net.
+struct Write<'a> {
+    input: &'a krm::Input,
+    sources: &'a [Source],
+    nodes: &'a [&'a Node],
+}
+
+impl Write<'_> {
+    /// The output text of every source with `edits` made (and, in a ResourceList, `results`),
+    /// each read back and checked. On failure: which item (if known) and why, per failure.
+    fn all(
+        &self,
+        edits: &[(usize, Edit)],
+        results: &[Finding],
+    ) -> Result<Vec<String>, Vec<(Option<usize>, Failure)>> {
+        let mut per_source: Vec<Vec<(usize, &Edit)>> = vec![Vec::new(); self.sources.len()];
+        for (item, edit) in edits {
+            if let Some(at) = self.input.items.get(*item) {
+                per_source[at.source].push((*item, edit));
+            }
+        }
+        let mut outputs = Vec::with_capacity(self.sources.len());
+        let mut failures = Vec::new();
+        for (s, edits) in per_source.iter().enumerate() {
+            let results = (self.input.framing == Framing::ResourceList && s == 0)
+                .then(|| krm::results_yaml(results));
+            match self.source(s, edits, results) {
+                Ok(text) => outputs.push(text),
+                Err(f) => failures.extend(f),
+            }
+        }
+        if failures.is_empty() {
+            Ok(outputs)
+        } else {
+            Err(failures)
+        }
+    }
+
+    /// One source: apply its edits (item edits, and `results` at the root of a ResourceList),
+    /// then check that the text reads back as meant.
+    fn source(
+        &self,
+        s: usize,
+        edits: &[(usize, &Edit)],
+        results: Option<String>,
+    ) -> Result<String, Vec<(Option<usize>, Failure)>> {
+        let source = &self.sources[s];
+        let docs = &self.input.docs[s];
+        let root = docs
+            .first()
+            .map(|d| &d.root)
+            .filter(|r| r.as_map().is_some());
+        let results = results.and_then(|yaml| {
+            root.map(|root| {
+                let edit = Edit::SetValue {
+                    path: Vec::new(),
+                    key: "results".into(),
+                    yaml,
+                };
+                (root, edit)
+            })
+        });
+        if edits.is_empty() && results.is_none() {
+            return Ok(source.text.clone());
+        }
+        let mut to_apply: Vec<(&Node, Edit)> = edits
+            .iter()
+            .map(|(item, edit)| (self.nodes[*item], (*edit).clone()))
+            .collect();
+        // The safety net reads edits by their path from the document's root.
+        let mut meant: Vec<(usize, Edit)> = edits
+            .iter()
+            .map(|(item, edit)| {
+                let at = &self.input.items[*item];
+                (at.doc, edit.prefixed(&at.segments()))
+            })
+            .collect();
+        if let Some((root, edit)) = results {
+            meant.push((0, edit.clone()));
+            to_apply.push((root, edit));
+        }
+        let applied = match yaml::apply_mapped(&source.text, &to_apply) {
+            Ok(applied) => applied,
+            Err(e) => return Err(self.edit_failures(source, edits, e)),
+        };
+        match verify::check(&source.text, docs, &meant, &applied) {
+            Ok(()) => Ok(applied.text),
+            Err(m) => {
+                let item = m.doc.and_then(|d| self.item_at(s, d, &m.path));
+                let path = match item {
+                    Some(i) => m.path.get(self.input.items[i].segments().len()..),
+                    None => Some(m.path.as_slice()),
+                };
+                let field = match path {
+                    Some(p) if !p.is_empty() => yaml::path_to_string(p),
+                    _ => String::new(),
+                };
+                let place = match m.doc {
+                    Some(d) => format!("{}, document {}", source.name, d + 1),
+                    None => source.name.clone(),
+                };
+                let message = format!(
+                    "the safety net refused the edited text of {place}: {}; nothing was changed. \
+                     This is a bug in ipreuse: please report it with the input",
+                    m.message
+                );
+                Err(vec![(item, Failure { field, message })])
+            }
+        }
+    }
+
+    /// The item of source `s`, document `doc`, whose path from the document's root is the
+    /// longest prefix of `path`.
+    fn item_at(&self, s: usize, doc: usize, path: &[Seg]) -> Option<usize> {
+        self.input
+            .items
+            .iter()
+            .enumerate()
+            .filter(|(_, at)| at.source == s && at.doc == doc)
+            .filter(|(_, at)| path.starts_with(&at.segments()))
+            .max_by_key(|(_, at)| at.path.len())
+            .map(|(i, _)| i)
+    }
+
+    /// The edits of one source did not apply: find the item whose own edits fail, for a
+    /// message on that object.
+    fn edit_failures(
+        &self,
+        source: &Source,
+        edits: &[(usize, &Edit)],
+        error: yaml::EditError,
+    ) -> Vec<(Option<usize>, Failure)> {
+        let mut items: Vec<usize> = edits.iter().map(|(i, _)| *i).collect();
+        items.dedup();
+        for item in items {
+            let own: Vec<(&Node, Edit)> = edits
+                .iter()
+                .filter(|(i, _)| *i == item)
+                .map(|(i, e)| (self.nodes[*i], (*e).clone()))
+                .collect();
+            if let Err(e) = yaml::apply(&source.text, &own) {
+                return vec![(Some(item), edit_failure(&e))];
+            }
+        }
+        vec![(None, edit_failure(&error))]
+    }
+
+    /// The error result for a failure, on its object when known.
+    fn finding(
+        &self,
+        item: Option<usize>,
+        failure: Failure,
+        objects: &[Option<model::Object>],
+    ) -> Finding {
+        let finding = Finding::error(failure.message);
+        let object = item.and_then(|i| objects.get(i)).and_then(Option::as_ref);
+        let finding = match object {
+            Some(o) => finding.on(o.resource_ref()),
+            None => finding,
+        };
+        if failure.field.is_empty() {
+            finding
+        } else {
+            finding.at(failure.field)
+        }
+    }
+}
+
+/// A failure for an edit that does not apply, at the path the edit layer names.
+fn edit_failure(error: &yaml::EditError) -> Failure {
+    Failure {
+        field: error.path().to_string(),
+        message: format!("ipreuse cannot write this change: {error}; nothing was changed"),
+    }
 }
 
 /// `mode: check`: every item fill would change is an error.

@@ -4,7 +4,7 @@ use serde_json::Value;
 use thiserror::Error;
 
 use crate::results::Finding;
-use crate::yaml::{self, Document, Node};
+use crate::yaml::{self, Document, Node, Seg};
 
 /// One named input text (a file, or `-` for stdin).
 #[derive(Debug, Clone)]
@@ -48,23 +48,41 @@ pub struct Input {
 }
 
 /// Where one item is.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone)]
 pub struct ItemAt {
     pub source: usize,
     pub doc: usize,
-    /// Index in a ResourceList's `items`; `None` for a stream document (the whole document).
-    pub item: Option<usize>,
+    /// Positions in nested `items` lists from the document's root: empty for a stream
+    /// document that is the item itself, `[i]` for item `i` of a ResourceList or a `List`,
+    /// `[i, j]` for item `j` of a `List` that is item `i`, and so on.
+    pub path: Vec<usize>,
+}
+
+impl ItemAt {
+    /// The item's path from its document's root, as YAML path segments (`items[i].items[j]`).
+    pub fn segments(&self) -> Vec<Seg> {
+        self.path
+            .iter()
+            .flat_map(|&i| [Seg::key("items"), Seg::Index(i)])
+            .collect()
+    }
 }
 
 impl Input {
     /// The YAML node of an item.
-    pub fn node(&self, at: ItemAt) -> Option<&Node> {
+    pub fn node(&self, at: &ItemAt) -> Option<&Node> {
         let root = &self.docs.get(at.source)?.get(at.doc)?.root;
-        match at.item {
-            None => Some(root),
-            Some(i) => root.get("items")?.as_seq()?.items.get(i),
-        }
+        at.path
+            .iter()
+            .try_fold(root, |node, &i| node.get("items")?.as_seq()?.items.get(i))
     }
+}
+
+/// Whether a node is a `v1` `List` (what `kubectl get -o yaml` prints), whose `items` are
+/// read and edited like a stream's documents.
+fn is_list(node: &Node) -> bool {
+    node.get("apiVersion").and_then(Node::as_str) == Some("v1")
+        && node.get("kind").and_then(Node::as_str) == Some("List")
 }
 
 /// API versions of `ResourceList` that are accepted.
@@ -116,26 +134,66 @@ fn read_resource_list(input: &mut Input) {
         .get("functionConfig")
         .map(Node::to_json)
         .filter(|v| !v.is_null());
-    match root.get("items") {
-        None => {}
-        Some(n) if n.is_null() => {}
+    let mut items = Vec::new();
+    let mut findings = Vec::new();
+    let found = ItemAt {
+        source: 0,
+        doc: 0,
+        path: Vec::new(),
+    };
+    collect_items(root, "ResourceList", &found, &mut items, &mut findings);
+    input.items = items;
+    input.findings.extend(findings);
+}
+
+/// The items of `container` (a ResourceList or a List at `at`), descending into Lists.
+fn collect_items(
+    container: &Node,
+    what: &str,
+    at: &ItemAt,
+    items: &mut Vec<ItemAt>,
+    findings: &mut Vec<Finding>,
+) {
+    let field = || match at.path.is_empty() {
+        true => "items".to_string(),
+        false => format!("{}.items", yaml::path_to_string(&at.segments())),
+    };
+    let seq = match container.get("items") {
+        None => return,
+        Some(n) if n.is_null() => return,
         Some(n) => match n.as_seq() {
-            Some(seq) => {
-                input.items = (0..seq.items.len())
-                    .map(|i| ItemAt {
-                        source: 0,
-                        doc: 0,
-                        item: Some(i),
-                    })
-                    .collect();
+            Some(seq) => seq,
+            None => {
+                findings.push(
+                    Finding::error(format!(
+                        "{what}.items is not a list: it must be a list of Kubernetes objects"
+                    ))
+                    .at(field()),
+                );
+                return;
             }
-            None => input.findings.push(
-                Finding::error(
-                    "ResourceList.items is not a list: it must be a list of Kubernetes objects",
-                )
-                .at("items"),
-            ),
         },
+    };
+    for (i, item) in seq.items.iter().enumerate() {
+        let mut path = at.path.clone();
+        path.push(i);
+        let item_at = ItemAt {
+            source: at.source,
+            doc: at.doc,
+            path,
+        };
+        if item.as_map().is_none() {
+            findings.push(
+                Finding::error(format!(
+                    "{what}.items[{i}] is not a Kubernetes object (a mapping with apiVersion and kind)"
+                ))
+                .at(format!("{}[{i}]", field())),
+            );
+        } else if is_list(item) {
+            collect_items(item, "List", &item_at, items, findings);
+        } else {
+            items.push(item_at);
+        }
     }
 }
 
@@ -153,11 +211,21 @@ fn read_stream(input: &mut Input, sources: &[Source]) {
                 )));
                 continue;
             }
-            input.items.push(ItemAt {
+            let at = ItemAt {
                 source: s,
                 doc: d,
-                item: None,
-            });
+                path: Vec::new(),
+            };
+            if is_list(&doc.root) {
+                let mut findings = Vec::new();
+                collect_items(&doc.root, "List", &at, &mut input.items, &mut findings);
+                input.findings.extend(findings.into_iter().map(|f| {
+                    let message = format!("{}: document {}: {}", sources[s].name, d + 1, f.message);
+                    Finding { message, ..f }
+                }));
+            } else {
+                input.items.push(at);
+            }
         }
     }
 }

@@ -1,0 +1,430 @@
+//! The write safety net (SPEC §6 "Sound"): before anything is written, the edited text is read
+//! again and must hold exactly the values the edits meant, and everything else as it was.
+//!
+//! What "meant" is comes from [`Edit::apply_to_json`]: the JSON each changed document reads as
+//! must equal the original document's JSON with its edits made on it. A document no change
+//! touches is byte for byte the original and is not read again.
+//!
+//! Reading again costs a parse, so the net reads as little as is sound:
+//! - each document a change touches is parsed alone (documents of a stream are independent
+//!   when the next one starts with `---` and the text has no `%` directives);
+//! - in a large document of items (a ResourceList, a `List`), the items no change touches are
+//!   each byte for byte the original, in the same place of the same sequence: every run of
+//!   them is read as one `{}` placeholder, so only the frame and the changed items are parsed.
+//!
+//! Whenever a shortcut does not apply or does not confirm the text, the whole text is parsed
+//! and every document compared: the answer is then exact, and a failure names the document and
+//! the first path where what was written differs from what was meant.
+
+use serde_json::Value;
+
+use crate::yaml::{self, Applied, Document, Edit, Node, Seg};
+
+/// A document of items is checked through a skeleton when it has at least this many items.
+const SKELETON_MIN_ITEMS: usize = 64;
+
+/// Why the written text does not hold what was meant.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Mismatch {
+    /// The document (index in the source's documents) where it differs; `None` when the text
+    /// as a whole does not read (not YAML, or another number of documents).
+    pub doc: Option<usize>,
+    /// The first path (from the document's root) where it differs.
+    pub path: Vec<Seg>,
+    /// What differs.
+    pub message: String,
+}
+
+/// Checks that `applied` (the edited `original`) reads back as `docs` with `edits` made on
+/// them. Each edit is `(document index, edit with its path from that document's root)`.
+pub fn check(
+    original: &str,
+    docs: &[Document],
+    edits: &[(usize, Edit)],
+    applied: &Applied,
+) -> Result<(), Mismatch> {
+    if applied.changes.is_empty() && edits.is_empty() {
+        return Ok(());
+    }
+    if quick(original, docs, edits, applied) {
+        return Ok(());
+    }
+    full(docs, edits, applied)
+}
+
+/// The exact check: parse the whole output, compare every document.
+fn full(docs: &[Document], edits: &[(usize, Edit)], applied: &Applied) -> Result<(), Mismatch> {
+    let written = yaml::parse(&applied.text).map_err(|e| Mismatch {
+        doc: doc_of_line(docs, applied, e.line),
+        path: Vec::new(),
+        message: format!("the edited text is not valid YAML ({e})"),
+    })?;
+    if written.len() != docs.len() {
+        return Err(Mismatch {
+            doc: None,
+            path: Vec::new(),
+            message: format!(
+                "the edited text holds {} document(s) where {} were meant",
+                written.len(),
+                docs.len()
+            ),
+        });
+    }
+    let per_doc = by_doc(docs.len(), edits);
+    for (d, (old, new)) in docs.iter().zip(&written).enumerate() {
+        let mut meant = old.root.to_json();
+        for edit in &per_doc[d] {
+            edit.apply_to_json(&mut meant).map_err(|e| Mismatch {
+                doc: Some(d),
+                path: edit.path().to_vec(),
+                message: format!("an edit does not fit the document ({e})"),
+            })?;
+        }
+        compare(&meant, &new.root.to_json(), &mut Vec::new()).map_err(|(path, message)| {
+            Mismatch {
+                doc: Some(d),
+                path,
+                message,
+            }
+        })?;
+    }
+    Ok(())
+}
+
+/// The document whose edited text holds 1-based line `line` of the output.
+fn doc_of_line(docs: &[Document], applied: &Applied, line: usize) -> Option<usize> {
+    let bytes = applied.text.as_bytes();
+    let mut offset = 0;
+    for _ in 1..line {
+        offset += bytes.get(offset..)?.iter().position(|&b| b == b'\n')? + 1;
+    }
+    let starts = docs.iter().skip(1).map(|d| applied.map(d.span.start, true));
+    Some(starts.take_while(|&s| s <= offset).count()).filter(|&d| d < docs.len())
+}
+
+/// The first difference between what was meant and what was written, as (path, message).
+fn compare(meant: &Value, written: &Value, path: &mut Vec<Seg>) -> Result<(), (Vec<Seg>, String)> {
+    match (meant, written) {
+        (Value::Object(m), Value::Object(w)) => {
+            for (k, mv) in m {
+                path.push(Seg::key(k));
+                match w.get(k) {
+                    Some(wv) => compare(mv, wv, path)?,
+                    None => {
+                        return Err((
+                            path.clone(),
+                            format!("{} was meant but is missing", short(mv)),
+                        ));
+                    }
+                }
+                path.pop();
+            }
+            if let Some(k) = w.keys().find(|k| !m.contains_key(*k)) {
+                path.push(Seg::key(k));
+                return Err((path.clone(), "is written but was not meant to be".into()));
+            }
+            Ok(())
+        }
+        (Value::Array(m), Value::Array(w)) if m.len() == w.len() => {
+            for (i, (mv, wv)) in m.iter().zip(w).enumerate() {
+                path.push(Seg::Index(i));
+                compare(mv, wv, path)?;
+                path.pop();
+            }
+            Ok(())
+        }
+        _ if meant == written => Ok(()),
+        _ => Err((
+            path.clone(),
+            format!(
+                "reads back as {} where {} was meant",
+                short(written),
+                short(meant)
+            ),
+        )),
+    }
+}
+
+/// A value for a message, cut short.
+fn short(v: &Value) -> String {
+    let text = v.to_string();
+    match text.char_indices().nth(80) {
+        Some((i, _)) => format!("{}…", &text[..i]),
+        None => text,
+    }
+}
+
+/// The cheap check; `true` only when it confirms the text. `false` means "read it all".
+fn quick(original: &str, docs: &[Document], edits: &[(usize, Edit)], applied: &Applied) -> bool {
+    if docs.is_empty() || has_directives(original) {
+        return false;
+    }
+    // Document regions partition the original: doc d is [starts[d], starts[d + 1]).
+    let mut starts: Vec<usize> = docs.iter().map(|d| d.span.start).collect();
+    starts[0] = 0;
+    starts.push(original.len());
+    if starts.windows(2).any(|w| w[0] > w[1]) {
+        return false;
+    }
+    let out_len = applied.text.len();
+    let per_doc = by_doc(docs.len(), edits);
+    let mut touched: Vec<bool> = per_doc.iter().map(|e| !e.is_empty()).collect();
+    for c in &applied.changes {
+        // the documents whose closed region [start, end] meets the change
+        let first = starts[1..].partition_point(|&end| end < c.start);
+        for d in first..docs.len() {
+            if starts[d] > c.end {
+                break;
+            }
+            touched[d] = true;
+        }
+    }
+    for d in 0..docs.len() {
+        let (start, end) = (starts[d], starts[d + 1]);
+        if !touched[d] {
+            continue;
+        }
+        // The next document must not depend on how this one ends.
+        if d + 1 < docs.len() && !original[end..].starts_with("---") {
+            return false;
+        }
+        let out_start = if d == 0 { 0 } else { applied.map(start, true) };
+        let out_end = if d + 1 == docs.len() {
+            out_len
+        } else {
+            applied.map(end, true)
+        };
+        let Some(out) = applied.text.get(out_start..out_end) else {
+            return false;
+        };
+        let doc_edits = &per_doc[d];
+        let confirmed = match Skeleton::of(original, &docs[d], end) {
+            Some(sk) => sk.confirms(original, &docs[d], doc_edits, applied, out_start..out_end),
+            None => reads_as(out, &docs[d].root, doc_edits),
+        };
+        if !confirmed {
+            return false;
+        }
+    }
+    true
+}
+
+/// The edits of each document.
+fn by_doc(n: usize, edits: &[(usize, Edit)]) -> Vec<Vec<&Edit>> {
+    let mut out = vec![Vec::new(); n];
+    for (d, e) in edits {
+        if let Some(list) = out.get_mut(*d) {
+            list.push(e);
+        }
+    }
+    out
+}
+
+/// Whether any line of the text starts with `%` (a directive, which the documents after it
+/// depend on).
+fn has_directives(text: &str) -> bool {
+    text.starts_with('%') || text.contains("\n%") || text.contains("\r%")
+}
+
+/// Whether `out` is one document reading as `root` with `edits` made on it.
+fn reads_as(out: &str, root: &Node, edits: &[&Edit]) -> bool {
+    let Some(meant) = meant_json(root.to_json(), edits) else {
+        return false;
+    };
+    matches!(yaml::parse(out).as_deref(), Ok([doc]) if doc.root.to_json() == meant)
+}
+
+/// `value` with `edits` made on it; `None` when one does not fit.
+fn meant_json(mut value: Value, edits: &[&Edit]) -> Option<Value> {
+    for e in edits {
+        e.apply_to_json(&mut value).ok()?;
+    }
+    Some(value)
+}
+
+/// A large document whose root mapping holds a block sequence `items`, each item starting on
+/// its own `- ` line: its items are the units the check reads or skips.
+struct Skeleton {
+    /// The position of `items` among the root's entries.
+    entry: usize,
+    /// Each item's unit: from the start of its `- ` line to the start of the next item's line
+    /// (the last: to the start of the root's next key's line, or the document's end).
+    units: Vec<std::ops::Range<usize>>,
+}
+
+impl Skeleton {
+    /// The skeleton of document `doc` (whose region ends at `end`), when it has one.
+    fn of(text: &str, doc: &Document, end: usize) -> Option<Skeleton> {
+        if doc.has_aliases {
+            return None;
+        }
+        let root = doc.root.as_map().filter(|m| !m.flow)?;
+        if root.entries.iter().any(|(k, _)| k.as_str() == Some("<<")) {
+            return None;
+        }
+        let entry = root.position("items")?;
+        let seq = root.entries.get(entry)?.1.as_seq().filter(|s| !s.flow)?;
+        if seq.items.len() < SKELETON_MIN_ITEMS {
+            return None;
+        }
+        let bytes = text.as_bytes();
+        let mut units = Vec::with_capacity(seq.items.len());
+        for item in &seq.items {
+            let ls = line_start(bytes, item.span.start);
+            let prefix = text.get(ls..item.span.start)?;
+            if !is_dash_prefix(prefix) {
+                return None;
+            }
+            if let Some(last) = units.last_mut() {
+                let last: &mut std::ops::Range<usize> = last;
+                if ls <= last.start {
+                    return None;
+                }
+                last.end = ls;
+            }
+            units.push(ls..ls);
+        }
+        let tail = match root.entries.get(entry + 1) {
+            Some((k, _)) => line_start(bytes, k.span.start),
+            None => end,
+        };
+        let last = units.last_mut()?;
+        if tail <= last.start {
+            return None;
+        }
+        last.end = tail;
+        Some(Skeleton { entry, units })
+    }
+
+    /// Reads the output region `out` of the document with every run of untouched items as one
+    /// `- {}` placeholder, and compares it with what was meant.
+    fn confirms(
+        &self,
+        text: &str,
+        doc: &Document,
+        edits: &[&Edit],
+        applied: &Applied,
+        out: std::ops::Range<usize>,
+    ) -> bool {
+        let Some(root) = doc.root.as_map() else {
+            return false;
+        };
+        let Some(seq) = root.entries.get(self.entry).and_then(|(_, v)| v.as_seq()) else {
+            return false;
+        };
+        let touched = self.touched(applied);
+        // Edits sorted by the item they are in; edits outside the items apply to the frame.
+        let mut item_edits: Vec<Vec<Edit>> = vec![Vec::new(); self.units.len()];
+        let mut frame_edits: Vec<&Edit> = Vec::new();
+        for e in edits {
+            match e.path() {
+                [Seg::Key(k), Seg::Index(i), rest @ ..] if k == "items" => {
+                    let Some(list) = item_edits.get_mut(*i) else {
+                        return false;
+                    };
+                    if !touched[*i] {
+                        return false; // an edit that changed no text: read it all
+                    }
+                    list.push(e.with_path(rest));
+                }
+                [Seg::Key(k), ..] if k == "items" => return false,
+                [] | [Seg::Key(_), ..] => frame_edits.push(e),
+                _ => return false,
+            }
+        }
+        let map = |p: usize| applied.map(p, true);
+        let Some(first) = self.units.first() else {
+            return false;
+        };
+        let mut sk = String::new();
+        let mut items: Vec<Value> = Vec::new();
+        let Some(head) = applied.text.get(out.start..map(first.start)) else {
+            return false;
+        };
+        sk.push_str(head);
+        let mut i = 0;
+        while i < self.units.len() {
+            if touched[i] {
+                let unit = &self.units[i];
+                let Some(t) = applied.text.get(map(unit.start)..map(unit.end)) else {
+                    return false;
+                };
+                sk.push_str(t);
+                let refs: Vec<&Edit> = item_edits[i].iter().collect();
+                let Some(meant) = meant_json(seq.items[i].to_json(), &refs) else {
+                    return false;
+                };
+                items.push(meant);
+                i += 1;
+                continue;
+            }
+            let unit = &self.units[i];
+            let Some(dash) = text.get(unit.start..seq.items[i].span.start) else {
+                return false;
+            };
+            sk.push_str(dash);
+            sk.push_str("{}\n");
+            items.push(Value::Object(serde_json::Map::new()));
+            while i < self.units.len() && !touched[i] {
+                i += 1;
+            }
+        }
+        let Some(last) = self.units.last() else {
+            return false;
+        };
+        let Some(tail) = applied.text.get(map(last.end)..out.end) else {
+            return false;
+        };
+        sk.push_str(tail);
+        let mut meant = serde_json::Map::new();
+        for (j, (k, v)) in root.entries.iter().enumerate() {
+            let key = match k.as_scalar() {
+                Some(s) => s.value.clone(),
+                None => k.to_json().to_string(),
+            };
+            let value = if j == self.entry {
+                Value::Array(std::mem::take(&mut items))
+            } else {
+                v.to_json()
+            };
+            meant.insert(key, value);
+        }
+        let Some(meant) = meant_json(Value::Object(meant), &frame_edits) else {
+            return false;
+        };
+        matches!(yaml::parse(&sk).as_deref(), Ok([d]) if d.root.to_json() == meant)
+    }
+
+    /// Which units a change touches (closed ranges: an insertion at a boundary touches both).
+    fn touched(&self, applied: &Applied) -> Vec<bool> {
+        let mut touched = vec![false; self.units.len()];
+        for c in &applied.changes {
+            let first = self.units.partition_point(|u| u.end < c.start);
+            for (t, u) in touched.iter_mut().zip(&self.units).skip(first) {
+                if u.start > c.end {
+                    break;
+                }
+                *t = true;
+            }
+        }
+        touched
+    }
+}
+
+/// Whether the text before an item on its line is indentation, `-` and blanks.
+fn is_dash_prefix(prefix: &str) -> bool {
+    let rest = prefix.trim_start_matches(' ');
+    rest.strip_prefix('-')
+        .is_some_and(|r| !r.is_empty() && r.bytes().all(|b| b == b' '))
+}
+
+/// The start of the line holding `pos` (after the last `\n` or lone `\r` before it).
+fn line_start(bytes: &[u8], pos: usize) -> usize {
+    bytes
+        .get(..pos)
+        .and_then(|b| b.iter().rposition(|&c| c == b'\n' || c == b'\r'))
+        .map_or(0, |i| i + 1)
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,233 @@
+//! The safety net: it confirms what the edit layer really writes, refuses text that does not
+//! read back as meant (naming the document and path), and its shortcuts never confirm a text
+//! that the exact check would refuse.
+
+use super::*;
+use crate::yaml::{Applied, Change, Edit, WriteStyle, apply_mapped, parse};
+
+fn k(s: &str) -> Seg {
+    Seg::key(s)
+}
+
+fn pool(name: &str, entries: usize) -> String {
+    let mut s = format!(
+        "apiVersion: ipam.metal3.io/v1alpha1\nkind: IPPool\nmetadata:\n  name: {name}\nspec:\n  pools:\n  - start: 10.0.0.1\n    end: 10.0.0.99\n  preAllocations:\n"
+    );
+    for i in 0..entries {
+        s.push_str(&format!("    h{i}-{name}: \"10.0.0.{}\"\n", i + 1));
+    }
+    s
+}
+
+fn add(key: &str, value: &str) -> Edit {
+    Edit::AddEntries {
+        path: vec![k("spec"), k("preAllocations")],
+        entries: vec![(key.into(), value.into())],
+    }
+}
+
+/// A ResourceList of `n` items (pools), as text.
+fn resource_list(n: usize) -> String {
+    let mut s = String::from("apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems:\n");
+    for i in 0..n {
+        for (j, line) in pool(&format!("p{i}"), 2).lines().enumerate() {
+            s.push_str(if j == 0 { "- " } else { "  " });
+            s.push_str(line);
+            s.push('\n');
+        }
+    }
+    s.push_str("functionConfig:\n  apiVersion: v1\n  kind: ConfigMap\n  data: {prune: \"true\"}\n");
+    s
+}
+
+/// Applies `edits` (paths from each document's root) and returns the docs, the edits as the
+/// net reads them, and what apply wrote.
+fn applied(text: &str, edits: &[(usize, Edit)]) -> (Vec<Document>, Vec<(usize, Edit)>, Applied) {
+    let docs = parse(text).expect("test input parses");
+    let pairs: Vec<(&Node, Edit)> = edits
+        .iter()
+        .map(|(d, e)| (&docs[*d].root, e.clone()))
+        .collect();
+    let out = apply_mapped(text, &pairs).expect("edits apply");
+    (docs.clone(), edits.to_vec(), out)
+}
+
+/// The same output with `out.text[at]` replaced by `byte` (same length, so the changes still
+/// map the positions).
+fn mutated(out: &Applied, at: usize, byte: u8) -> Applied {
+    let mut bytes = out.text.clone().into_bytes();
+    bytes[at] = byte;
+    Applied {
+        text: String::from_utf8(bytes).expect("ascii stays utf-8"),
+        changes: out.changes.clone(),
+    }
+}
+
+/// Output positions written by the changes.
+fn written_positions(out: &Applied) -> Vec<usize> {
+    let mut shift: isize = 0;
+    let mut positions = Vec::new();
+    for c in &out.changes {
+        let start = c.start.saturating_add_signed(shift);
+        positions.extend(start..start + c.len);
+        shift += c.len as isize - (c.end - c.start) as isize;
+    }
+    positions
+}
+
+#[test]
+fn what_apply_writes_is_confirmed_in_a_stream() {
+    let text = [pool("a", 1), pool("b", 1), pool("c", 1)].join("---\n");
+    let edits = vec![(1, add("h9-b", "10.0.0.50"))];
+    let (docs, edits, out) = applied(&text, &edits);
+    assert!(
+        quick(&text, &docs, &edits, &out),
+        "the shortcut confirms it"
+    );
+    assert_eq!(check(&text, &docs, &edits, &out), Ok(()));
+}
+
+#[test]
+fn what_apply_writes_is_confirmed_in_a_large_resource_list() {
+    let text = resource_list(100);
+    let item = |i: usize, e: Edit| (0, e.prefixed(&[k("items"), Seg::Index(i)]));
+    let edits = vec![
+        item(7, add("h9-p7", "10.0.0.50")),
+        item(8, add("h9-p8", "10.0.0.51")),
+        item(99, add("h9-p99", "10.0.0.52")),
+        (
+            0,
+            Edit::SetValue {
+                path: vec![],
+                key: "results".into(),
+                yaml: "- message: done\n  severity: info\n".into(),
+            },
+        ),
+    ];
+    let (docs, edits, out) = applied(&text, &edits);
+    let sk = Skeleton::of(&text, &docs[0], text.len()).expect("a skeleton");
+    assert_eq!(sk.units.len(), 100);
+    let touched = sk.touched(&out);
+    assert_eq!(
+        touched.iter().filter(|t| **t).count(),
+        3,
+        "only the edited items are read again"
+    );
+    assert!(
+        quick(&text, &docs, &edits, &out),
+        "the skeleton confirms it"
+    );
+}
+
+#[test]
+fn a_text_that_is_not_yaml_is_refused_naming_its_document() {
+    let text = [pool("a", 1), pool("b", 1)].join("---\n");
+    let (docs, edits, out) = applied(&text, &[(1, add("h9-b", "10.0.0.50"))]);
+    // The appended line loses its indentation: `spec:` then gets a key at column 0 that
+    // breaks `preAllocations`.
+    let at = out.text.find("    h9-b").expect("appended entry");
+    let broken = Applied {
+        text: format!("{}h9-b{}", &out.text[..at], &out.text[at + 8..]),
+        changes: out.changes.clone(),
+    };
+    let m = check(&text, &docs, &edits, &broken).expect_err("refused");
+    assert_eq!(m.doc, Some(1), "{m:?}");
+}
+
+#[test]
+fn a_value_that_differs_from_the_edit_is_refused_at_its_path() {
+    let text = pool("a", 1);
+    let (docs, edits, out) = applied(&text, &[(0, add("h9-a", "10.0.0.50"))]);
+    let at = out.text.find("10.0.0.50").expect("written value") + 8;
+    let m = check(&text, &docs, &edits, &mutated(&out, at, b'1')).expect_err("refused");
+    assert_eq!(m.doc, Some(0));
+    assert_eq!(m.path, vec![k("spec"), k("preAllocations"), k("h9-a")]);
+    assert!(m.message.contains("10.0.0.51"), "{}", m.message);
+}
+
+#[test]
+fn a_change_the_edits_did_not_mean_is_refused() {
+    let text = pool("a", 1);
+    // The text is changed at `metadata.name`, but the edits say nothing about it.
+    let (docs, _, out) = applied(
+        &text,
+        &[(
+            0,
+            Edit::SetScalar {
+                path: vec![k("metadata"), k("name")],
+                value: "other".into(),
+                style: WriteStyle::Keep,
+            },
+        )],
+    );
+    let m = check(&text, &docs, &[], &out).expect_err("refused");
+    assert_eq!(m.path, vec![k("metadata"), k("name")]);
+}
+
+#[test]
+fn another_number_of_documents_is_refused() {
+    let text = [pool("a", 1), pool("b", 1)].join("---\n");
+    let docs = parse(&text).expect("parses");
+    let cut = text.find("---").expect("separator");
+    let out = Applied {
+        text: text[..cut].to_string(),
+        changes: vec![Change {
+            start: cut,
+            end: text.len(),
+            len: 0,
+        }],
+    };
+    let m = check(&text, &docs, &[], &out).expect_err("refused");
+    assert_eq!(m.doc, None);
+    assert!(m.message.contains("1 document(s) where 2"), "{}", m.message);
+}
+
+/// Every one-byte change inside what apply wrote: the shortcuts never confirm a text that the
+/// exact check refuses (soundness of the shortcuts), in a stream and in a large ResourceList.
+#[test]
+fn the_shortcuts_never_confirm_what_the_exact_check_refuses() {
+    let stream = [pool("a", 1), pool("b", 2), pool("c", 1)].join("---\n");
+    let rl = resource_list(70);
+    let cases: Vec<(String, Vec<(usize, Edit)>)> = vec![
+        (stream, vec![(1, add("h9-b", "10.0.0.50"))]),
+        (
+            rl,
+            vec![
+                (
+                    0,
+                    add("h9-p3", "10.0.0.50").prefixed(&[k("items"), Seg::Index(3)]),
+                ),
+                (
+                    0,
+                    Edit::SetValue {
+                        path: vec![],
+                        key: "results".into(),
+                        yaml: "- message: done\n".into(),
+                    },
+                ),
+            ],
+        ),
+    ];
+    for (text, edits) in cases {
+        let (docs, edits, out) = applied(&text, &edits);
+        let mut refused = 0;
+        for at in written_positions(&out) {
+            for byte in [b' ', b'\n', b'-', b'#', b'x', b'"', b':', b'{', b'&', b'*'] {
+                if out.text.as_bytes()[at] == byte {
+                    continue;
+                }
+                let m = mutated(&out, at, byte);
+                let exact = full(&docs, &edits, &m);
+                if exact.is_err() {
+                    refused += 1;
+                    assert!(
+                        !quick(&text, &docs, &edits, &m),
+                        "the shortcut confirmed a text the exact check refuses ({exact:?}):\n{}",
+                        m.text
+                    );
+                }
+            }
+        }
+        assert!(refused > 100, "the mutations must break something");
+    }
+}
