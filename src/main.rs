@@ -1,5 +1,8 @@
 //! The `ipreuse` binary: CLI, framing of stdin / files / in-place, and exit codes.
 //! All the work is in the library ([`ipreuse::run::run`]); errors map to exit codes in [`main`] only.
+#![forbid(unsafe_code)]
+
+mod cli;
 
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
@@ -79,18 +82,26 @@ fn execute(cli: Cli) -> Result<bool, Failure> {
         Some(path) => Some(read_config(path).map_err(Failure::Usage)?),
         None => None,
     };
-    let sources = if cli.paths.is_empty() {
+    let (sources, named) = if cli.paths.is_empty() {
         let mut text = String::new();
         std::io::stdin()
             .read_to_string(&mut text)
             .context("reading stdin")
             .map_err(Failure::Input)?;
-        vec![Source {
+        let stdin = Source {
             name: "<stdin>".into(),
             text,
-        }]
+        };
+        (vec![stdin], None)
     } else {
-        read_paths(&cli.paths).map_err(Failure::Usage)?
+        let mut named = cli::walk::read_paths(&cli.paths).map_err(Failure::Usage)?;
+        for link in &named.skipped_links {
+            eprintln!(
+                "ipreuse: note: {} is a symlink to a folder; folders found in a walk are not followed (name it to read it)",
+                link.display()
+            );
+        }
+        (std::mem::take(&mut named.sources), Some(named))
     };
     let outcome = run::run(&sources, config.as_ref()).map_err(|e| match e {
         RunError::ConfigTwice => Failure::Usage(e.into()),
@@ -98,8 +109,8 @@ fn execute(cli: Cli) -> Result<bool, Failure> {
     })?;
     report(&outcome);
     if cli.in_place {
-        if !outcome.has_errors() {
-            write_in_place(&sources, &outcome).map_err(Failure::Input)?;
+        if let (false, Some(named)) = (outcome.has_errors(), &named) {
+            write_in_place(&named.files, &outcome).map_err(Failure::Input)?;
         }
     } else {
         print(&join_outputs(&outcome)).map_err(Failure::Input)?;
@@ -154,60 +165,13 @@ fn read_config(path: &Path) -> Result<serde_json::Value> {
     }
 }
 
-/// Reads the named files, and folders recursively for `*.yaml` / `*.yml`, in a stable order.
-fn read_paths(paths: &[PathBuf]) -> Result<Vec<Source>> {
-    let mut files = Vec::new();
-    for p in paths {
-        let meta = std::fs::metadata(p).with_context(|| format!("cannot read {}", p.display()))?;
-        if meta.is_dir() {
-            let mut found = Vec::new();
-            collect_yaml(p, &mut found)?;
-            found.sort();
-            files.extend(found);
-        } else {
-            files.push(p.clone());
-        }
-    }
-    files
-        .into_iter()
-        .map(|f| {
-            let text = std::fs::read_to_string(&f)
-                .with_context(|| format!("cannot read {}", f.display()))?;
-            Ok(Source {
-                name: f.display().to_string(),
-                text,
-            })
-        })
-        .collect()
-}
-
-fn collect_yaml(dir: &Path, out: &mut Vec<PathBuf>) -> Result<()> {
-    for entry in std::fs::read_dir(dir).with_context(|| format!("cannot read {}", dir.display()))? {
-        let path = entry?.path();
-        // Hidden files and folders (`.expected/`, `.git/`) are not part of a package's resources.
-        if path
-            .file_name()
-            .is_some_and(|n| n.to_string_lossy().starts_with('.'))
-        {
-            continue;
-        }
-        if path.is_dir() {
-            collect_yaml(&path, out)?;
-        } else if path.extension().is_some_and(|e| e == "yaml" || e == "yml") {
-            out.push(path);
-        }
-    }
-    Ok(())
-}
-
 /// Writes the changed files back, each atomically (temp file in the same folder + rename).
-fn write_in_place(sources: &[Source], outcome: &Outcome) -> Result<()> {
+fn write_in_place(files: &[PathBuf], outcome: &Outcome) -> Result<()> {
     let mut n = 0;
-    for ((source, text), changed) in sources.iter().zip(&outcome.outputs).zip(&outcome.changed) {
+    for ((path, text), changed) in files.iter().zip(&outcome.outputs).zip(&outcome.changed) {
         if !changed {
             continue;
         }
-        let path = Path::new(&source.name);
         let dir = path
             .parent()
             .filter(|d| !d.as_os_str().is_empty())
@@ -222,6 +186,6 @@ fn write_in_place(sources: &[Source], outcome: &Outcome) -> Result<()> {
             .with_context(|| format!("replacing {}", path.display()))?;
         n += 1;
     }
-    eprintln!("ipreuse: {n} of {} file(s) changed", sources.len());
+    eprintln!("ipreuse: {n} of {} file(s) changed", files.len());
     Ok(())
 }
