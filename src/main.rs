@@ -13,6 +13,8 @@ use clap::{Parser, Subcommand};
 use ipreuse::krm::{self, Framing, Source};
 use ipreuse::run::{self, Outcome, RunError};
 
+use cli::in_place::{self, WriteError};
+
 /// Fills Metal3 IPPool spec.preAllocations so that every BareMetalHost keeps its IP address
 /// (CAPM3 BMH-name-based preallocation), from Git.
 ///
@@ -42,12 +44,15 @@ enum Command {
     Schema,
 }
 
-/// Failures of the edge itself, each with its exit code.
+/// Failures of the edge itself; [`main`] is the one place that turns them into exit codes.
 enum Failure {
-    /// Wrong arguments or unreadable named files: exit 2.
+    /// Wrong arguments or unreadable named paths or `--config`: exit 2.
     Usage(anyhow::Error),
     /// The input cannot be handed back (not YAML, internal error): exit 1.
     Input(anyhow::Error),
+    /// `--in-place` could not write the changed files: exit 2, like a path that cannot be read
+    /// (the function itself succeeded; the files it was given cannot take its output).
+    Write(WriteError),
 }
 
 fn main() -> ExitCode {
@@ -68,6 +73,10 @@ fn main() -> ExitCode {
         Err(Failure::Input(e)) => {
             eprintln!("ipreuse: {e:#}");
             ExitCode::from(1)
+        }
+        Err(Failure::Write(e)) => {
+            eprintln!("ipreuse: {e}");
+            ExitCode::from(2)
         }
     }
 }
@@ -110,7 +119,13 @@ fn execute(cli: Cli) -> Result<bool, Failure> {
     report(&outcome);
     if cli.in_place {
         if let (false, Some(named)) = (outcome.has_errors(), &named) {
-            write_in_place(&named.files, &outcome).map_err(Failure::Input)?;
+            let written = in_place::write(named, &outcome.outputs, &outcome.changed)
+                .map_err(Failure::Write)?;
+            eprintln!(
+                "ipreuse: {} of {} file(s) changed",
+                written.count,
+                named.files.len()
+            );
         }
     } else {
         print(&join_outputs(&outcome)).map_err(Failure::Input)?;
@@ -163,29 +178,4 @@ fn read_config(path: &Path) -> Result<serde_json::Value> {
         Some(d) if !d.root.is_null() => Ok(d.root.to_json()),
         _ => bail!("--config {} holds no document", path.display()),
     }
-}
-
-/// Writes the changed files back, each atomically (temp file in the same folder + rename).
-fn write_in_place(files: &[PathBuf], outcome: &Outcome) -> Result<()> {
-    let mut n = 0;
-    for ((path, text), changed) in files.iter().zip(&outcome.outputs).zip(&outcome.changed) {
-        if !changed {
-            continue;
-        }
-        let dir = path
-            .parent()
-            .filter(|d| !d.as_os_str().is_empty())
-            .unwrap_or(Path::new("."));
-        let mut tmp = tempfile::NamedTempFile::new_in(dir)
-            .with_context(|| format!("writing {}", path.display()))?;
-        tmp.write_all(text.as_bytes())?;
-        if let Ok(meta) = std::fs::metadata(path) {
-            let _ = std::fs::set_permissions(tmp.path(), meta.permissions());
-        }
-        tmp.persist(path)
-            .with_context(|| format!("replacing {}", path.display()))?;
-        n += 1;
-    }
-    eprintln!("ipreuse: {n} of {} file(s) changed", files.len());
-    Ok(())
 }

@@ -21,17 +21,42 @@ pub struct Named {
     /// The files read, each once, in order; `sources[i]` is the text of `files[i]`.
     pub files: Vec<PathBuf>,
     pub sources: Vec<Source>,
+    /// The named paths themselves, resolved: what "inside the named paths" means.
+    pub roots: Vec<Root>,
     /// Symlinks to folders met during a walk and not followed.
     pub skipped_links: Vec<PathBuf>,
+}
+
+/// One named path, with every symlink resolved (`None` when it cannot be, as for a pipe
+/// like `<(kustomize build)`: nothing can be inside it).
+pub struct Root {
+    pub canonical: Option<PathBuf>,
+    pub is_dir: bool,
+}
+
+impl Named {
+    /// Whether a resolved path is a named file or lies inside a named folder.
+    pub fn contains(&self, canonical: &Path) -> bool {
+        self.roots.iter().any(|r| match &r.canonical {
+            Some(root) if r.is_dir => canonical.starts_with(root),
+            Some(root) => canonical == root,
+            None => false,
+        })
+    }
 }
 
 /// Reads the named files, and folders recursively for `*.yaml` / `*.yml`, in a stable order.
 pub fn read_paths(paths: &[PathBuf]) -> Result<Named> {
     let mut found = Vec::new();
+    let mut roots = Vec::new();
     let mut skipped_links = Vec::new();
     for p in paths {
         // `metadata` follows symlinks: a named link to a folder is walked.
         let meta = fs::metadata(p).with_context(|| format!("cannot read {}", p.display()))?;
+        roots.push(Root {
+            canonical: fs::canonicalize(p).ok(),
+            is_dir: meta.is_dir(),
+        });
         if meta.is_dir() {
             let mut in_dir = Vec::new();
             collect_yaml(p, &mut in_dir, &mut skipped_links)?;
@@ -64,6 +89,7 @@ pub fn read_paths(paths: &[PathBuf]) -> Result<Named> {
     Ok(Named {
         files,
         sources,
+        roots,
         skipped_links,
     })
 }
