@@ -51,8 +51,11 @@ enum Failure {
     /// The input cannot be handed back (not YAML, internal error): exit 1.
     Input(anyhow::Error),
     /// `--in-place` could not write the changed files: exit 2, like a path that cannot be read
-    /// (the function itself succeeded; the files it was given cannot take its output).
+    /// (the function itself succeeded; the files it was given cannot take its output). A signal
+    /// during the write ends the process by that signal, once the temp files are removed.
     Write(WriteError),
+    /// A signal arrived while the files were being renamed (all were): ends the process by it.
+    Signal(i32),
 }
 
 fn main() -> ExitCode {
@@ -76,8 +79,12 @@ fn main() -> ExitCode {
         }
         Err(Failure::Write(e)) => {
             eprintln!("ipreuse: {e}");
-            ExitCode::from(2)
+            match e {
+                WriteError::Interrupted(sig) => ExitCode::from(in_place::die_by(sig)),
+                _ => ExitCode::from(2),
+            }
         }
+        Err(Failure::Signal(sig)) => ExitCode::from(in_place::die_by(sig)),
     }
 }
 
@@ -126,6 +133,13 @@ fn execute(cli: Cli) -> Result<bool, Failure> {
                 written.count,
                 named.files.len()
             );
+            if let Some(sig) = written.late_signal {
+                eprintln!(
+                    "ipreuse: {} arrived while the files were being renamed: every one was",
+                    in_place::signal_name(sig)
+                );
+                return Err(Failure::Signal(sig));
+            }
         }
     } else {
         print(&join_outputs(&outcome)).map_err(Failure::Input)?;

@@ -6,6 +6,7 @@ mod common;
 
 use std::collections::BTreeMap;
 use std::os::unix::fs::{MetadataExt, PermissionsExt, symlink};
+use std::os::unix::process::ExitStatusExt;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
@@ -412,6 +413,89 @@ fn in_place_is_all_or_nothing_when_a_folder_is_not_writable() {
     let out = as_nobody();
     assert_refused(&out, &["pool-a.yaml", "cannot be written by this user"]);
     assert_unchanged(root, &before);
+}
+
+/// How many entries are under `root`, tolerating files that vanish while it counts.
+fn count_entries(root: &Path) -> usize {
+    let Ok(entries) = std::fs::read_dir(root) else {
+        return 0;
+    };
+    entries
+        .flatten()
+        .map(|e| match e.file_type() {
+            Ok(t) if t.is_dir() => 1 + count_entries(&e.path()),
+            _ => 1,
+        })
+        .sum()
+}
+
+/// Sends `signal` while the temp files are being written (the test hook slows that phase
+/// down) and checks that no temp file is left and no file changed.
+fn interrupt_during_the_write(signal: rustix::process::Signal, name: &str) {
+    let (dir, pkg) = package();
+    for sub in ["a", "b", "c"] {
+        std::fs::create_dir(pkg.join(sub)).expect("mkdir");
+        pool_file(&pkg.join(sub).join(POOL), sub);
+    }
+    let before = snapshot(dir.path());
+    let mut child = bin()
+        .arg("--in-place")
+        .arg(&pkg)
+        .env("IPREUSE_TEST_WRITE_DELAY_MS", "10000")
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("start ipreuse");
+    // Wait for the first temp file: the write phase has begun, the signal handlers are set.
+    let start = Instant::now();
+    while count_entries(dir.path()) == before.len() {
+        if start.elapsed() > Duration::from_secs(30) || child.try_wait().expect("wait").is_some() {
+            let _ = child.kill();
+            let out = child.wait_with_output().expect("output");
+            panic!(
+                "no temp file appeared while ipreuse wrote: {}",
+                text(&out.stderr)
+            );
+        }
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    rustix::process::kill_process(rustix::process::Pid::from_child(&child), signal)
+        .expect("send the signal");
+    let start = Instant::now();
+    while child.try_wait().expect("wait").is_none() {
+        if start.elapsed() > Duration::from_secs(10) {
+            let _ = child.kill();
+            panic!("ipreuse did not stop on {name}");
+        }
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    let out = child.wait_with_output().expect("output");
+    assert_eq!(
+        out.status.signal(),
+        Some(signal.as_raw()),
+        "ends by the signal, so a shell sees it: {:?}, stderr: {}",
+        out.status,
+        text(&out.stderr)
+    );
+    assert_unchanged(dir.path(), &before);
+    assert!(
+        text(&out.stderr).contains(&format!("interrupted by {name}")),
+        "stderr: {}",
+        text(&out.stderr)
+    );
+}
+
+/// Killing the write used to leave whatever temp file was open; now a signal before the
+/// renames removes them all.
+#[test]
+fn in_place_leaves_no_temp_file_when_terminated() {
+    interrupt_during_the_write(rustix::process::Signal::TERM, "SIGTERM");
+}
+
+#[test]
+fn in_place_leaves_no_temp_file_when_interrupted() {
+    interrupt_during_the_write(rustix::process::Signal::INT, "SIGINT");
 }
 
 /// A read-only file used to be replaced anyway (rename needs only the folder); now it is an

@@ -9,23 +9,44 @@
 //!    be made, every temp file made so far is removed and nothing is renamed.
 //! 3. **Rename** each temp file over its target, only once all of them are written.
 //!
-//! Temp files are hidden (`.ipreuse-*.tmp`), so a folder walk never reads one.
+//! SIGINT, SIGTERM and SIGHUP are caught from the first temp file on: a signal before the
+//! renames removes every temp file and ends the process by that signal; one during the renames
+//! (which cannot be undone) lets them finish first. Temp files are hidden (`.ipreuse-*.tmp`),
+//! so a folder walk never reads one; only SIGKILL can leave one behind.
+//!
+//! Test hook: `IPREUSE_TEST_WRITE_DELAY_MS=N` makes the binary wait N ms after writing each
+//! temp file, so that tests can send a signal in the middle of the write. It only slows the
+//! write down; nothing else reads it.
 
 use std::fmt;
 use std::fs::{self, Metadata, Permissions};
 use std::io::{self, Write};
 use std::os::unix::fs::{MetadataExt, PermissionsExt};
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::{Duration, Instant};
 
 use rustix::fs::{Access, AtFlags, CWD};
+use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
 use tempfile::NamedTempFile;
 
 use super::walk::Named;
+
+/// The environment variable of the test hook (see the module documentation).
+const DELAY_VAR: &str = "IPREUSE_TEST_WRITE_DELAY_MS";
+
+/// The signals that would otherwise end the process with temp files left behind.
+const WATCHED: [i32; 3] = [SIGINT, SIGTERM, SIGHUP];
+
+/// The last watched signal that arrived (0: none).
+static CAUGHT: AtomicUsize = AtomicUsize::new(0);
 
 /// What a successful write did.
 pub struct Written {
     /// How many files were rewritten.
     pub count: usize,
+    /// A signal that arrived while the renames were being finished.
+    pub late_signal: Option<i32>,
 }
 
 /// Why nothing (or, for [`WriteError::Partial`], not everything) was written.
@@ -33,6 +54,8 @@ pub struct Written {
 pub enum WriteError {
     /// Files that must not or cannot be rewritten; nothing was written.
     Refused(Vec<String>),
+    /// A signal arrived before the renames; every temp file was removed, nothing was changed.
+    Interrupted(i32),
     /// A rename failed after others had succeeded: the one step that cannot be undone.
     Partial {
         renamed: Vec<PathBuf>,
@@ -52,6 +75,11 @@ impl fmt::Display for WriteError {
                 }
                 Ok(())
             }
+            WriteError::Interrupted(sig) => write!(
+                f,
+                "interrupted by {} before any file was renamed: no file was changed and every temp file was removed",
+                signal_name(*sig)
+            ),
             WriteError::Partial {
                 renamed,
                 failed,
@@ -108,20 +136,34 @@ pub fn write(named: &Named, texts: &[String], changed: &[bool]) -> Result<Writte
         return Err(WriteError::Refused(problems));
     }
     if targets.is_empty() {
-        return Ok(Written { count: 0 });
+        return Ok(Written {
+            count: 0,
+            late_signal: None,
+        });
     }
+    watch_signals()?;
+    let delay = test_delay();
     let mut temps = Vec::new();
     for t in &targets {
+        if let Some(sig) = caught() {
+            return Err(WriteError::Interrupted(sig));
+        }
         match write_temp(t) {
             Ok(tmp) => temps.push(tmp),
             Err(p) => problems.push(p),
         }
+        if let Some(d) = delay {
+            pause(d);
+        }
     }
     // Returning drops `temps`, and dropping a temp file removes it.
+    if let Some(sig) = caught() {
+        return Err(WriteError::Interrupted(sig));
+    }
     if !problems.is_empty() {
         return Err(WriteError::Refused(problems));
     }
-    // The commit point: only now is any file replaced.
+    // The commit point: from here on, finish the renames whatever arrives.
     let count = targets.len();
     let mut renamed = Vec::new();
     let mut pairs = targets.into_iter().zip(temps);
@@ -137,7 +179,10 @@ pub fn write(named: &Named, texts: &[String], changed: &[bool]) -> Result<Writte
         renamed.push(t.path);
     }
     sync_folders(&renamed);
-    Ok(Written { count })
+    Ok(Written {
+        count,
+        late_signal: caught(),
+    })
 }
 
 /// Checks one file before anything is written: which file to replace, and whether it may be.
@@ -253,6 +298,42 @@ fn os_error(e: &io::Error) -> String {
     }
 }
 
+/// Catches the watched signals from now on (the flag is read between steps).
+fn watch_signals() -> Result<(), WriteError> {
+    for sig in WATCHED {
+        let value = usize::try_from(sig).unwrap_or(usize::MAX);
+        signal_hook::flag::register_usize(sig, &CAUGHT, value).map_err(|e| {
+            WriteError::Refused(vec![format!(
+                "cannot watch for {} during the write ({e}), so an interruption could leave temp files",
+                signal_name(sig)
+            )])
+        })?;
+    }
+    Ok(())
+}
+
+/// The watched signal that arrived, if any.
+fn caught() -> Option<i32> {
+    match CAUGHT.load(Ordering::SeqCst) {
+        0 => None,
+        n => Some(i32::try_from(n).unwrap_or(SIGTERM)),
+    }
+}
+
+/// The test hook's delay, if set.
+fn test_delay() -> Option<Duration> {
+    let ms = std::env::var(DELAY_VAR).ok()?.parse().ok()?;
+    Some(Duration::from_millis(ms))
+}
+
+/// Waits up to `d`, returning early when a watched signal arrives.
+fn pause(d: Duration) {
+    let until = Instant::now() + d;
+    while caught().is_none() && Instant::now() < until {
+        std::thread::sleep(Duration::from_millis(5));
+    }
+}
+
 /// Makes the renames durable: syncs each folder that had a file replaced (best effort).
 fn sync_folders(files: &[PathBuf]) {
     let mut dirs: Vec<&Path> = files.iter().filter_map(|f| f.parent()).collect();
@@ -268,4 +349,18 @@ fn sync_folders(files: &[PathBuf]) {
             let _ = dir.sync_all();
         }
     }
+}
+
+/// `SIGTERM`, or the number.
+pub fn signal_name(sig: i32) -> String {
+    signal_hook::low_level::signal_name(sig)
+        .map(str::to_string)
+        .unwrap_or_else(|| format!("signal {sig}"))
+}
+
+/// Ends the process by `sig`, as if no handler had been installed (so a shell or kpt sees
+/// the signal); the exit code `128 + sig` when that is not possible.
+pub fn die_by(sig: i32) -> u8 {
+    let _ = signal_hook::low_level::emulate_default_handler(sig);
+    u8::try_from(128 + sig).unwrap_or(1)
 }
