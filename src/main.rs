@@ -19,9 +19,11 @@ use cli::in_place::{self, WriteError};
 /// (CAPM3 BMH-name-based preallocation), from Git.
 ///
 /// With no PATH, reads stdin: a KRM ResourceList (kpt, kustomize) or a plain YAML stream.
-/// With PATHs (files, or folders read recursively for *.yaml / *.yml), prints the stream,
-/// or rewrites the changed files with --in-place.
-/// Exit codes: 0 no error, 1 an error result (every item returned unchanged), 2 usage error.
+/// With PATHs (files, or folders read recursively for *.yaml / *.yml without following
+/// symlinks to folders; each file read once), prints the stream, or rewrites the changed files
+/// with --in-place.
+/// Exit codes: 0 no error, 1 an error result (every item returned unchanged), 2 usage error
+/// or, with --in-place, files that cannot be rewritten (none is changed then).
 #[derive(Parser, Debug)]
 #[command(name = "ipreuse", version, args_conflicts_with_subcommands = true)]
 struct Cli {
@@ -30,7 +32,8 @@ struct Cli {
     /// The functionConfig (IPReuse or ConfigMap) for a plain stream or files.
     #[arg(long, value_name = "FILE")]
     config: Option<PathBuf>,
-    /// Rewrite the changed files among PATHs (atomically; nothing is written on any error).
+    /// Rewrite the changed files among PATHs, all or none: every new file is written beside
+    /// its old one before any replaces it; nothing is written on any error or signal.
     #[arg(long, requires = "paths")]
     in_place: bool,
     /// Files or folders to read instead of stdin.
