@@ -1,5 +1,8 @@
 //! The `ipreuse` binary: CLI, framing of stdin / files / in-place, and exit codes.
 //! All the work is in the library ([`ipreuse::run::run`]); errors map to exit codes in [`main`] only.
+#![forbid(unsafe_code)]
+
+mod cli;
 
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
@@ -10,13 +13,17 @@ use clap::{Parser, Subcommand};
 use ipreuse::krm::{self, Framing, Source};
 use ipreuse::run::{self, Outcome, RunError};
 
+use cli::in_place::{self, WriteError};
+
 /// Fills Metal3 IPPool spec.preAllocations so that every BareMetalHost keeps its IP address
 /// (CAPM3 BMH-name-based preallocation), from Git.
 ///
 /// With no PATH, reads stdin: a KRM ResourceList (kpt, kustomize) or a plain YAML stream.
-/// With PATHs (files, or folders read recursively for *.yaml / *.yml), prints the stream,
-/// or rewrites the changed files with --in-place.
-/// Exit codes: 0 no error, 1 an error result (every item returned unchanged), 2 usage error.
+/// With PATHs (files, or folders read recursively for *.yaml / *.yml without following
+/// symlinks to folders; each file read once), prints the stream, or rewrites the changed files
+/// with --in-place.
+/// Exit codes: 0 no error, 1 an error result (every item returned unchanged), 2 usage error
+/// or, with --in-place, files that cannot be rewritten (none is changed then).
 #[derive(Parser, Debug)]
 #[command(name = "ipreuse", version, args_conflicts_with_subcommands = true)]
 struct Cli {
@@ -25,7 +32,8 @@ struct Cli {
     /// The functionConfig (IPReuse or ConfigMap) for a plain stream or files.
     #[arg(long, value_name = "FILE")]
     config: Option<PathBuf>,
-    /// Rewrite the changed files among PATHs (atomically; nothing is written on any error).
+    /// Rewrite the changed files among PATHs, all or none: every new file is written beside
+    /// its old one before any replaces it; nothing is written on any error or signal.
     #[arg(long, requires = "paths")]
     in_place: bool,
     /// Files or folders to read instead of stdin.
@@ -39,12 +47,18 @@ enum Command {
     Schema,
 }
 
-/// Failures of the edge itself, each with its exit code.
+/// Failures of the edge itself; [`main`] is the one place that turns them into exit codes.
 enum Failure {
-    /// Wrong arguments or unreadable named files: exit 2.
+    /// Wrong arguments or unreadable named paths or `--config`: exit 2.
     Usage(anyhow::Error),
     /// The input cannot be handed back (not YAML, internal error): exit 1.
     Input(anyhow::Error),
+    /// `--in-place` could not write the changed files: exit 2, like a path that cannot be read
+    /// (the function itself succeeded; the files it was given cannot take its output). A signal
+    /// during the write ends the process by that signal, once the temp files are removed.
+    Write(WriteError),
+    /// A signal arrived while the files were being renamed (all were): ends the process by it.
+    Signal(i32),
 }
 
 fn main() -> ExitCode {
@@ -66,6 +80,14 @@ fn main() -> ExitCode {
             eprintln!("ipreuse: {e:#}");
             ExitCode::from(1)
         }
+        Err(Failure::Write(e)) => {
+            eprintln!("ipreuse: {e}");
+            match e {
+                WriteError::Interrupted(sig) => ExitCode::from(in_place::die_by(sig)),
+                _ => ExitCode::from(2),
+            }
+        }
+        Err(Failure::Signal(sig)) => ExitCode::from(in_place::die_by(sig)),
     }
 }
 
@@ -79,18 +101,26 @@ fn execute(cli: Cli) -> Result<bool, Failure> {
         Some(path) => Some(read_config(path).map_err(Failure::Usage)?),
         None => None,
     };
-    let sources = if cli.paths.is_empty() {
+    let (sources, named) = if cli.paths.is_empty() {
         let mut text = String::new();
         std::io::stdin()
             .read_to_string(&mut text)
             .context("reading stdin")
             .map_err(Failure::Input)?;
-        vec![Source {
+        let stdin = Source {
             name: "<stdin>".into(),
             text,
-        }]
+        };
+        (vec![stdin], None)
     } else {
-        read_paths(&cli.paths).map_err(Failure::Usage)?
+        let mut named = cli::walk::read_paths(&cli.paths).map_err(Failure::Usage)?;
+        for link in &named.skipped_links {
+            eprintln!(
+                "ipreuse: note: {} is a symlink to a folder; folders found in a walk are not followed (name it to read it)",
+                link.display()
+            );
+        }
+        (std::mem::take(&mut named.sources), Some(named))
     };
     let outcome = run::run(&sources, config.as_ref()).map_err(|e| match e {
         RunError::ConfigTwice => Failure::Usage(e.into()),
@@ -98,8 +128,21 @@ fn execute(cli: Cli) -> Result<bool, Failure> {
     })?;
     report(&outcome);
     if cli.in_place {
-        if !outcome.has_errors() {
-            write_in_place(&sources, &outcome).map_err(Failure::Input)?;
+        if let (false, Some(named)) = (outcome.has_errors(), &named) {
+            let written = in_place::write(named, &outcome.outputs, &outcome.changed)
+                .map_err(Failure::Write)?;
+            eprintln!(
+                "ipreuse: {} of {} file(s) changed",
+                written.count,
+                named.files.len()
+            );
+            if let Some(sig) = written.late_signal {
+                eprintln!(
+                    "ipreuse: {} arrived while the files were being renamed: every one was",
+                    in_place::signal_name(sig)
+                );
+                return Err(Failure::Signal(sig));
+            }
         }
     } else {
         print(&join_outputs(&outcome)).map_err(Failure::Input)?;
@@ -152,76 +195,4 @@ fn read_config(path: &Path) -> Result<serde_json::Value> {
         Some(d) if !d.root.is_null() => Ok(d.root.to_json()),
         _ => bail!("--config {} holds no document", path.display()),
     }
-}
-
-/// Reads the named files, and folders recursively for `*.yaml` / `*.yml`, in a stable order.
-fn read_paths(paths: &[PathBuf]) -> Result<Vec<Source>> {
-    let mut files = Vec::new();
-    for p in paths {
-        let meta = std::fs::metadata(p).with_context(|| format!("cannot read {}", p.display()))?;
-        if meta.is_dir() {
-            let mut found = Vec::new();
-            collect_yaml(p, &mut found)?;
-            found.sort();
-            files.extend(found);
-        } else {
-            files.push(p.clone());
-        }
-    }
-    files
-        .into_iter()
-        .map(|f| {
-            let text = std::fs::read_to_string(&f)
-                .with_context(|| format!("cannot read {}", f.display()))?;
-            Ok(Source {
-                name: f.display().to_string(),
-                text,
-            })
-        })
-        .collect()
-}
-
-fn collect_yaml(dir: &Path, out: &mut Vec<PathBuf>) -> Result<()> {
-    for entry in std::fs::read_dir(dir).with_context(|| format!("cannot read {}", dir.display()))? {
-        let path = entry?.path();
-        // Hidden files and folders (`.expected/`, `.git/`) are not part of a package's resources.
-        if path
-            .file_name()
-            .is_some_and(|n| n.to_string_lossy().starts_with('.'))
-        {
-            continue;
-        }
-        if path.is_dir() {
-            collect_yaml(&path, out)?;
-        } else if path.extension().is_some_and(|e| e == "yaml" || e == "yml") {
-            out.push(path);
-        }
-    }
-    Ok(())
-}
-
-/// Writes the changed files back, each atomically (temp file in the same folder + rename).
-fn write_in_place(sources: &[Source], outcome: &Outcome) -> Result<()> {
-    let mut n = 0;
-    for ((source, text), changed) in sources.iter().zip(&outcome.outputs).zip(&outcome.changed) {
-        if !changed {
-            continue;
-        }
-        let path = Path::new(&source.name);
-        let dir = path
-            .parent()
-            .filter(|d| !d.as_os_str().is_empty())
-            .unwrap_or(Path::new("."));
-        let mut tmp = tempfile::NamedTempFile::new_in(dir)
-            .with_context(|| format!("writing {}", path.display()))?;
-        tmp.write_all(text.as_bytes())?;
-        if let Ok(meta) = std::fs::metadata(path) {
-            let _ = std::fs::set_permissions(tmp.path(), meta.permissions());
-        }
-        tmp.persist(path)
-            .with_context(|| format!("replacing {}", path.display()))?;
-        n += 1;
-    }
-    eprintln!("ipreuse: {n} of {} file(s) changed", sources.len());
-    Ok(())
 }

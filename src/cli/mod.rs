@@ -1,0 +1,5 @@
+//! The binary's file-system edge, used by `main.rs` only: reading the named paths
+//! ([`walk`]) and writing changed files back all or nothing ([`in_place`]).
+
+pub mod in_place;
+pub mod walk;

@@ -1,0 +1,130 @@
+//! Reading the named paths (SPEC §1): files as named, folders walked for `*.yaml` / `*.yml`.
+//!
+//! - A path named on the command line is followed even when it is a symlink (the user named it).
+//! - Inside a walk, symlinks to folders are not followed (no loops, no file reached by two
+//!   routes); symlinks to files are read like files.
+//! - Hidden files and folders (`.expected/`, `.git/`) are skipped inside a walk.
+//! - Each file is read once: a file reached twice (named twice, named and inside a named
+//!   folder, or through a file symlink) is identified by device and inode, and keeps the
+//!   first name in the stable order (named paths in order, each folder's files sorted).
+
+use std::collections::HashSet;
+use std::fs;
+use std::os::unix::fs::MetadataExt;
+use std::path::{Path, PathBuf};
+
+use anyhow::{Context, Result};
+use ipreuse::krm::Source;
+
+/// What the named paths hold.
+pub struct Named {
+    /// The files read, each once, in order; `sources[i]` is the text of `files[i]`.
+    pub files: Vec<PathBuf>,
+    pub sources: Vec<Source>,
+    /// The named paths themselves, resolved: what "inside the named paths" means.
+    pub roots: Vec<Root>,
+    /// Symlinks to folders met during a walk and not followed.
+    pub skipped_links: Vec<PathBuf>,
+}
+
+/// One named path, with every symlink resolved (`None` when it cannot be, as for a pipe
+/// like `<(kustomize build)`: nothing can be inside it).
+pub struct Root {
+    pub canonical: Option<PathBuf>,
+    pub is_dir: bool,
+}
+
+impl Named {
+    /// Whether a resolved path is a named file or lies inside a named folder.
+    pub fn contains(&self, canonical: &Path) -> bool {
+        self.roots.iter().any(|r| match &r.canonical {
+            Some(root) if r.is_dir => canonical.starts_with(root),
+            Some(root) => canonical == root,
+            None => false,
+        })
+    }
+}
+
+/// Reads the named files, and folders recursively for `*.yaml` / `*.yml`, in a stable order.
+pub fn read_paths(paths: &[PathBuf]) -> Result<Named> {
+    let mut found = Vec::new();
+    let mut roots = Vec::new();
+    let mut skipped_links = Vec::new();
+    for p in paths {
+        // `metadata` follows symlinks: a named link to a folder is walked.
+        let meta = fs::metadata(p).with_context(|| format!("cannot read {}", p.display()))?;
+        roots.push(Root {
+            canonical: fs::canonicalize(p).ok(),
+            is_dir: meta.is_dir(),
+        });
+        if meta.is_dir() {
+            let mut in_dir = Vec::new();
+            collect_yaml(p, &mut in_dir, &mut skipped_links)?;
+            in_dir.sort();
+            found.extend(in_dir);
+        } else {
+            found.push(p.clone());
+        }
+    }
+    skipped_links.sort();
+    let mut seen = HashSet::new();
+    let mut files = Vec::new();
+    for f in found {
+        let meta = fs::metadata(&f).with_context(|| format!("cannot read {}", f.display()))?;
+        if seen.insert((meta.dev(), meta.ino())) {
+            files.push(f);
+        }
+    }
+    let sources = files
+        .iter()
+        .map(|f| {
+            let text =
+                fs::read_to_string(f).with_context(|| format!("cannot read {}", f.display()))?;
+            Ok(Source {
+                name: f.display().to_string(),
+                text,
+            })
+        })
+        .collect::<Result<_>>()?;
+    Ok(Named {
+        files,
+        sources,
+        roots,
+        skipped_links,
+    })
+}
+
+/// Collects the YAML files under `dir`, without following symlinks to folders.
+fn collect_yaml(dir: &Path, out: &mut Vec<PathBuf>, skipped: &mut Vec<PathBuf>) -> Result<()> {
+    let entries = fs::read_dir(dir).with_context(|| format!("cannot read {}", dir.display()))?;
+    for entry in entries {
+        let entry = entry.with_context(|| format!("cannot read {}", dir.display()))?;
+        let path = entry.path();
+        // Hidden files and folders (`.expected/`, `.git/`) are not part of a package's resources.
+        if entry.file_name().to_string_lossy().starts_with('.') {
+            continue;
+        }
+        // `file_type` does not follow symlinks.
+        let kind = entry
+            .file_type()
+            .with_context(|| format!("cannot read {}", path.display()))?;
+        let is_yaml = path.extension().is_some_and(|e| e == "yaml" || e == "yml");
+        if kind.is_dir() {
+            collect_yaml(&path, out, skipped)?;
+        } else if kind.is_symlink() {
+            match fs::metadata(&path) {
+                Ok(target) if target.is_dir() => skipped.push(path),
+                Ok(target) if target.is_file() && is_yaml => out.push(path),
+                Ok(_) => {}
+                // A broken link named like a resource is a broken package: say so.
+                Err(e) if is_yaml => {
+                    return Err(e).with_context(|| format!("cannot read {}", path.display()));
+                }
+                Err(_) => {}
+            }
+        } else if kind.is_file() && is_yaml {
+            out.push(path);
+        }
+    }
+    Ok(())
+}
