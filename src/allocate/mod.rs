@@ -8,6 +8,7 @@ mod blocked;
 mod context;
 mod fill;
 mod pool_view;
+mod shared;
 mod validate;
 
 use crate::config::Config;
