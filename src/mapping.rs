@@ -21,21 +21,19 @@ pub struct Plan {
 pub fn plan(idx: &Index, cfg: &Config, findings: &mut Vec<Finding>) -> Plan {
     let mut plan = Plan::default();
     if cfg.mapping == MappingMode::Templates {
-        findings.push(
-            Finding::error(
-                "mapping: templates is not available in this version of ipreuse; use auto or all",
-            )
-            .at("spec.mapping"),
-        );
+        findings.push(cfg.source.error(
+            "mapping",
+            None,
+            "mapping: templates is not available in this version of ipreuse; use auto or all",
+        ));
         return plan;
     }
     if cfg.strategy == crate::config::Strategy::Ordinal {
-        findings.push(
-            Finding::error(
-                "strategy: ordinal is not available in this version of ipreuse; use sequential",
-            )
-            .at("spec.strategy"),
-        );
+        findings.push(cfg.source.error(
+            "strategy",
+            None,
+            "strategy: ordinal is not available in this version of ipreuse; use sequential",
+        ));
         return plan;
     }
     let mut order: Vec<usize> = (0..idx.pools.len()).collect();
@@ -102,13 +100,15 @@ pub fn plan(idx: &Index, cfg: &Config, findings: &mut Vec<Finding>) -> Plan {
             None => names.contains(name.name.as_str()),
         };
         if !found {
-            findings.push(
-                Finding::error(format!(
-                    "spec.pools names IPPool {:?}, which is not in the input",
+            findings.push(cfg.source.error(
+                "pools",
+                None,
+                format!(
+                    "{} names IPPool {:?}, which is not in the input",
+                    cfg.source.path("pools", None),
                     name.to_string()
-                ))
-                .at("spec.pools"),
-            );
+                ),
+            ));
         }
     }
     check_claim_names(idx, &plan, findings);

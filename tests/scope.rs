@@ -182,6 +182,44 @@ fn capabilities_of_later_versions_are_refused_not_guessed() {
 }
 
 #[test]
+fn config_problems_found_after_decoding_point_at_the_config_as_written() {
+    let docs = vec![host("node-1", "m3").yaml(), pool_a("m3")];
+    // A ConfigMap (what `kpt fn eval -- key=value` sends): fields in data, lists one string.
+    for (data, path, says) in [
+        ("reserve: 10.0.0.1, bogus", "data.reserve", "\"bogus\""),
+        ("pools: pool-a,pool-c", "data.pools", "pool-c"),
+        ("mapping: templates", "data.mapping", "not available"),
+        ("strategy: ordinal", "data.strategy", "not available"),
+    ] {
+        let fc = format!(
+            "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: fn-input\ndata:\n  {data}\n"
+        );
+        let input = resource_list(&docs, Some(&fc));
+        let o = run_text(&input, None);
+        assert_error(
+            &o,
+            Want {
+                path: Some(path),
+                object: Some(("ConfigMap", "fn-input")),
+                says: &[says],
+            },
+        );
+        assert!(o.has_errors());
+    }
+    // The typed form: spec, and the position of a list item.
+    let cfg = config(json!({"reserve": ["10.0.0.1", "bogus"]}));
+    let o = run_docs(&docs, Some(&cfg));
+    assert_error(
+        &o,
+        Want {
+            path: Some("spec.reserve[1]"),
+            object: Some(("IPReuse", "cfg")),
+            says: &["\"bogus\""],
+        },
+    );
+}
+
+#[test]
 fn kptfiles_are_local_config_so_two_with_one_name_are_no_duplicate() {
     // A package and its subpackage may both name their Kptfile "pkg"; neither is an input.
     let kptfile = "apiVersion: kpt.dev/v1\nkind: Kptfile\nmetadata:\n  name: pkg\n".to_string();

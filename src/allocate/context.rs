@@ -90,12 +90,11 @@ impl<'a> Context<'a> {
                 Ok((lo, hi)) => reserve.insert_range(lo.value(), hi.value()),
                 Err(e) => {
                     ok = false;
-                    findings.push(
-                        Finding::error(format!(
-                            "reserve entry {r:?} is not an address, range or CIDR: {e}"
-                        ))
-                        .at(format!("spec.reserve[{i}]")),
-                    );
+                    findings.push(cfg.source.error(
+                        "reserve",
+                        Some(i),
+                        format!("reserve entry {r:?} is not an address, range or CIDR: {e}"),
+                    ));
                 }
             }
         }

@@ -71,20 +71,23 @@ impl<'a> PoolView<'a> {
     }
 
     /// Why an address is reserved for this pool (rules 1–4), if it is.
-    pub fn reserved_reason(&self, a: Addr) -> Option<&'static str> {
+    pub fn reserved_reason(&self, a: Addr) -> Option<String> {
         if self.st.rule1.contains_addr(a) {
-            Some("a gateway or DNS server of the pool")
+            Some("a gateway or DNS server of the pool".into())
         } else if self.st.ipam.is_reserved_rule2(a) {
-            Some("the network or broadcast address of its subnet")
+            Some("the network or broadcast address of its subnet".into())
         } else if self.ctx.reserve.contains_addr(a) {
-            Some("in spec.reserve of the ipreuse config")
+            Some(format!(
+                "in {} of the ipreuse config",
+                self.ctx.cfg.source.path("reserve", None)
+            ))
         } else if self
             .ctx
             .endpoints
             .get(self.ns)
             .is_some_and(|e| e.contains_addr(a))
         {
-            Some("a control-plane endpoint of a Cluster or Metal3Cluster in the namespace")
+            Some("a control-plane endpoint of a Cluster or Metal3Cluster in the namespace".into())
         } else {
             None
         }
