@@ -416,6 +416,84 @@ fn a_missing_namespace_is_default_for_duplicates() {
 }
 
 #[test]
+fn a_name_that_is_not_a_string_names_the_object_by_kind_and_position() {
+    for (bad, found) in [
+        ("123", "is 123, not a string"),
+        ("[a]", "is [\"a\"], not a string"),
+    ] {
+        let docs = vec![
+            host("node-1", "ns").yaml(),
+            pool("pool", "ns")
+                .range(range("10.9.0.10", "10.9.0.20"))
+                .yaml(),
+            host(bad, "ns").yaml(),
+        ];
+        let o = run_docs(&docs, None);
+        assert_transactional(&o, &[stream(&docs).as_str()]);
+        assert_error(
+            &o,
+            Want {
+                path: Some("metadata.name"),
+                object: Some(("BareMetalHost", "")),
+                says: &["BareMetalHost #3 (the 3rd item)", found],
+            },
+        );
+    }
+    let docs = vec![
+        host("node-1", "ns").yaml(),
+        pool("[p]", "ns")
+            .range(range("10.9.0.10", "10.9.0.20"))
+            .yaml(),
+    ];
+    let o = run_docs(&docs, None);
+    assert_transactional(&o, &[stream(&docs).as_str()]);
+    assert_error(
+        &o,
+        Want {
+            path: Some("metadata.name"),
+            object: Some(("IPPool", "")),
+            says: &["IPPool #2 (the 2nd item)"],
+        },
+    );
+}
+
+#[test]
+fn a_missing_name_or_a_namespace_that_is_not_a_string_is_an_error() {
+    let nameless = host("x", "ns").yaml().replace("  name: x\n", "");
+    let docs = vec![nameless, host("node-1", "ns").yaml()];
+    let o = run_docs(&docs, None);
+    assert_transactional(&o, &[stream(&docs).as_str()]);
+    assert_error(
+        &o,
+        Want {
+            path: Some("metadata.name"),
+            object: Some(("BareMetalHost", "")),
+            says: &["BareMetalHost #1 (the 1st item)", "is missing"],
+        },
+    );
+    let docs = vec![
+        host("node-1", "ns").yaml(),
+        pool("pool", "7")
+            .range(range("10.9.0.10", "10.9.0.20"))
+            .yaml(),
+    ];
+    let o = run_docs(&docs, None);
+    assert_transactional(&o, &[stream(&docs).as_str()]);
+    assert_error(
+        &o,
+        Want {
+            path: Some("metadata.namespace"),
+            object: Some(("IPPool", "pool")),
+            says: &["IPPool pool #2 (the 2nd item)", "is 7, not a string"],
+        },
+    );
+    // Objects the function does not read may be as they are.
+    let other = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: 5\n".to_string();
+    let o = run_docs(&[other.clone(), other], None);
+    assert_no_errors(&o);
+}
+
+#[test]
 fn same_name_in_two_namespaces_is_fine() {
     let docs = vec![
         host("node-1", "a").yaml(),
