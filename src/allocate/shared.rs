@@ -115,25 +115,30 @@ pub fn overlaps(sets: &[&IntervalSet]) -> Vec<Vec<u32>> {
     }
     events.sort_unstable();
     let mut open: BinaryHeap<Reverse<(u128, u32)>> = BinaryHeap::new();
-    let mut pairs: Vec<(u32, u32)> = Vec::new();
+    // Each pair once, smaller position first, packed in one u64 so that sorting is cheap.
+    let mut pairs: Vec<u64> = Vec::new();
     for (lo, hi, i) in events {
         while open.peek().is_some_and(|Reverse((end, _))| *end < lo) {
             open.pop();
         }
         for Reverse((_, j)) in open.iter() {
             if *j != i {
-                pairs.push((i, *j));
-                pairs.push((*j, i));
+                let (a, b) = (i.min(*j), i.max(*j));
+                pairs.push(u64::from(a) << 32 | u64::from(b));
             }
         }
         open.push(Reverse((hi, i)));
     }
     pairs.sort_unstable();
     pairs.dedup();
+    // Sorted by (a, b): each a's list gets its b ascending, and each b's list its a ascending.
     let mut out: Vec<Vec<u32>> = vec![Vec::new(); sets.len()];
-    for (i, j) in pairs {
-        if let Some(list) = out.get_mut(i as usize) {
-            list.push(j);
+    for pair in pairs {
+        let (a, b) = ((pair >> 32) as u32, pair as u32);
+        for (at, other) in [(a, b), (b, a)] {
+            if let Some(list) = out.get_mut(at as usize) {
+                list.push(other);
+            }
         }
     }
     out
