@@ -1366,6 +1366,31 @@ fn prune_false_keeps_a_stale_entry_with_a_warning() {
 }
 
 #[test]
+fn messages_cut_long_entry_keys_but_fields_keep_them() {
+    let key = format!("{}-pool", "g".repeat(300));
+    let docs = with(
+        hosts(&["node-1"]),
+        [v4_pool().entry(&key, "10.0.0.10").yaml()],
+    );
+    let o = run_docs(&docs, None);
+    assert_no_errors(&o);
+    let field = format!("spec.preAllocations.{key}");
+    let w = matching(
+        &o,
+        Severity::Warning,
+        Want {
+            path: Some(&field),
+            object: Some(("IPPool", "pool")),
+            ..Want::default()
+        },
+    );
+    assert_eq!(w.len(), 1, "{}", dump(&o));
+    let m = &w[0].message;
+    assert!(m.len() < 300 && m.contains('…'), "{m}");
+    assert!(!m.contains(&key), "{m}");
+}
+
+#[test]
 fn prune_keeps_an_entry_whose_host_is_in_the_namespace_but_not_selected() {
     let cfg = config(json!({"prune": true, "hostSelector": {"matchLabels": {"role": "worker"}}}));
     let docs = vec![

@@ -245,8 +245,10 @@ fn prune(v: &PoolView, findings: &mut Vec<Finding>, edits: &mut Vec<(usize, Edit
             pruned += 1;
             findings.push(
                 Finding::warning(format!(
-                    "entry {} removed: no BareMetalHost {x:?} in namespace {:?} and no live claim (prune: true)",
-                    e.key, v.ns
+                    "entry {} removed: no BareMetalHost {:?} in namespace {:?} and no live claim (prune: true)",
+                    short(&e.key),
+                    short(x),
+                    short(v.ns)
                 ))
                 .on(v.rref.clone())
                 .at(field),
@@ -261,9 +263,10 @@ fn prune(v: &PoolView, findings: &mut Vec<Finding>, edits: &mut Vec<(usize, Edit
         } else {
             findings.push(
                 Finding::warning(format!(
-                    "entry {} names no BareMetalHost of the input ({x:?}); it stays and keeps its address reserved \
+                    "entry {} names no BareMetalHost of the input ({:?}); it stays and keeps its address reserved \
                      (set prune: true to remove it)",
-                    e.key
+                    short(&e.key),
+                    short(x)
                 ))
                 .on(v.rref.clone())
                 .at(field),

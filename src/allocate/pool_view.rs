@@ -6,6 +6,7 @@ use std::collections::HashMap;
 use super::context::{Context, PoolState};
 use crate::ipam::{self, Addr};
 use crate::model::pool::Pool;
+use crate::names::short;
 use crate::results::{Finding, ResourceRef};
 use crate::yaml::Seg;
 
@@ -120,11 +121,13 @@ impl<'a> PoolView<'a> {
             }
             let finding = if self.is_host_key(holder) {
                 Finding::error(format!(
-                    "{what} {claim}: {text} is in use by claim {holder} of another host (status.indexes); choose another address"
+                    "{what} {claim}: {text} is in use by claim {} of another host (status.indexes); choose another address",
+                    short(holder)
                 ))
             } else {
                 Finding::warning(format!(
-                    "{what} {claim}: {text} is in use by claim {holder} (status.indexes); the host gets it once that claim is gone"
+                    "{what} {claim}: {text} is in use by claim {} (status.indexes); the host gets it once that claim is gone",
+                    short(holder)
                 ))
             };
             findings.push(finding.on(on.clone()).at(field));
