@@ -1,21 +1,30 @@
 #!/usr/bin/env python3
-"""Writes a fleet package to stdout: N BareMetalHosts and 4 IPPools (2 IPv4 /16, 2 IPv6 /64)
-in one namespace, as a plain YAML stream.
+"""Writes a package to stdout as a plain YAML stream, to measure how ipreuse scales.
 
-    python3 bench/gen_fleet.py 10000 > /tmp/fleet.yaml
-    time target/release/ipreuse /tmp/fleet.yaml > /tmp/out.yaml
+    python3 bench/gen_fleet.py 10000 > /tmp/fleet.yaml          # N hosts, 4 pools, one namespace
+    python3 bench/gen_fleet.py 20000 --shape namespaces > /tmp/ns.yaml
+    python3 bench/gen_fleet.py 600 --shape overlap > /tmp/overlap.yaml
+    python3 bench/gen_fleet.py 50000 --shape entries > /tmp/entries.yaml
+    /usr/bin/time -f "%e s %M KB" target/release/ipreuse /tmp/fleet.yaml > /dev/null
+
+Shapes (N is the dimension that grows):
+- fleet: N BareMetalHosts and 4 IPPools (2 IPv4 /16, 2 IPv6 /64) in one namespace.
+- namespaces: N namespaces, each with one host and one pool (same range everywhere).
+- overlap: N pools over one IPv4 /16 in one namespace, with --hosts hosts (default 10).
+- entries: one pool whose N entries already exist, for N hosts of the input, half of them
+  scattered (every other address), and N stale entries of hosts that are gone.
 """
+import argparse
 import sys
 
-n = int(sys.argv[1]) if len(sys.argv) > 1 else 10000
-out = sys.stdout
-for i in range(n):
+
+def host(out, name, ns, i):
     out.write(f"""---
 apiVersion: metal3.io/v1alpha1
 kind: BareMetalHost
 metadata:
-  name: node-{i}
-  namespace: fleet
+  name: {name}
+  namespace: {ns}
   labels:
     rack: r{i % 40}
 spec:
@@ -23,26 +32,85 @@ spec:
   bootMACAddress: 00:11:22:{(i >> 16) & 255:02x}:{(i >> 8) & 255:02x}:{i & 255:02x}
   bmc:
     address: redfish+http://10.1.{(i >> 8) & 255}.{i & 255}:8000/redfish/v1/Systems/1
-    credentialsName: node-{i}-bmc-secret
+    credentialsName: {name}-bmc-secret
 """)
-pools = [
-    ("prov", "10.10.0.10", "10.10.255.250", 16, "10.10.0.1"),
-    ("ext", "10.20.0.10", "10.20.255.250", 16, "10.20.0.1"),
-    ("v6a", "2001:db8:1::10", "2001:db8:1::ffff:ffff", 64, "2001:db8:1::1"),
-    ("v6b", "2001:db8:2::10", "2001:db8:2::ffff:ffff", 64, "2001:db8:2::1"),
-]
-for name, start, end, prefix, gw in pools:
+
+
+def pool(out, name, ns, start, end, prefix, gw, entries=()):
     out.write(f"""---
 apiVersion: ipam.metal3.io/v1alpha1
 kind: IPPool
 metadata:
   name: {name}
-  namespace: fleet
+  namespace: {ns}
 spec:
-  namePrefix: fleet-{name}
+  namePrefix: {ns}-{name}
   pools:
   - start: {start}
     end: {end}
   prefix: {prefix}
   gateway: {gw}
 """)
+    if entries:
+        out.write("  preAllocations:\n")
+        for key, addr in entries:
+            out.write(f"    {key}: \"{addr}\"\n")
+
+
+def v4(n):
+    return f"{(n >> 24) & 255}.{(n >> 16) & 255}.{(n >> 8) & 255}.{n & 255}"
+
+
+def fleet(out, n, _hosts):
+    for i in range(n):
+        host(out, f"node-{i}", "fleet", i)
+    pools = [
+        ("prov", "10.10.0.10", "10.10.255.250", 16, "10.10.0.1"),
+        ("ext", "10.20.0.10", "10.20.255.250", 16, "10.20.0.1"),
+        ("v6a", "2001:db8:1::10", "2001:db8:1::ffff:ffff", 64, "2001:db8:1::1"),
+        ("v6b", "2001:db8:2::10", "2001:db8:2::ffff:ffff", 64, "2001:db8:2::1"),
+    ]
+    for name, start, end, prefix, gw in pools:
+        pool(out, name, "fleet", start, end, prefix, gw)
+
+
+def namespaces(out, n, _hosts):
+    for i in range(n):
+        ns = f"cluster-{i}"
+        host(out, "node-0", ns, i)
+        pool(out, "prov", ns, "10.10.0.10", "10.10.0.250", 24, "10.10.0.1")
+
+
+def overlap(out, n, hosts):
+    for i in range(hosts):
+        host(out, f"node-{i}", "shared", i)
+    for i in range(n):
+        pool(out, f"pool-{i}", "shared", "10.10.0.10", "10.10.255.250", 16, "10.10.0.1")
+
+
+def entries(out, n, _hosts):
+    base = 10 << 24
+    kept = []
+    for i in range(n):
+        host(out, f"node-{i}", "fleet", i)
+        # The first half packed, the second half every other address (many held ranges).
+        offset = i if i < n // 2 else n // 2 + 2 * (i - n // 2)
+        kept.append((f"node-{i}-prov", v4(base + 10 + offset)))
+    gone = [(f"gone-{i}-prov", v4(base + 10 + 2 * n + i)) for i in range(n)]
+    pool(out, "prov", "fleet", "10.0.0.10", "10.255.255.250", 8, "10.0.0.1", kept + gone)
+
+
+SHAPES = {"fleet": fleet, "namespaces": namespaces, "overlap": overlap, "entries": entries}
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("n", nargs="?", type=int, default=10000, help="the dimension that grows")
+    p.add_argument("--shape", choices=sorted(SHAPES), default="fleet")
+    p.add_argument("--hosts", type=int, default=10, help="hosts of the overlap shape")
+    a = p.parse_args()
+    SHAPES[a.shape](sys.stdout, a.n, a.hosts)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,10 +1,11 @@
 //! Mapping (SPEC §4): which (host, pool) pairs need a `{host}-{pool}` entry, and which pools
 //! the function manages.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 
 use crate::config::{Config, MappingMode};
 use crate::model::Index;
+use crate::names::{claim_name, short};
 use crate::results::Finding;
 
 /// The work the mapping asks for.
@@ -20,21 +21,19 @@ pub struct Plan {
 pub fn plan(idx: &Index, cfg: &Config, findings: &mut Vec<Finding>) -> Plan {
     let mut plan = Plan::default();
     if cfg.mapping == MappingMode::Templates {
-        findings.push(
-            Finding::error(
-                "mapping: templates is not available in this version of ipreuse; use auto or all",
-            )
-            .at("spec.mapping"),
-        );
+        findings.push(cfg.source.error(
+            "mapping",
+            None,
+            "mapping: templates is not available in this version of ipreuse; use auto or all",
+        ));
         return plan;
     }
     if cfg.strategy == crate::config::Strategy::Ordinal {
-        findings.push(
-            Finding::error(
-                "strategy: ordinal is not available in this version of ipreuse; use sequential",
-            )
-            .at("spec.strategy"),
-        );
+        findings.push(cfg.source.error(
+            "strategy",
+            None,
+            "strategy: ordinal is not available in this version of ipreuse; use sequential",
+        ));
         return plan;
     }
     let mut order: Vec<usize> = (0..idx.pools.len()).collect();
@@ -43,6 +42,16 @@ pub fn plan(idx: &Index, cfg: &Config, findings: &mut Vec<Finding>) -> Plan {
         (pa.namespace.as_bytes(), pa.name.as_bytes())
             .cmp(&(pb.namespace.as_bytes(), pb.name.as_bytes()))
     });
+    // The selected hosts of each namespace, in input order: one pass over the hosts.
+    let mut selected: HashMap<&str, Vec<usize>> = HashMap::new();
+    for (i, h) in idx.hosts.iter().enumerate() {
+        if cfg.host_selector.matches(&h.labels) {
+            selected
+                .entry(h.object.namespace.as_str())
+                .or_default()
+                .push(i);
+        }
+    }
     let mut namespaces: BTreeSet<&str> = BTreeSet::new();
     for &p in &order {
         let pool = &idx.pools[p];
@@ -51,13 +60,7 @@ pub fn plan(idx: &Index, cfg: &Config, findings: &mut Vec<Finding>) -> Plan {
         if !cfg.manages_pool(ns, pool.name()) {
             continue;
         }
-        let hosts: Vec<usize> = idx
-            .hosts
-            .iter()
-            .enumerate()
-            .filter(|(_, h)| h.object.namespace == ns && cfg.host_selector.matches(&h.labels))
-            .map(|(i, _)| i)
-            .collect();
+        let hosts: Vec<usize> = selected.get(ns).cloned().unwrap_or_default();
         if let Some(field) = &pool.skipped {
             if !hosts.is_empty() {
                 findings.push(
@@ -85,20 +88,74 @@ pub fn plan(idx: &Index, cfg: &Config, findings: &mut Vec<Finding>) -> Plan {
         )));
     }
     // A configured name that matches no pool of the input: a typo would leave it unmanaged.
+    let names: HashSet<&str> = idx.pools.iter().map(|p| p.name()).collect();
+    let full: HashSet<(&str, &str)> = idx
+        .pools
+        .iter()
+        .map(|p| (p.object.namespace.as_str(), p.name()))
+        .collect();
     for name in &cfg.pools {
-        if !idx
-            .pools
-            .iter()
-            .any(|p| name.matches(&p.object.namespace, p.name()))
-        {
-            findings.push(
-                Finding::error(format!(
-                    "spec.pools names IPPool {:?}, which is not in the input",
+        let found = match &name.namespace {
+            Some(ns) => full.contains(&(ns.as_str(), name.name.as_str())),
+            None => names.contains(name.name.as_str()),
+        };
+        if !found {
+            findings.push(cfg.source.error(
+                "pools",
+                None,
+                format!(
+                    "{} names IPPool {:?}, which is not in the input",
+                    cfg.source.path("pools", None),
                     name.to_string()
-                ))
-                .at("spec.pools"),
-            );
+                ),
+            ));
         }
     }
+    check_claim_names(idx, &plan, findings);
     plan
+}
+
+/// SPEC §5 "Names": two required pairs of one namespace whose claim names coincide
+/// (`node-1-bmc` + `v4`, `node-1` + `bmc-v4`) are an error naming both hosts and both pools:
+/// CAPM3 creates each IPClaim under its name in the pool's namespace, so only one could exist.
+/// One pass over the pairs, hashed by (namespace, claim name).
+fn check_claim_names(idx: &Index, plan: &Plan, findings: &mut Vec<Finding>) {
+    use std::collections::hash_map::Entry;
+    // The first pair of each name; pools in byte order, so the pair reported first is the
+    // one whose pool sorts first (two pairs of one pool never share a name).
+    let mut first: HashMap<(&str, String), (usize, usize)> = HashMap::new();
+    for &p in &plan.managed {
+        let pool = &idx.pools[p];
+        let ns = pool.object.namespace.as_str();
+        for &h in plan.required.get(&p).map_or(&[][..], Vec::as_slice) {
+            let host = &idx.hosts[h];
+            match first.entry((ns, claim_name(host.name(), pool.name()))) {
+                Entry::Vacant(e) => {
+                    e.insert((h, p));
+                }
+                Entry::Occupied(e) => {
+                    let &(h1, p1) = e.get();
+                    if p1 == p {
+                        // The same host name twice: reported as a duplicate object.
+                        continue;
+                    }
+                    findings.push(
+                        Finding::error(format!(
+                            "claim name {} is made twice in namespace {:?}: by BareMetalHost {} with IPPool {} \
+                             and by BareMetalHost {} with IPPool {}; CAPM3 creates one IPClaim of a name in a \
+                             namespace, so one host would get the other's address: rename one of the hosts or pools",
+                            short(&e.key().1),
+                            short(ns),
+                            short(idx.hosts[h1].name()),
+                            short(idx.pools[p1].name()),
+                            short(host.name()),
+                            short(pool.name())
+                        ))
+                        .on(host.object.resource_ref())
+                        .at("metadata.name"),
+                    );
+                }
+            }
+        }
+    }
 }

@@ -24,6 +24,47 @@ pub fn claim_name(host: &str, pool: &str) -> String {
     format!("{host}-{pool}")
 }
 
+/// Names longer than this are cut in messages by [`short`].
+pub const SHORT_NAME: usize = 63;
+
+/// A name as a message shows it: as it is up to [`SHORT_NAME`] characters, else its first 40
+/// and last 20 characters around an ellipsis, so that a message naming many objects stays
+/// readable whatever the input holds (the full name is in the result's `resourceRef`).
+pub fn short(name: &str) -> std::borrow::Cow<'_, str> {
+    let count = name.chars().count();
+    if count <= SHORT_NAME {
+        return std::borrow::Cow::Borrowed(name);
+    }
+    let head: String = name.chars().take(40).collect();
+    let tail: String = name.chars().skip(count - 20).collect();
+    std::borrow::Cow::Owned(format!("{head}…{tail}"))
+}
+
+/// `1st`, `2nd`, `3rd`, `4th`, `11th`, `21st`…: positions in messages.
+pub fn ordinal(n: usize) -> String {
+    let suffix = match (n % 10, n % 100) {
+        (_, 11..=13) => "th",
+        (1, _) => "st",
+        (2, _) => "nd",
+        (3, _) => "rd",
+        _ => "th",
+    };
+    format!("{n}{suffix}")
+}
+
+/// Up to `shown` items, then "and N more": `a, b and c`, `a, b, c and 7 more`. The items
+/// are taken as they are (shorten names with [`short`] first); only the shown ones are read.
+pub fn list_some(items: impl ExactSizeIterator<Item = String>, shown: usize) -> String {
+    let total = items.len();
+    let parts: Vec<String> = items.take(shown).collect();
+    match (parts.split_last(), total.saturating_sub(parts.len())) {
+        (None, _) => String::new(),
+        (Some((only, [])), 0) => only.clone(),
+        (Some((last, rest)), 0) => format!("{} and {last}", rest.join(", ")),
+        (Some(_), more) => format!("{} and {more} more", parts.join(", ")),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -50,6 +91,46 @@ mod tests {
         assert!(!is_dns1123_subdomain(""));
         assert!(is_dns1123_subdomain(&"a".repeat(253)));
         assert!(!is_dns1123_subdomain(&"a".repeat(254)));
+    }
+
+    #[test]
+    fn long_names_are_cut_in_the_middle() {
+        assert_eq!(short("node-1"), "node-1");
+        let exact = "a".repeat(SHORT_NAME);
+        assert_eq!(short(&exact), exact.as_str());
+        let long = format!("{}{}", "h".repeat(100), "tail-of-twenty-chars");
+        let cut = short(&long);
+        assert_eq!(cut.chars().count(), 61);
+        assert!(cut.starts_with(&"h".repeat(40)), "{cut}");
+        assert!(cut.ends_with("…tail-of-twenty-chars"), "{cut}");
+        // Multi-byte characters are never split.
+        let wide = "é".repeat(70);
+        assert_eq!(short(&wide).chars().count(), 61);
+    }
+
+    #[test]
+    fn ordinals() {
+        let got: Vec<String> = [1, 2, 3, 4, 11, 12, 13, 21, 22, 23, 101, 111, 112]
+            .into_iter()
+            .map(ordinal)
+            .collect();
+        assert_eq!(
+            got,
+            [
+                "1st", "2nd", "3rd", "4th", "11th", "12th", "13th", "21st", "22nd", "23rd",
+                "101st", "111th", "112th"
+            ]
+        );
+    }
+
+    #[test]
+    fn lists_show_a_few_and_count_the_rest() {
+        let l = |v: &[&str]| list_some(v.iter().map(|s| s.to_string()), 3);
+        assert_eq!(l(&[]), "");
+        assert_eq!(l(&["a"]), "a");
+        assert_eq!(l(&["a", "b"]), "a and b");
+        assert_eq!(l(&["a", "b", "c"]), "a, b and c");
+        assert_eq!(l(&["a", "b", "c", "d", "e"]), "a, b, c and 2 more");
     }
 
     #[test]

@@ -325,18 +325,15 @@ fn edit_failure(error: &yaml::EditError) -> Failure {
     }
 }
 
-/// `mode: check`: every item fill would change is an error.
+/// `mode: check`: every item fill would change is an error saying what fill would change.
 fn check_findings(index: &model::Index, edits: &[(usize, Edit)], findings: &mut Vec<Finding>) {
-    let mut per_item: std::collections::BTreeMap<usize, usize> = std::collections::BTreeMap::new();
-    for (i, _) in edits {
-        *per_item.entry(*i).or_default() += 1;
-    }
-    for (i, n) in per_item {
+    for (i, changes) in allocate::Changes::per_item(edits) {
         if let Some(Some(o)) = index.objects.get(i) {
             findings.push(
                 Finding::error(format!(
-                    "check: {} is not up to date: fill would make {n} change(s) to it; run ipreuse in fill mode and commit the result",
-                    o.display()
+                    "check: {} is not up to date: fill would {}; run ipreuse in fill mode and commit the result",
+                    o.display(),
+                    changes.describe()
                 ))
                 .on(o.resource_ref())
                 .at("spec.preAllocations"),

@@ -276,6 +276,77 @@ fn claim_name_over_253_characters() {
     );
 }
 
+/// `node-1-bmc` + `v4` and `node-1` + `bmc-v4` both make the claim `node-1-bmc-v4`.
+fn colliding_claims(ns_of_second_host: &str) -> Vec<String> {
+    vec![
+        host("node-1-bmc", "ns").yaml(),
+        host("node-1", ns_of_second_host).yaml(),
+        pool("v4", "ns")
+            .range(range("10.9.0.10", "10.9.0.20"))
+            .yaml(),
+        pool("bmc-v4", "ns")
+            .range(range("10.9.1.10", "10.9.1.20"))
+            .yaml(),
+        pool("bmc-v4", "other")
+            .range(range("10.9.1.10", "10.9.1.20"))
+            .yaml(),
+    ]
+}
+
+#[test]
+fn claim_name_collision_names_both_hosts_and_both_pools() {
+    let docs = colliding_claims("ns");
+    let o = run_docs(&docs, None);
+    assert_transactional(&o, &[stream(&docs).as_str()]);
+    let errs = matching(
+        &o,
+        Severity::Error,
+        Want {
+            says: &["node-1-bmc-v4", "made twice"],
+            ..Want::default()
+        },
+    );
+    assert_eq!(errs.len(), 1, "{}", dump(&o));
+    let e = errs[0];
+    for name in [
+        "BareMetalHost node-1-bmc with IPPool v4",
+        "BareMetalHost node-1 with IPPool bmc-v4",
+        "\"ns\"",
+    ] {
+        assert!(e.message.contains(name), "{name:?} in {}", e.message);
+    }
+    // On the host of the pair whose pool sorts second ("v4" > "bmc-v4"), at its name.
+    let r = e.resource_ref.as_ref().expect("resourceRef");
+    assert_eq!(
+        (r.kind.as_str(), r.name.as_str()),
+        ("BareMetalHost", "node-1-bmc")
+    );
+    assert_eq!(
+        e.field.as_ref().map(|f| f.path.as_str()),
+        Some("metadata.name")
+    );
+}
+
+#[test]
+fn claim_names_of_different_namespaces_or_unmanaged_pools_do_not_collide() {
+    // node-1 in another namespace pairs with other/bmc-v4: its claim lives there.
+    let o = run_docs(&colliding_claims("other"), None);
+    assert_no_errors(&o);
+    assert_eq!(
+        entry_of(&o, "ns", "v4", "node-1-bmc-v4").as_deref(),
+        Some("10.9.0.10")
+    );
+    assert_eq!(
+        entry_of(&o, "other", "bmc-v4", "node-1-bmc-v4").as_deref(),
+        Some("10.9.1.10")
+    );
+    // bmc-v4 left out of spec.pools: only one pair makes the name.
+    let cfg = json!({"apiVersion": "fn.ipreuse.dev/v1alpha1", "kind": "IPReuse",
+        "metadata": {"name": "c"}, "spec": {"pools": ["v4"]}});
+    let o = run_docs(&colliding_claims("ns"), Some(&cfg));
+    assert_no_errors(&o);
+}
+
 #[test]
 fn claim_name_not_dns_1123() {
     let docs = vec![
@@ -342,6 +413,84 @@ fn a_missing_namespace_is_default_for_duplicates() {
             ..Want::default()
         },
     );
+}
+
+#[test]
+fn a_name_that_is_not_a_string_names_the_object_by_kind_and_position() {
+    for (bad, found) in [
+        ("123", "is 123, not a string"),
+        ("[a]", "is [\"a\"], not a string"),
+    ] {
+        let docs = vec![
+            host("node-1", "ns").yaml(),
+            pool("pool", "ns")
+                .range(range("10.9.0.10", "10.9.0.20"))
+                .yaml(),
+            host(bad, "ns").yaml(),
+        ];
+        let o = run_docs(&docs, None);
+        assert_transactional(&o, &[stream(&docs).as_str()]);
+        assert_error(
+            &o,
+            Want {
+                path: Some("metadata.name"),
+                object: Some(("BareMetalHost", "")),
+                says: &["BareMetalHost #3 (the 3rd item)", found],
+            },
+        );
+    }
+    let docs = vec![
+        host("node-1", "ns").yaml(),
+        pool("[p]", "ns")
+            .range(range("10.9.0.10", "10.9.0.20"))
+            .yaml(),
+    ];
+    let o = run_docs(&docs, None);
+    assert_transactional(&o, &[stream(&docs).as_str()]);
+    assert_error(
+        &o,
+        Want {
+            path: Some("metadata.name"),
+            object: Some(("IPPool", "")),
+            says: &["IPPool #2 (the 2nd item)"],
+        },
+    );
+}
+
+#[test]
+fn a_missing_name_or_a_namespace_that_is_not_a_string_is_an_error() {
+    let nameless = host("x", "ns").yaml().replace("  name: x\n", "");
+    let docs = vec![nameless, host("node-1", "ns").yaml()];
+    let o = run_docs(&docs, None);
+    assert_transactional(&o, &[stream(&docs).as_str()]);
+    assert_error(
+        &o,
+        Want {
+            path: Some("metadata.name"),
+            object: Some(("BareMetalHost", "")),
+            says: &["BareMetalHost #1 (the 1st item)", "is missing"],
+        },
+    );
+    let docs = vec![
+        host("node-1", "ns").yaml(),
+        pool("pool", "7")
+            .range(range("10.9.0.10", "10.9.0.20"))
+            .yaml(),
+    ];
+    let o = run_docs(&docs, None);
+    assert_transactional(&o, &[stream(&docs).as_str()]);
+    assert_error(
+        &o,
+        Want {
+            path: Some("metadata.namespace"),
+            object: Some(("IPPool", "pool")),
+            says: &["IPPool pool #2 (the 2nd item)", "is 7, not a string"],
+        },
+    );
+    // Objects the function does not read may be as they are.
+    let other = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: 5\n".to_string();
+    let o = run_docs(&[other.clone(), other], None);
+    assert_no_errors(&o);
 }
 
 #[test]

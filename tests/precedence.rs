@@ -1119,6 +1119,190 @@ fn one_address_for_two_hosts_in_overlapping_pools_is_an_error() {
     );
 }
 
+#[test]
+fn overlap_is_one_warning_per_pool_naming_three_and_counting_the_rest() {
+    let names = ["p-a", "p-b", "p-c", "p-d", "p-e", "p-f"];
+    let mut docs = hosts(&["node-1"]);
+    for name in names {
+        docs.push(
+            pool(name, "ns")
+                .range(range("10.0.0.10", "10.0.0.40"))
+                .yaml(),
+        );
+    }
+    docs.push(
+        pool("p-z", "ns")
+            .range(range("10.0.1.10", "10.0.1.40"))
+            .yaml(),
+    );
+    let o = run_docs(&docs, None);
+    assert_no_errors(&o);
+    let overlap_warnings = |name: &str| {
+        matching(
+            &o,
+            Severity::Warning,
+            Want {
+                object: Some(("IPPool", name)),
+                says: &["overlaps"],
+                ..Want::default()
+            },
+        )
+    };
+    for name in names {
+        assert_eq!(overlap_warnings(name).len(), 1, "{name}: {}", dump(&o));
+    }
+    assert!(overlap_warnings("p-z").is_empty(), "{}", dump(&o));
+    let first = &overlap_warnings("p-a")[0].message;
+    assert!(
+        first.contains("IPPool ns/p-b, ns/p-c, ns/p-d and 2 more"),
+        "{first}"
+    );
+    let last = &overlap_warnings("p-f")[0].message;
+    assert!(
+        last.contains("IPPool ns/p-a, ns/p-b, ns/p-c and 2 more"),
+        "{last}"
+    );
+    // Every pool still keeps the others' new entries out: .10, .11, ... in byte order.
+    for (i, name) in names.iter().enumerate() {
+        assert_eq!(
+            entry_of(&o, "ns", name, &format!("node-1-{name}")),
+            Some(format!("10.0.0.{}", 10 + i)),
+            "{name}"
+        );
+    }
+    assert_eq!(
+        entry_of(&o, "ns", "p-z", "node-1-p-z").as_deref(),
+        Some("10.0.1.10")
+    );
+}
+
+#[test]
+fn overlap_warnings_cut_long_pool_names() {
+    let long = |c: &str| format!("{}-pool", c.repeat(200));
+    let docs = with(
+        hosts(&["n"]),
+        ["a", "b", "c"].map(|c| {
+            pool(&long(c), "ns")
+                .range(range("10.0.0.10", "10.0.0.40"))
+                .yaml()
+        }),
+    );
+    let o = run_docs(&docs, None);
+    assert_no_errors(&o);
+    let w = matching(
+        &o,
+        Severity::Warning,
+        Want {
+            object: Some(("IPPool", long("a").as_str())),
+            says: &["overlaps"],
+            ..Want::default()
+        },
+    );
+    assert_eq!(w.len(), 1, "{}", dump(&o));
+    let m = &w[0].message;
+    assert!(m.len() < 300, "{m}");
+    assert!(!m.contains(&long("b")), "{m}");
+    assert!(m.contains('…') && m.contains("bbbbbbbbbbbbbbb-pool"), "{m}");
+}
+
+#[test]
+fn an_address_held_outside_its_pool_counts_only_for_pools_that_overlap_that_pool() {
+    // p-a (.10–.20) has its gateway .21 outside its own range. p-b walks .21–.25 first and
+    // overlaps p-a through .19: .21 is taken there. p-c (.21–.22) does not overlap p-a, so
+    // p-a's gateway is free for it; p-b's new .22 (held inside p-b's candidates) is not.
+    let docs = with(
+        hosts(&["node-1"]),
+        [
+            pool("p-a", "ns")
+                .range(range("10.0.0.10", "10.0.0.20"))
+                .gateway("10.0.0.21")
+                .yaml(),
+            pool("p-b", "ns")
+                .range(range("10.0.0.21", "10.0.0.25"))
+                .range(range("10.0.0.19", "10.0.0.19"))
+                .yaml(),
+            pool("p-c", "ns")
+                .range(range("10.0.0.21", "10.0.0.22"))
+                .yaml(),
+        ],
+    );
+    let o = run_docs(&docs, None);
+    assert_no_errors(&o);
+    let got = |p: &str| entry_of(&o, "ns", p, &format!("node-1-{p}"));
+    assert_eq!(got("p-a").as_deref(), Some("10.0.0.10"));
+    assert_eq!(got("p-b").as_deref(), Some("10.0.0.22"));
+    assert_eq!(got("p-c").as_deref(), Some("10.0.0.21"));
+}
+
+#[test]
+fn summaries_count_free_addresses_net_of_every_overlapping_pool() {
+    // p-a and p-b share .10–.19; p-a also has .30–.31. Hosts n-1, n-2.
+    // p-a: n-1 .10, n-2 .11: 12 candidates - 2 = 10 free.
+    // p-b: .10, .11 held by p-a; n-1 .12, n-2 .13: 10 - 4 = 6 free.
+    let docs = with(
+        hosts(&["n-1", "n-2"]),
+        [
+            pool("p-a", "ns")
+                .range(range("10.0.0.10", "10.0.0.19"))
+                .range(range("10.0.0.30", "10.0.0.31"))
+                .yaml(),
+            pool("p-b", "ns")
+                .range(range("10.0.0.10", "10.0.0.19"))
+                .yaml(),
+        ],
+    );
+    let o = run_docs(&docs, None);
+    assert_no_errors(&o);
+    for (name, free) in [("p-a", "10 free left"), ("p-b", "6 free left")] {
+        assert_finding(
+            &o,
+            Severity::Info,
+            Want {
+                object: Some(("IPPool", name)),
+                says: &["2 added", free],
+                ..Want::default()
+            },
+        );
+    }
+}
+
+#[test]
+fn an_entry_key_is_read_against_its_own_pool_when_names_are_ambiguous() {
+    // In pool v4, `node-1-bmc-v4` is the entry of a host `node-1-bmc` (gone), never node-1's
+    // entry for pool bmc-v4: prune removes it from v4 and node-1 gets its own entries.
+    let docs = with(
+        hosts(&["node-1"]),
+        [
+            pool("v4", "ns")
+                .range(range("10.0.0.10", "10.0.0.20"))
+                .entry("node-1-bmc-v4", "10.0.0.10")
+                .entry("block-end", "10.0.0.20")
+                .yaml(),
+            pool("bmc-v4", "ns")
+                .range(range("10.0.1.10", "10.0.1.20"))
+                .yaml(),
+        ],
+    );
+    let o = run_docs(&docs, Some(&config(json!({"prune": true}))));
+    assert_no_errors(&o);
+    assert_eq!(
+        pool_entries(&o, "ns", "v4"),
+        pairs(&[("block-end", "10.0.0.20"), ("node-1-v4", "10.0.0.11")])
+    );
+    assert_eq!(
+        pool_entries(&o, "ns", "bmc-v4"),
+        pairs(&[("node-1-bmc-v4", "10.0.1.10")])
+    );
+    assert_warning(
+        &o,
+        Want {
+            path: Some("spec.preAllocations.node-1-bmc-v4"),
+            object: Some(("IPPool", "v4")),
+            says: &["\"node-1-bmc\""],
+        },
+    );
+}
+
 // ---- prune ----------------------------------------------------------------------------------
 
 fn prune_docs() -> Vec<String> {
@@ -1179,6 +1363,31 @@ fn prune_false_keeps_a_stale_entry_with_a_warning() {
             ..Want::default()
         },
     );
+}
+
+#[test]
+fn messages_cut_long_entry_keys_but_fields_keep_them() {
+    let key = format!("{}-pool", "g".repeat(300));
+    let docs = with(
+        hosts(&["node-1"]),
+        [v4_pool().entry(&key, "10.0.0.10").yaml()],
+    );
+    let o = run_docs(&docs, None);
+    assert_no_errors(&o);
+    let field = format!("spec.preAllocations.{key}");
+    let w = matching(
+        &o,
+        Severity::Warning,
+        Want {
+            path: Some(&field),
+            object: Some(("IPPool", "pool")),
+            ..Want::default()
+        },
+    );
+    assert_eq!(w.len(), 1, "{}", dump(&o));
+    let m = &w[0].message;
+    assert!(m.len() < 300 && m.contains('…'), "{m}");
+    assert!(!m.contains(&key), "{m}");
 }
 
 #[test]

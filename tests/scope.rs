@@ -43,6 +43,48 @@ fn check_mode_fails_when_fill_would_change_an_item() {
 }
 
 #[test]
+fn check_mode_counts_what_fill_would_add_rewrite_and_remove_per_pool() {
+    // pool-6: node-0's entry is written non-canonically (rewritten), gone-pool-6 is stale
+    // (removed with prune), node-1 and node-2 need one (added). pool-a: node-0..2 added.
+    let docs = vec![
+        host("node-0", "m3").yaml(),
+        host("node-1", "m3").yaml(),
+        host("node-2", "m3").yaml(),
+        pool("pool-6", "m3")
+            .range(range("fd00::10", "fd00::ff"))
+            .entry("node-0-pool-6", "FD00::0010")
+            .entry("gone-pool-6", "fd00::11")
+            .yaml(),
+        pool_a("m3"),
+    ];
+    let input = stream(&docs);
+    let o = run_text(
+        &input,
+        Some(&config(json!({"mode": "check", "prune": true}))),
+    );
+    assert_transactional(&o, &[&input]);
+    for (name, says) in [
+        (
+            "pool-6",
+            "check: IPPool m3/pool-6 is not up to date: fill would add 2, rewrite 1 and remove 1 entries of spec.preAllocations; run ipreuse in fill mode",
+        ),
+        (
+            "pool-a",
+            "check: IPPool m3/pool-a is not up to date: fill would add 3 entries of spec.preAllocations;",
+        ),
+    ] {
+        assert_error(
+            &o,
+            Want {
+                path: Some("spec.preAllocations"),
+                object: Some(("IPPool", name)),
+                says: &[says],
+            },
+        );
+    }
+}
+
+#[test]
 fn local_config_objects_are_never_read_or_changed() {
     let local = pool("pool-local", "m3")
         .range(range("10.0.1.10", "10.0.1.20"))
@@ -179,6 +221,44 @@ fn capabilities_of_later_versions_are_refused_not_guessed() {
         );
         assert_transactional(&o, &[&input]);
     }
+}
+
+#[test]
+fn config_problems_found_after_decoding_point_at_the_config_as_written() {
+    let docs = vec![host("node-1", "m3").yaml(), pool_a("m3")];
+    // A ConfigMap (what `kpt fn eval -- key=value` sends): fields in data, lists one string.
+    for (data, path, says) in [
+        ("reserve: 10.0.0.1, bogus", "data.reserve", "\"bogus\""),
+        ("pools: pool-a,pool-c", "data.pools", "pool-c"),
+        ("mapping: templates", "data.mapping", "not available"),
+        ("strategy: ordinal", "data.strategy", "not available"),
+    ] {
+        let fc = format!(
+            "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: fn-input\ndata:\n  {data}\n"
+        );
+        let input = resource_list(&docs, Some(&fc));
+        let o = run_text(&input, None);
+        assert_error(
+            &o,
+            Want {
+                path: Some(path),
+                object: Some(("ConfigMap", "fn-input")),
+                says: &[says],
+            },
+        );
+        assert!(o.has_errors());
+    }
+    // The typed form: spec, and the position of a list item.
+    let cfg = config(json!({"reserve": ["10.0.0.1", "bogus"]}));
+    let o = run_docs(&docs, Some(&cfg));
+    assert_error(
+        &o,
+        Want {
+            path: Some("spec.reserve[1]"),
+            object: Some(("IPReuse", "cfg")),
+            says: &["\"bogus\""],
+        },
+    );
 }
 
 #[test]

@@ -1,106 +1,123 @@
 //! The addresses a new entry of one pool may not take (SPEC §5 "Reserved" and "Taken").
+//!
+//! Three sets, never merged into one: the pool's fixed blocked candidates (computed once in
+//! [`Context::build`](super::context::Context::build)), what this fill adds, and what the
+//! pools of the namespace hold inside their own candidates ([`Shared`]). The cursor walks
+//! their union and the free count adds them up, so nothing is copied per pool.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
-use super::context::{Context, Pin};
-use crate::ipam::{Addr, IntervalSet};
-use crate::results::Finding;
+use super::context::{Context, Pin, PoolState};
+use super::shared::Shared;
+use crate::ipam::{self, Addr, FreeCursor, IntervalSet};
 
-/// The addresses a new entry of one pool may not take, and how many hold each.
-pub struct Blocked {
+/// The addresses a new entry of one pool may not take, and who holds them.
+pub struct Blocked<'a> {
     /// Reserved by rules 1–4 (an error on a host's entry or pin).
-    pub reserved: IntervalSet,
-    /// Reserved ∪ taken: what the strategy skips.
-    pub all: IntervalSet,
-    /// How many holders each taken address has (entries, live claims, pins, other pools).
-    pub taken: HashMap<u128, u32>,
+    pub reserved: &'a IntervalSet,
+    /// Candidates blocked before anything is added (reserved, this pool's holdings, what
+    /// overlapping pools hold outside their own candidates).
+    fixed: &'a IntervalSet,
+    /// Candidates blocked since: taken by the strategy in this fill, or held outside their
+    /// candidates by overlapping pools filled earlier in this run. Disjoint from `fixed`.
+    extra: IntervalSet,
+    /// What the pools of the namespace hold inside their own candidates.
+    shared: Option<&'a Shared>,
+    /// How many of this pool's entries, live claims and pins hold each address.
+    own: HashMap<u128, u32>,
+    /// Candidates held outside their candidates by overlapping pools filled earlier.
+    added_outside: HashSet<u128>,
+    st: &'a PoolState,
+    pool: usize,
 }
 
-impl Blocked {
-    /// Marks `a` as held by one more holder.
-    pub fn take(&mut self, a: Addr) {
-        *self.taken.entry(a.value()).or_default() += 1;
-        self.all.insert_addr(a);
-    }
-
-    /// Whether anything but one holder (the claim asking) holds `a`.
-    pub fn held_by_others(&self, a: Addr) -> bool {
-        self.taken.get(&a.value()).copied().unwrap_or(0) > 1
-    }
-
-    /// Reserved and taken addresses for pool `p`: rules 1–4; this pool's entries, live claims
-    /// and pins; and every overlapping pool's entries (with those added by this run), live
-    /// claims, pins and gateways / DNS servers (with a warning per overlap).
-    pub fn for_pool(ctx: &Context, p: usize, pins: &[Pin], findings: &mut Vec<Finding>) -> Blocked {
-        let idx = ctx.idx;
-        let pool = &idx.pools[p];
-        let ns = pool.object.namespace.as_str();
-        let rref = pool.object.resource_ref();
-        let Some(st) = ctx.pools.get(&p) else {
-            return Blocked {
-                reserved: IntervalSet::new(),
-                all: IntervalSet::new(),
-                taken: HashMap::new(),
-            };
-        };
-        // Reserved: rules 1–4.
-        let mut reserved = st.rule1.clone();
-        reserved.extend(&st.ipam.reserved_rule2());
-        reserved.extend(&ctx.reserve);
-        if let Some(e) = ctx.endpoints.get(ns) {
-            reserved.extend(e);
+impl<'a> Blocked<'a> {
+    /// The blocked addresses of pool `p`, whose pins are `pins`.
+    pub fn for_pool(ctx: &'a Context, p: usize, st: &'a PoolState, pins: &[Pin]) -> Blocked<'a> {
+        let mut own: HashMap<u128, u32> = HashMap::new();
+        for a in st
+            .existing
+            .iter()
+            .filter_map(|e| e.addr)
+            .chain(st.indexes.values().copied())
+            .chain(pins.iter().map(|pin| pin.addr))
+        {
+            *own.entry(a.value()).or_default() += 1;
         }
+        let shared = ctx.shared_of(p);
         let mut blocked = Blocked {
-            all: reserved.clone(),
-            reserved,
-            taken: HashMap::new(),
+            reserved: &st.reserved,
+            fixed: &st.fixed,
+            extra: IntervalSet::new(),
+            shared,
+            own,
+            added_outside: HashSet::new(),
+            st,
+            pool: p,
         };
-        // Taken: this pool's entries, live claims, pins; then overlapping pools'.
-        for e in &st.existing {
-            if let Some(a) = e.addr {
-                blocked.take(a);
-            }
-        }
-        for a in st.indexes.values() {
-            blocked.take(*a);
-        }
-        for pin in pins {
-            blocked.take(pin.addr);
-        }
-        for q in ctx.overlapping(p) {
-            let other = &ctx.pools[&q];
-            let qpool = &idx.pools[q];
-            findings.push(
-                Finding::warning(format!(
-                    "This pool overlaps IPPool {ns}/{}: addresses either pool holds are kept out of the other",
-                    qpool.name()
-                ))
-                .on(rref.clone())
-                .at("spec.pools"),
-            );
-            for a in other
-                .existing
-                .iter()
-                .filter_map(|e| e.addr)
-                .chain(other.added.iter().map(|(_, a)| *a))
-            {
-                blocked.take(a);
-            }
-            for a in other.indexes.values() {
-                blocked.take(*a);
-            }
-            if let Some(qp) = ctx.pins.get(&(ns.to_string(), qpool.name().to_string())) {
-                for pin in qp {
-                    blocked.take(pin.addr);
-                }
-            }
-            for (lo, hi) in other.rule1.ranges() {
-                // Gateways and DNS servers: a handful of single addresses.
-                for v in lo..=hi {
-                    blocked.take(Addr::from_value(v));
+        // Entries added by earlier pools outside their own candidates (a pin outside its pool:
+        // already an error, but the semantics stay exact).
+        if let Some(sh) = shared {
+            for (lo, hi) in st.candidates.ranges() {
+                for (a, holders) in sh.outside_added.range(lo..=hi) {
+                    if holders.iter().any(|q| *q != p && ctx.overlap(p, *q)) {
+                        blocked.added_outside.insert(*a);
+                        blocked.block(Addr::from_value(*a));
+                    }
                 }
             }
         }
         blocked
+    }
+
+    fn block(&mut self, a: Addr) {
+        if !self.fixed.contains_addr(a) {
+            self.extra.insert_addr(a);
+        }
+    }
+
+    /// Marks `a` as taken by this fill.
+    pub fn take(&mut self, a: Addr) {
+        *self.own.entry(a.value()).or_default() += 1;
+        self.block(a);
+    }
+
+    /// Whether anything but one holder (the claim asking) holds candidate `a`: another entry,
+    /// live claim or pin of this pool, or an overlapping pool.
+    pub fn held_by_others(&self, a: Addr) -> bool {
+        self.own.get(&a.value()).copied().unwrap_or(0) > 1
+            || self.st.held_outside.contains(&a.value())
+            || self.added_outside.contains(&a.value())
+            || self
+                .shared
+                .is_some_and(|sh| sh.held_by_other_than(a, self.pool))
+    }
+
+    /// The free candidate with the lowest walk position after the cursor's.
+    pub fn next_free(&self, cursor: &mut FreeCursor) -> Option<(Addr, u64)> {
+        let empty = IntervalSet::new();
+        let shared = self.shared.map_or(&empty, |sh| sh.held.set());
+        cursor.next_free_outside(&[self.fixed, &self.extra, shared])
+    }
+
+    /// Number of candidates of the pool that are not blocked.
+    pub fn count_free(&self, pool: &ipam::Pool) -> u128 {
+        let cand = pool.candidates();
+        let in_shared = |s: &IntervalSet| -> u128 {
+            self.shared.map_or(0, |sh| {
+                s.ranges().fold(0u128, |n, (lo, hi)| {
+                    n.saturating_add(sh.held.count_in(lo, hi))
+                })
+            })
+        };
+        // |fixed ∪ extra ∪ (shared ∩ cand)|, with fixed and extra disjoint and inside cand.
+        let blocked = self
+            .fixed
+            .count()
+            .saturating_add(self.extra.count())
+            .saturating_add(in_shared(cand))
+            .saturating_sub(in_shared(self.fixed))
+            .saturating_sub(in_shared(&self.extra));
+        cand.count().saturating_sub(blocked)
     }
 }

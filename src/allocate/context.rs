@@ -1,12 +1,14 @@
 //! What allocation works from: validated pools, pins, reserved addresses, host names.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, HashMap, HashSet};
 
+use super::shared::{self, HeldBuilder, Shared};
 use crate::config::Config;
 use crate::ipam::{self, Addr, IntervalSet};
 use crate::mapping::Plan;
 use crate::model::Index;
 use crate::model::host::PIN_PREFIX;
+use crate::names::short;
 use crate::results::Finding;
 
 /// One existing `spec.preAllocations` entry.
@@ -36,8 +38,20 @@ pub struct PoolState {
     pub existing: Vec<Existing>,
     /// `status.indexes` with parseable addresses: claim → address.
     pub indexes: HashMap<String, Addr>,
-    /// Entries added by this run (key, address), in order.
-    pub added: Vec<(String, Addr)>,
+    /// Rules 1–4 for this pool.
+    pub reserved: IntervalSet,
+    /// Position among the valid pools of the namespace in byte order of their names.
+    pub rank: u32,
+    /// Ranks of the other valid pools of the namespace whose candidates overlap this pool's.
+    pub overlaps: Vec<u32>,
+    /// The candidates that are blocked before anything is added: reserved, held by this pool
+    /// (entries, live claims, pins), or held outside their own candidates by an overlapping
+    /// pool. (What overlapping pools hold inside theirs is in the namespace's [`Shared`].)
+    pub fixed: IntervalSet,
+    /// Candidates held outside their own candidates by an overlapping pool.
+    pub held_outside: HashSet<u128>,
+    /// Entries added by this run (host, key, address), in order.
+    pub added: Vec<(usize, String, Addr)>,
 }
 
 /// Everything allocation reads, prepared once.
@@ -55,6 +69,8 @@ pub struct Context<'a> {
     pub endpoints: HashMap<String, IntervalSet>,
     /// Host names per namespace → host index.
     pub hosts_by_name: HashMap<String, HashMap<String, usize>>,
+    /// What the valid pools of each namespace share: overlaps and held addresses.
+    pub shared: HashMap<String, Shared>,
     /// One info result per filled pool; reported only when the run writes its edits.
     pub summaries: Vec<Finding>,
 }
@@ -74,12 +90,11 @@ impl<'a> Context<'a> {
                 Ok((lo, hi)) => reserve.insert_range(lo.value(), hi.value()),
                 Err(e) => {
                     ok = false;
-                    findings.push(
-                        Finding::error(format!(
-                            "reserve entry {r:?} is not an address, range or CIDR: {e}"
-                        ))
-                        .at(format!("spec.reserve[{i}]")),
-                    );
+                    findings.push(cfg.source.error(
+                        "reserve",
+                        Some(i),
+                        format!("reserve entry {r:?} is not an address, range or CIDR: {e}"),
+                    ));
                 }
             }
         }
@@ -117,14 +132,26 @@ impl<'a> Context<'a> {
                             ipam::parse_addr(v).ok().map(|a| (k.clone(), a.addr()))
                         })
                         .collect();
+                    let rule1 = ip.reserved_rule1();
+                    let mut reserved = rule1.clone();
+                    reserved.extend(&ip.reserved_rule2());
+                    reserved.extend(&reserve);
+                    if let Some(e) = endpoints.get(&pool.object.namespace) {
+                        reserved.extend(e);
+                    }
                     pools.insert(
                         p,
                         PoolState {
                             candidates: ip.candidates().clone(),
-                            rule1: ip.reserved_rule1(),
+                            rule1,
                             ipam: ip,
                             existing,
                             indexes,
+                            reserved,
+                            rank: 0,
+                            overlaps: Vec::new(),
+                            fixed: IntervalSet::new(),
+                            held_outside: HashSet::new(),
                             added: Vec::new(),
                         },
                     );
@@ -146,7 +173,11 @@ impl<'a> Context<'a> {
             }
         }
         let pins = read_pins(idx, findings, &mut ok);
-        ok.then_some(Context {
+        if !ok {
+            return None;
+        }
+        let shared = share(idx, &pins, &mut pools);
+        Some(Context {
             idx,
             plan,
             cfg,
@@ -155,6 +186,7 @@ impl<'a> Context<'a> {
             reserve,
             endpoints,
             hosts_by_name,
+            shared,
             summaries: Vec::new(),
         })
     }
@@ -172,29 +204,28 @@ impl<'a> Context<'a> {
             .is_some_and(|m| m.contains_key(name))
     }
 
-    /// Other valid pools of the same namespace whose candidates overlap pool `p`'s, in byte order.
+    /// The other valid pools of `p`'s namespace whose candidates overlap `p`'s, in byte order.
     pub fn overlapping(&self, p: usize) -> Vec<usize> {
-        let Some(me) = self.pools.get(&p) else {
+        let (Some(st), Some(sh)) = (self.pools.get(&p), self.shared_of(p)) else {
             return Vec::new();
         };
-        let ns = &self.idx.pools[p].object.namespace;
-        let mut out: Vec<usize> = self
-            .pools
+        st.overlaps
             .iter()
-            .filter(|(q, st)| {
-                **q != p
-                    && &self.idx.pools[**q].object.namespace == ns
-                    && !st.candidates.intersection(&me.candidates).is_empty()
-            })
-            .map(|(q, _)| *q)
-            .collect();
-        out.sort_by(|a, b| {
-            self.idx.pools[*a]
-                .name()
-                .as_bytes()
-                .cmp(self.idx.pools[*b].name().as_bytes())
-        });
-        out
+            .filter_map(|r| sh.pools.get(*r as usize).copied())
+            .collect()
+    }
+
+    /// Whether the candidates of valid pools `p` and `q` (of one namespace) overlap.
+    pub fn overlap(&self, p: usize, q: usize) -> bool {
+        match (self.pools.get(&p), self.pools.get(&q)) {
+            (Some(a), Some(b)) => a.overlaps.binary_search(&b.rank).is_ok(),
+            _ => false,
+        }
+    }
+
+    /// What pool `p`'s namespace shares.
+    pub fn shared_of(&self, p: usize) -> Option<&Shared> {
+        self.shared.get(&self.idx.pools.get(p)?.object.namespace)
     }
 
     /// One address given to two different hosts in overlapping pools is an error.
@@ -210,34 +241,28 @@ impl<'a> Context<'a> {
         }
         for (ns, pools) in by_ns {
             // address → (host, pool, key) of the first holder, pools in byte order.
-            let mut holders: HashMap<u128, (usize, usize, String)> = HashMap::new();
+            let mut holders: HashMap<u128, (usize, usize, &str)> = HashMap::new();
             for &p in &pools {
                 let st = &self.pools[&p];
                 let pool = &self.idx.pools[p];
-                let entries = st
-                    .existing
-                    .iter()
-                    .filter_map(|e| e.addr.map(|a| (e.key.clone(), a)))
-                    .chain(st.added.iter().cloned());
-                for (key, addr) in entries {
-                    let Some(h) = self.host_of_key(ns, pool.name(), &key) else {
-                        continue;
-                    };
+                let existing = st.existing.iter().filter_map(|e| {
+                    let a = e.addr?;
+                    let h = self.host_of_key(ns, pool.name(), &e.key)?;
+                    Some((h, e.key.as_str(), a))
+                });
+                let added = st.added.iter().map(|(h, k, a)| (*h, k.as_str(), *a));
+                for (h, key, addr) in existing.chain(added) {
                     match holders.get(&addr.value()) {
-                        Some((h2, q, key2))
-                            if *h2 != h
-                                && *q != p
-                                && !self.pools[q]
-                                    .candidates
-                                    .intersection(&st.candidates)
-                                    .is_empty() =>
-                        {
+                        Some(&(h2, q, key2)) if h2 != h && q != p && self.overlap(p, q) => {
                             findings.push(
                                 Finding::error(format!(
-                                    "this pool gives {} to {key} while IPPool {ns}/{} gives it to {key2}: \
+                                    "this pool gives {} to {} while IPPool {}/{} gives it to {}: \
                                      one address cannot belong to two hosts; change one of the entries",
                                     ipam::canonical(addr.ip()),
-                                    self.idx.pools[*q].name()
+                                    short(key),
+                                    short(ns),
+                                    short(self.idx.pools[q].name()),
+                                    short(key2)
                                 ))
                                 .on(pool.object.resource_ref())
                                 .at(format!("spec.preAllocations.{key}")),
@@ -252,6 +277,111 @@ impl<'a> Context<'a> {
             }
         }
     }
+}
+
+/// Groups the valid pools by namespace and works out, once per namespace, which pools
+/// overlap, what they hold, and each pool's fixed blocked candidates.
+fn share(
+    idx: &Index,
+    pins: &HashMap<(String, String), Vec<Pin>>,
+    pools: &mut HashMap<usize, PoolState>,
+) -> HashMap<String, Shared> {
+    let mut by_ns: HashMap<&str, Vec<usize>> = HashMap::new();
+    for &p in pools.keys() {
+        by_ns
+            .entry(idx.pools[p].object.namespace.as_str())
+            .or_default()
+            .push(p);
+    }
+    let mut out = HashMap::new();
+    for (ns, mut list) in by_ns {
+        list.sort_by(|a, b| {
+            idx.pools[*a]
+                .name()
+                .as_bytes()
+                .cmp(idx.pools[*b].name().as_bytes())
+        });
+        let overlaps = {
+            let cands: Vec<&IntervalSet> = list.iter().map(|p| &pools[p].candidates).collect();
+            shared::overlaps(&cands)
+        };
+        let pins_of = |p: usize| -> &[Pin] {
+            pins.get(&(ns.to_string(), idx.pools[p].name().to_string()))
+                .map_or(&[], Vec::as_slice)
+        };
+        let mut held = HeldBuilder::default();
+        for &q in &list {
+            let st = &pools[&q];
+            for a in holdings(st, pins_of(q)) {
+                held.hold(a, q, st.candidates.contains_addr(a));
+            }
+        }
+        let mut bounds: Vec<u128> = Vec::new();
+        for (rank, (&p, ov)) in list.iter().zip(overlaps).enumerate() {
+            let Some(st) = pools.get_mut(&p) else {
+                continue;
+            };
+            st.rank = u32::try_from(rank).unwrap_or(u32::MAX);
+            st.overlaps = ov;
+        }
+        for &p in &list {
+            let st = &pools[&p];
+            // Held outside their holders' candidates, inside this pool's, by an overlapping pool.
+            let mut outside: HashSet<u128> = HashSet::new();
+            for (lo, hi) in st.candidates.ranges() {
+                for (a, holders) in held.outside().range(lo..=hi) {
+                    let overlapping = holders.iter().any(|q| {
+                        *q != p
+                            && pools
+                                .get(q)
+                                .is_some_and(|o| st.overlaps.binary_search(&o.rank).is_ok())
+                    });
+                    if overlapping {
+                        outside.insert(*a);
+                    }
+                }
+            }
+            let mut blocked = st.reserved.clone();
+            for a in st
+                .existing
+                .iter()
+                .filter_map(|e| e.addr)
+                .chain(st.indexes.values().copied())
+                .chain(pins_of(p).iter().map(|pin| pin.addr))
+            {
+                blocked.insert_addr(a);
+            }
+            for a in &outside {
+                blocked.insert(*a);
+            }
+            let fixed = blocked.intersection(&st.candidates);
+            for (lo, hi) in st.candidates.ranges().chain(fixed.ranges()) {
+                bounds.push(lo);
+                bounds.extend(hi.checked_add(1));
+            }
+            if let Some(st) = pools.get_mut(&p) {
+                st.fixed = fixed;
+                st.held_outside = outside;
+            }
+        }
+        out.insert(ns.to_string(), held.finish(list, bounds));
+    }
+    out
+}
+
+/// What a pool holds for the other pools of its namespace (SPEC §5 "Taken"): its entries,
+/// live claims, pins and gateways / DNS servers (entries added by this run come later).
+fn holdings<'a>(st: &'a PoolState, pins: &'a [Pin]) -> impl Iterator<Item = Addr> + 'a {
+    st.existing
+        .iter()
+        .filter_map(|e| e.addr)
+        .chain(st.indexes.values().copied())
+        .chain(pins.iter().map(|pin| pin.addr))
+        .chain(
+            st.rule1
+                .ranges()
+                .flat_map(|(lo, hi)| (lo..=hi).map(Addr::from_value)),
+        )
 }
 
 /// Parses the existing entries of a pool; bad text is an error for managed pools.

@@ -8,7 +8,7 @@ use super::context::{Context, Pin};
 use super::pool_view::PoolView;
 use super::validate;
 use crate::ipam::{self, Addr};
-use crate::names::{claim_name, is_dns1123_subdomain};
+use crate::names::{claim_name, is_dns1123_subdomain, list_some, short};
 use crate::natural;
 use crate::results::Finding;
 use crate::yaml::Edit;
@@ -26,13 +26,20 @@ pub fn fill_pool(
     if let Some(summary) = summary {
         ctx.summaries.push(summary);
     }
+    let ns = ctx.idx.pools[p].object.namespace.as_str();
     if let Some(st) = ctx.pools.get_mut(&p) {
+        if let Some(sh) = ctx.shared.get_mut(ns) {
+            for (_, _, a) in &added {
+                sh.record_added(*a, p, st.candidates.contains_addr(*a));
+            }
+        }
         st.added = added;
     }
 }
 
-/// What filling one pool produced: the entries added (in write order) and its summary.
-type Filled = (Vec<(String, Addr)>, Option<Finding>);
+/// What filling one pool produced: the entries added (host, key, address; in write order)
+/// and its summary.
+type Filled = (Vec<(usize, String, Addr)>, Option<Finding>);
 
 /// The work of [`fill_pool`] on a read-only context: the entries added (in write order) and the
 /// pool's summary when it had no error. `None` for a pool whose ranges are invalid.
@@ -43,13 +50,14 @@ fn fill(
     edits: &mut Vec<(usize, Edit)>,
 ) -> Option<Filled> {
     let v = PoolView::new(ctx, p)?;
-    let errors_before = findings.iter().filter(|f| f.is_error()).count();
+    let findings_before = findings.len();
     let no_pins: Vec<Pin> = Vec::new();
     let pins = ctx
         .pins
         .get(&(v.ns.to_string(), v.name.to_string()))
         .unwrap_or(&no_pins);
-    let mut blocked = Blocked::for_pool(ctx, p, pins, findings);
+    warn_overlaps(&v, p, findings);
+    let mut blocked = Blocked::for_pool(ctx, p, v.st, pins);
     let entries = validate::existing(&v, findings, edits);
     let required: &[usize] = ctx.plan.required.get(&p).map_or(&[], Vec::as_slice);
     let required_set: HashSet<usize> = required.iter().copied().collect();
@@ -68,10 +76,11 @@ fn fill(
         if !is_dns1123_subdomain(&claim) {
             findings.push(
                 Finding::error(format!(
-                    "claim name {claim:?} (host {} + \"-\" + pool {}) is not a DNS-1123 subdomain of at most 253 characters: \
+                    "claim name {:?} (host {} + \"-\" + pool {}) is not a DNS-1123 subdomain of at most 253 characters: \
                      CAPM3 could not create it; rename the host or the pool",
-                    host.name(),
-                    v.name
+                    short(&claim),
+                    short(host.name()),
+                    short(v.name)
                 ))
                 .on(host.object.resource_ref())
                 .at("metadata.name"),
@@ -110,7 +119,6 @@ fn fill(
     added.extend(sequential(&v, &mut blocked, waiting, findings));
     // Entries are written in natural host order, whichever step chose them.
     added.sort_by(|a, b| natural::compare(ctx.idx.hosts[a.0].name(), ctx.idx.hosts[b.0].name()));
-    let added: Vec<(String, Addr)> = added.into_iter().map(|(_, c, a)| (c, a)).collect();
     let pruned = prune(&v, findings, edits);
     if !added.is_empty() {
         edits.push((
@@ -119,22 +127,46 @@ fn fill(
                 path: PoolView::pre_path(),
                 entries: added
                     .iter()
-                    .map(|(k, a)| (k.clone(), ipam::canonical(a.ip())))
+                    .map(|(_, k, a)| (k.clone(), ipam::canonical(a.ip())))
                     .collect(),
             },
         ));
     }
-    let failed = findings.iter().filter(|f| f.is_error()).count() > errors_before;
+    let failed = findings[findings_before..].iter().any(Finding::is_error);
     let summary = (!failed).then(|| {
         Finding::info(format!(
             "{kept} kept, {} added, {} rewritten, {pruned} pruned, {} free left",
             added.len(),
             entries.rewritten,
-            v.st.ipam.count_free(&blocked.all)
+            blocked.count_free(&v.st.ipam)
         ))
         .on(v.rref.clone())
     });
     Some((added, summary))
+}
+
+/// One warning for a pool whose candidates overlap other pools of its namespace, naming a few.
+fn warn_overlaps(v: &PoolView, p: usize, findings: &mut Vec<Finding>) {
+    let others = v.ctx.overlapping(p);
+    if others.is_empty() {
+        return;
+    }
+    let names = others
+        .iter()
+        .map(|q| format!("{}/{}", short(v.ns), short(v.ctx.idx.pools[*q].name())));
+    let what = if others.len() == 1 {
+        "either pool holds is kept out of the other"
+    } else {
+        "any of these pools holds is kept out of the others"
+    };
+    findings.push(
+        Finding::warning(format!(
+            "This pool overlaps IPPool {}: an address {what}",
+            list_some(names, 3)
+        ))
+        .on(v.rref.clone())
+        .at("spec.pools"),
+    );
 }
 
 /// A warning when the address a claim is given differs from the one it holds now.
@@ -170,12 +202,12 @@ fn sequential(
     waiting: Vec<(String, usize)>,
     findings: &mut Vec<Finding>,
 ) -> Vec<(usize, String, Addr)> {
-    let free_before = v.st.ipam.count_free(&blocked.all);
+    let free_before = blocked.count_free(&v.st.ipam);
     let mut cursor = v.st.ipam.allocator();
     let mut left: Vec<&str> = Vec::new();
     let mut chosen = Vec::new();
     for (claim, h) in waiting {
-        match cursor.next_free(&blocked.all) {
+        match blocked.next_free(&mut cursor) {
             Some((a, _)) => {
                 blocked.take(a);
                 chosen.push((h, claim, a));
@@ -185,16 +217,13 @@ fn sequential(
     }
     if !left.is_empty() {
         let needed = chosen.len() + left.len();
-        let shown = left.iter().take(20).copied().collect::<Vec<_>>().join(", ");
-        let more = match left.len().saturating_sub(20) {
-            0 => String::new(),
-            n => format!(" and {n} more"),
-        };
+        let shown = list_some(left.iter().map(|h| short(h).into_owned()), 20);
         findings.push(
             Finding::error(format!(
                 "IPPool {}/{} has {free_before} free address(es) but {needed} host(s) need a new one; \
-                 left without an address: {shown}{more}. Widen spec.pools, or narrow hostSelector",
-                v.ns, v.name
+                 left without an address: {shown}. Widen spec.pools, or narrow hostSelector",
+                short(v.ns),
+                short(v.name)
             ))
             .on(v.rref.clone())
             .at("spec.pools"),
@@ -216,8 +245,10 @@ fn prune(v: &PoolView, findings: &mut Vec<Finding>, edits: &mut Vec<(usize, Edit
             pruned += 1;
             findings.push(
                 Finding::warning(format!(
-                    "entry {} removed: no BareMetalHost {x:?} in namespace {:?} and no live claim (prune: true)",
-                    e.key, v.ns
+                    "entry {} removed: no BareMetalHost {:?} in namespace {:?} and no live claim (prune: true)",
+                    short(&e.key),
+                    short(x),
+                    short(v.ns)
                 ))
                 .on(v.rref.clone())
                 .at(field),
@@ -232,9 +263,10 @@ fn prune(v: &PoolView, findings: &mut Vec<Finding>, edits: &mut Vec<(usize, Edit
         } else {
             findings.push(
                 Finding::warning(format!(
-                    "entry {} names no BareMetalHost of the input ({x:?}); it stays and keeps its address reserved \
+                    "entry {} names no BareMetalHost of the input ({:?}); it stays and keeps its address reserved \
                      (set prune: true to remove it)",
-                    e.key
+                    short(&e.key),
+                    short(x)
                 ))
                 .on(v.rref.clone())
                 .at(field),

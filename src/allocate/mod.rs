@@ -8,7 +8,10 @@ mod blocked;
 mod context;
 mod fill;
 mod pool_view;
+mod shared;
 mod validate;
+
+use std::collections::BTreeMap;
 
 use crate::config::Config;
 use crate::mapping::Plan;
@@ -24,6 +27,70 @@ pub struct Allocation {
     /// One info result per filled pool (kept, added, rewritten, pruned, free left): true only
     /// if the edits are written, so the caller reports them only then.
     pub summaries: Vec<Finding>,
+}
+
+/// What the edits of allocation change in one item: entries of `spec.preAllocations` added,
+/// rewritten (canonical text) and removed (prune), and any other change.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Changes {
+    pub added: usize,
+    pub rewritten: usize,
+    pub removed: usize,
+    pub other: usize,
+}
+
+impl Changes {
+    /// The changes `edits` (as [`allocate`] returns them) make, per item: what fill would
+    /// write, counted from the very edits it writes (check mode reports them).
+    pub fn per_item(edits: &[(usize, Edit)]) -> BTreeMap<usize, Changes> {
+        let mut out: BTreeMap<usize, Changes> = BTreeMap::new();
+        let pre = pool_view::PoolView::pre_path();
+        for (item, edit) in edits {
+            let c = out.entry(*item).or_default();
+            match edit {
+                Edit::AddEntries { path, entries } if *path == pre => c.added += entries.len(),
+                Edit::RemoveEntry { path, .. } if *path == pre => c.removed += 1,
+                Edit::SetScalar { path, .. }
+                    if path.len() == pre.len() + 1 && path.starts_with(&pre) =>
+                {
+                    c.rewritten += 1
+                }
+                _ => c.other += 1,
+            }
+        }
+        out
+    }
+
+    /// `add 3, rewrite 1 and remove 2 entries of spec.preAllocations` (the parts that are not 0).
+    pub fn describe(&self) -> String {
+        let mut parts: Vec<String> = Vec::new();
+        for (n, verb) in [
+            (self.added, "add"),
+            (self.rewritten, "rewrite"),
+            (self.removed, "remove"),
+        ] {
+            if n > 0 {
+                parts.push(format!("{verb} {n}"));
+            }
+        }
+        let entries = self.added + self.rewritten + self.removed;
+        let mut text = match parts.split_last() {
+            None => String::new(),
+            Some((last, [])) => last.clone(),
+            Some((last, rest)) => format!("{} and {last}", rest.join(", ")),
+        };
+        if entries > 0 {
+            let noun = if entries == 1 { "entry" } else { "entries" };
+            text.push_str(&format!(" {noun} of spec.preAllocations"));
+        }
+        if self.other > 0 {
+            if !text.is_empty() {
+                text.push_str(" and ");
+            }
+            text.push_str(&format!("make {} other change(s)", self.other));
+        }
+        text
+    }
 }
 
 /// Computes the edits that fill the managed pools; warnings and errors go to `findings`.
@@ -69,5 +136,77 @@ fn warn_pins_without_pool(ctx: &context::Context, findings: &mut Vec<Finding>) {
                 );
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::yaml::{Seg, WriteStyle};
+
+    #[test]
+    fn changes_are_counted_per_item_and_described() {
+        let pre = || vec![Seg::key("spec"), Seg::key("preAllocations")];
+        let mut key = pre();
+        key.push(Seg::key("a-pool"));
+        let edits = vec![
+            (
+                1,
+                Edit::AddEntries {
+                    path: pre(),
+                    entries: vec![("b".into(), "1".into()), ("c".into(), "2".into())],
+                },
+            ),
+            (
+                1,
+                Edit::RemoveEntry {
+                    path: pre(),
+                    key: "x".into(),
+                },
+            ),
+            (
+                1,
+                Edit::SetScalar {
+                    path: key,
+                    value: "::1".into(),
+                    style: WriteStyle::DoubleQuoted,
+                },
+            ),
+            (
+                2,
+                Edit::RemoveEntry {
+                    path: pre(),
+                    key: "y".into(),
+                },
+            ),
+            (
+                3,
+                Edit::SetScalar {
+                    path: vec![Seg::key("spec"), Seg::key("gateway")],
+                    value: "x".into(),
+                    style: WriteStyle::DoubleQuoted,
+                },
+            ),
+        ];
+        let c = Changes::per_item(&edits);
+        let want = |added, rewritten, removed, other| Changes {
+            added,
+            rewritten,
+            removed,
+            other,
+        };
+        assert_eq!(c[&1], want(2, 1, 1, 0));
+        assert_eq!(c[&2], want(0, 0, 1, 0));
+        assert_eq!(c[&3], want(0, 0, 0, 1));
+        assert_eq!(
+            c[&1].describe(),
+            "add 2, rewrite 1 and remove 1 entries of spec.preAllocations"
+        );
+        assert_eq!(c[&2].describe(), "remove 1 entry of spec.preAllocations");
+        assert_eq!(c[&3].describe(), "make 1 other change(s)");
+        assert_eq!(
+            want(1, 0, 0, 2).describe(),
+            "add 1 entry of spec.preAllocations and make 2 other change(s)"
+        );
     }
 }

@@ -6,6 +6,7 @@ use std::collections::HashMap;
 use super::context::{Context, PoolState};
 use crate::ipam::{self, Addr};
 use crate::model::pool::Pool;
+use crate::names::short;
 use crate::results::{Finding, ResourceRef};
 use crate::yaml::Seg;
 
@@ -71,20 +72,23 @@ impl<'a> PoolView<'a> {
     }
 
     /// Why an address is reserved for this pool (rules 1–4), if it is.
-    pub fn reserved_reason(&self, a: Addr) -> Option<&'static str> {
+    pub fn reserved_reason(&self, a: Addr) -> Option<String> {
         if self.st.rule1.contains_addr(a) {
-            Some("a gateway or DNS server of the pool")
+            Some("a gateway or DNS server of the pool".into())
         } else if self.st.ipam.is_reserved_rule2(a) {
-            Some("the network or broadcast address of its subnet")
+            Some("the network or broadcast address of its subnet".into())
         } else if self.ctx.reserve.contains_addr(a) {
-            Some("in spec.reserve of the ipreuse config")
+            Some(format!(
+                "in {} of the ipreuse config",
+                self.ctx.cfg.source.path("reserve", None)
+            ))
         } else if self
             .ctx
             .endpoints
             .get(self.ns)
             .is_some_and(|e| e.contains_addr(a))
         {
-            Some("a control-plane endpoint of a Cluster or Metal3Cluster in the namespace")
+            Some("a control-plane endpoint of a Cluster or Metal3Cluster in the namespace".into())
         } else {
             None
         }
@@ -117,11 +121,13 @@ impl<'a> PoolView<'a> {
             }
             let finding = if self.is_host_key(holder) {
                 Finding::error(format!(
-                    "{what} {claim}: {text} is in use by claim {holder} of another host (status.indexes); choose another address"
+                    "{what} {claim}: {text} is in use by claim {} of another host (status.indexes); choose another address",
+                    short(holder)
                 ))
             } else {
                 Finding::warning(format!(
-                    "{what} {claim}: {text} is in use by claim {holder} (status.indexes); the host gets it once that claim is gone"
+                    "{what} {claim}: {text} is in use by claim {} (status.indexes); the host gets it once that claim is gone",
+                    short(holder)
                 ))
             };
             findings.push(finding.on(on.clone()).at(field));

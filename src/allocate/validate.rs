@@ -6,7 +6,7 @@ use super::context::Pin;
 use super::pool_view::PoolView;
 use crate::ipam::{self, Addr};
 use crate::model::host::PIN_PREFIX;
-use crate::names::claim_name;
+use crate::names::{claim_name, short};
 use crate::results::Finding;
 use crate::yaml::{Edit, Seg, WriteStyle};
 
@@ -43,7 +43,7 @@ pub fn existing<'a>(
                 Finding::error(format!(
                     "entry {} = {text} is not an address this pool hands out (outside spec.pools, or past the IPAM's walk); \
                      the claim would fail with \"Pre-allocated IP out of bounds\"",
-                    e.key
+                    short(&e.key)
                 ))
                 .on(v.rref.clone())
                 .at(field.clone()),
@@ -54,8 +54,9 @@ pub fn existing<'a>(
             out.by_addr.insert(a.value(), first);
             findings.push(
                 Finding::error(format!(
-                    "entries {first} and {} both hold {text}: each address can be preallocated once",
-                    e.key
+                    "entries {} and {} both hold {text}: each address can be preallocated once",
+                    short(first),
+                    short(&e.key)
                 ))
                 .on(v.rref.clone())
                 .at(field.clone()),
@@ -69,7 +70,8 @@ pub fn existing<'a>(
             findings.push(
                 Finding::warning(format!(
                     "entry {} is written {:?}; rewritten as {text:?} because the IPAM reserves preallocations by their exact text",
-                    e.key, e.text
+                    short(&e.key),
+                    e.text
                 ))
                 .on(v.rref.clone())
                 .at(field),
@@ -143,7 +145,8 @@ pub fn pins(
             None => {
                 if let Some(other) = entries.by_addr.get(&pin.addr.value()) {
                     error(format!(
-                        "pin {text} is already preallocated to {other} in IPPool {ns}/{pname}"
+                        "pin {text} is already preallocated to {} in IPPool {ns}/{pname}",
+                        short(other)
                     ));
                 }
             }

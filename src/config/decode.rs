@@ -7,7 +7,7 @@
 use k8s_openapi::apimachinery::pkg::apis::meta::v1::{LabelSelector, LabelSelectorRequirement};
 use serde_json::{Map, Value};
 
-use super::{Choice, Config, MappingMode, Mode, PoolName, Strategy, Version};
+use super::{Choice, Config, ConfigSource, MappingMode, Mode, PoolName, Strategy, Version};
 use crate::results::{Finding, ResourceRef};
 use crate::selector::{STRING_SYNTAX, Selector};
 
@@ -77,6 +77,10 @@ pub fn decode(function_config: Option<&Value>) -> Result<Config, Vec<Finding>> {
         errors: Vec::new(),
         config: Config::default(),
     };
+    decoder.config.source = ConfigSource {
+        resource_ref: Some(decoder.resource.clone()),
+        config_map: (api_version, kind) == ("v1", "ConfigMap"),
+    };
     match (api_version, kind) {
         (TYPED_API_VERSION, TYPED_KIND) => decoder.typed(object),
         ("v1", "ConfigMap") => decoder.config_map(object),
@@ -112,10 +116,12 @@ fn json_text(value: &Value) -> String {
     serde_json::to_string(value).unwrap_or_else(|_| value.to_string())
 }
 
-/// The known name closest to `unknown`, ignoring case, `_` and `-`, when at most two
-/// edits away (`hostselector`, `host_selector`, `matchLabel`, `stratgy`).
+/// The known word closest to `unknown`, ignoring case, `_` and `-`, when close enough to be
+/// a slip (`hostselector`, `host_selector`, `matchLabel`, `stratgy`, `fil`, `sequental`): an
+/// optimal-string-alignment distance (a swap of neighbours is one edit) of at most 2, and at
+/// most a third of the known word, so that short words do not match anything.
 fn suggestion<'a>(unknown: &str, known: &[&'a str]) -> Option<&'a str> {
-    let fold = |s: &str| -> Vec<char> {
+    let fold = |s: &str| -> String {
         s.chars()
             .filter(|c| *c != '_' && *c != '-')
             .map(|c| c.to_ascii_lowercase())
@@ -125,26 +131,21 @@ fn suggestion<'a>(unknown: &str, known: &[&'a str]) -> Option<&'a str> {
     known
         .iter()
         .copied()
-        .map(|k| (edit_distance(&fold(k), &folded), k))
-        .filter(|(d, _)| *d <= 2)
-        .min_by_key(|(d, _)| *d)
-        .map(|(_, k)| k)
+        .map(|k| {
+            let k_folded = fold(k);
+            let d = strsim::osa_distance(&k_folded, &folded);
+            (d, k_folded.chars().count(), k)
+        })
+        .filter(|&(d, len, _)| d <= 2 && d * 3 <= len)
+        .min_by_key(|&(d, _, _)| d)
+        .map(|(_, _, k)| k)
 }
 
-/// Levenshtein distance.
-fn edit_distance(a: &[char], b: &[char]) -> usize {
-    let mut previous: Vec<usize> = (0..=b.len()).collect();
-    for (i, ca) in a.iter().enumerate() {
-        let mut current = vec![i + 1];
-        for (j, cb) in b.iter().enumerate() {
-            let substitute = previous[j] + usize::from(ca != cb);
-            let insert = current[j] + 1;
-            let delete = previous[j + 1] + 1;
-            current.push(substitute.min(insert).min(delete));
-        }
-        previous = current;
-    }
-    previous[b.len()]
+/// ` (did you mean x?)` when `unknown` is close to one of `known`, else nothing.
+fn did_you_mean(unknown: &str, known: &[&str]) -> String {
+    suggestion(unknown, known)
+        .map(|k| format!(" (did you mean {k}?)"))
+        .unwrap_or_default()
 }
 
 impl Decoder {
@@ -173,9 +174,7 @@ impl Decoder {
             } else {
                 format!("{prefix}.{key}")
             };
-            let hint = suggestion(key, known)
-                .map(|k| format!(" (did you mean {k}?)"))
-                .unwrap_or_default();
+            let hint = did_you_mean(key, known);
             self.error(
                 &path,
                 format!(
@@ -306,7 +305,15 @@ impl Decoder {
     fn choice<T: Choice>(&mut self, path: &str, word: &str) -> Option<T> {
         let found = T::from_word(word);
         if found.is_none() {
-            self.error(path, format!("{word:?} is not one of {}", T::allowed()));
+            let words: Vec<&str> = T::ALL.iter().map(|c| c.as_str()).collect();
+            self.error(
+                path,
+                format!(
+                    "{word:?} is not one of {}{}",
+                    T::allowed(),
+                    did_you_mean(word, &words)
+                ),
+            );
         }
         found
     }
@@ -574,7 +581,13 @@ impl Decoder {
             "prune" | "labels" | "controllerFlag" => match text {
                 "true" => self.set_bool(key, true),
                 "false" => self.set_bool(key, false),
-                _ => self.error(path, format!("{text:?} is not one of true, false")),
+                _ => self.error(
+                    path,
+                    format!(
+                        "{text:?} is not one of true, false{}",
+                        did_you_mean(text, &["true", "false"])
+                    ),
+                ),
             },
             "capm3Version" => self.version(path, text),
             _ => {}

@@ -15,6 +15,7 @@ use std::fmt;
 
 use serde::{Deserialize, Serialize};
 
+use crate::results::{Finding, ResourceRef};
 pub use crate::selector::Selector;
 pub use decode::{ACCEPTED_KINDS, FIELDS, decode};
 pub use typed::{IPReuse, IPReuseSpec};
@@ -218,9 +219,43 @@ impl Version {
     }
 }
 
+/// Where the resolved config came from, so that a problem found after decoding (a `reserve`
+/// entry that does not parse, a name in `pools` that is not in the input, a value this version
+/// refuses) points at the field as the person wrote it, on the functionConfig.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct ConfigSource {
+    /// The functionConfig; `None` when there was none (all defaults).
+    pub resource_ref: Option<ResourceRef>,
+    /// A ConfigMap: the fields are in `data`, a list is one comma-separated string.
+    pub config_map: bool,
+}
+
+impl ConfigSource {
+    /// The field path of config field `key`, or of its list item `item`: `spec.reserve[2]`;
+    /// for a ConfigMap `data.reserve` (the list is one string; the message names the item).
+    pub fn path(&self, key: &str, item: Option<usize>) -> String {
+        match (self.config_map, item) {
+            (true, _) => format!("data.{key}"),
+            (false, Some(i)) => format!("spec.{key}[{i}]"),
+            (false, None) => format!("spec.{key}"),
+        }
+    }
+
+    /// An error about config field `key` (list item `item`), on the functionConfig.
+    pub fn error(&self, key: &str, item: Option<usize>, message: impl Into<String>) -> Finding {
+        let f = Finding::error(message).at(self.path(key, item));
+        match &self.resource_ref {
+            Some(r) => f.on(r.clone()),
+            None => f,
+        }
+    }
+}
+
 /// The resolved functionConfig. `Default` is every default of SPEC §2.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Config {
+    /// Where it came from, for results about its fields.
+    pub source: ConfigSource,
     pub mode: Mode,
     pub mapping: MappingMode,
     /// Narrows the hosts (over BareMetalHost labels); empty = all hosts.
@@ -241,6 +276,7 @@ pub struct Config {
 impl Default for Config {
     fn default() -> Self {
         Config {
+            source: ConfigSource::default(),
             mode: Mode::Fill,
             mapping: MappingMode::Auto,
             host_selector: Selector::everything(),

@@ -28,6 +28,14 @@ fn config_map(data: Value) -> Value {
     })
 }
 
+/// The decoded settings, without where they came from (tested on its own).
+fn settings(fc: &Value) -> Result<Config, Vec<Finding>> {
+    decode(Some(fc)).map(|c| Config {
+        source: ConfigSource::default(),
+        ..c
+    })
+}
+
 fn errors(fc: &Value) -> Vec<Finding> {
     match decode(Some(fc)) {
         Ok(c) => panic!("expected errors, got {c:?}"),
@@ -93,16 +101,16 @@ fn no_function_config_is_all_defaults() {
 
 #[test]
 fn typed_empty_or_missing_spec_is_all_defaults() {
-    assert_eq!(decode(Some(&typed(json!({})))), Ok(Config::default()));
-    assert_eq!(decode(Some(&typed(Value::Null))), Ok(Config::default()));
+    assert_eq!(settings(&typed(json!({}))), Ok(Config::default()));
+    assert_eq!(settings(&typed(Value::Null)), Ok(Config::default()));
     let no_spec = json!({"apiVersion": "fn.ipreuse.dev/v1alpha1", "kind": "IPReuse"});
-    assert_eq!(decode(Some(&no_spec)), Ok(Config::default()));
+    assert_eq!(settings(&no_spec), Ok(Config::default()));
 }
 
 #[test]
 fn typed_null_fields_are_defaults() {
     let fc = typed(json!({"mode": null, "pools": null, "labels": null}));
-    assert_eq!(decode(Some(&fc)), Ok(Config::default()));
+    assert_eq!(settings(&fc), Ok(Config::default()));
 }
 
 #[test]
@@ -227,9 +235,9 @@ fn config_map_lists_with_spaces_and_empties() {
 #[test]
 fn config_map_empty_values_and_no_data_are_defaults() {
     let fc = config_map(json!({"mode": "", "pools": "", "hostSelector": "  ", "prune": ""}));
-    assert_eq!(decode(Some(&fc)), Ok(Config::default()));
+    assert_eq!(settings(&fc), Ok(Config::default()));
     let no_data = json!({"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "x"}});
-    assert_eq!(decode(Some(&no_data)), Ok(Config::default()));
+    assert_eq!(settings(&no_data), Ok(Config::default()));
 }
 
 #[test]
@@ -280,6 +288,83 @@ fn errors_carry_the_function_config_ref() {
         ("fn.ipreuse.dev/v1alpha1", "IPReuse", "stable-node-ips")
     );
     assert_eq!(r.namespace, None);
+}
+
+#[test]
+fn the_config_remembers_where_it_came_from() {
+    let c = decode(Some(&config_map(json!({"prune": "true"})))).unwrap();
+    assert!(c.source.config_map);
+    let r = c.source.resource_ref.as_ref().unwrap();
+    assert_eq!(
+        (r.kind.as_str(), r.name.as_str()),
+        ("ConfigMap", "function-input")
+    );
+    assert_eq!(c.source.path("reserve", Some(2)), "data.reserve");
+    assert_eq!(c.source.path("mapping", None), "data.mapping");
+    let e = c.source.error("pools", None, "bad");
+    assert_eq!(
+        e.field.as_ref().map(|f| f.path.as_str()),
+        Some("data.pools")
+    );
+    assert_eq!(e.resource_ref.as_ref(), Some(r));
+
+    let c = decode(Some(&typed(json!({})))).unwrap();
+    assert!(!c.source.config_map);
+    assert_eq!(
+        c.source.resource_ref.as_ref().map(|r| r.kind.as_str()),
+        Some("IPReuse")
+    );
+    assert_eq!(c.source.path("reserve", Some(2)), "spec.reserve[2]");
+    assert_eq!(c.source.path("mapping", None), "spec.mapping");
+
+    let c = decode(None).unwrap();
+    assert_eq!(c.source, ConfigSource::default());
+    let e = c.source.error("reserve", Some(0), "bad");
+    assert_eq!(e.resource_ref, None);
+    assert_eq!(e.field.map(|f| f.path), Some("spec.reserve[0]".to_string()));
+}
+
+#[test]
+fn bad_enum_values_get_a_suggestion_when_close() {
+    assert_error(
+        &config_map(json!({"mode": "fil"})),
+        "data.mode",
+        &["\"fil\" is not one of fill, check (did you mean fill?)"],
+    );
+    assert_error(
+        &typed(json!({"strategy": "sequental"})),
+        "spec.strategy",
+        &["(did you mean sequential?)"],
+    );
+    assert_error(
+        &typed(json!({"mode": "Fill"})),
+        "spec.mode",
+        &["did you mean fill?"],
+    );
+    assert_error(
+        &typed(json!({"mapping": "al"})),
+        "spec.mapping",
+        &["did you mean all?"],
+    );
+    assert_error(
+        &config_map(json!({"prune": "ture"})),
+        "data.prune",
+        &["did you mean true?"],
+    );
+    // Far from every value: no guess.
+    for (fc, path) in [
+        (typed(json!({"strategy": "random"})), "spec.strategy"),
+        (config_map(json!({"mode": "x"})), "data.mode"),
+        (config_map(json!({"mapping": "some"})), "data.mapping"),
+    ] {
+        let errs = errors(&fc);
+        assert_eq!(paths(&errs), [path]);
+        assert!(
+            !errs[0].message.contains("did you mean"),
+            "{}",
+            errs[0].message
+        );
+    }
 }
 
 #[test]

@@ -164,6 +164,18 @@ impl IntervalSet {
         )
     }
 
+    /// Whether `self` and `other` share a value (without building the intersection).
+    pub fn intersects(&self, other: &IntervalSet) -> bool {
+        let (small, large) = if self.range_count() <= other.range_count() {
+            (self, other)
+        } else {
+            (other, self)
+        };
+        small
+            .ranges()
+            .any(|(lo, hi)| large.overlapping(lo, hi).next().is_some())
+    }
+
     /// Values in `self` and not in `other`.
     pub fn difference(&self, other: &IntervalSet) -> IntervalSet {
         let mut out = Vec::new();
@@ -182,6 +194,31 @@ impl IntervalSet {
             }
         }
         IntervalSet::from_ranges(out)
+    }
+}
+
+/// The last value of the run of values covered by the union of `sets` that starts at `value`;
+/// `None` when no set holds `value`. Costs one lookup per set for each maximal range of one
+/// set that the run passes through, never one per value.
+pub fn covered_until(sets: &[&IntervalSet], value: u128) -> Option<u128> {
+    let mut end: Option<u128> = None;
+    let mut at = value;
+    loop {
+        let hi = sets
+            .iter()
+            .filter_map(|s| s.range_containing(at))
+            .map(|(_, hi)| hi)
+            .max();
+        match hi {
+            Some(hi) => {
+                end = Some(hi);
+                match hi.checked_add(1) {
+                    Some(next) => at = next,
+                    None => return end,
+                }
+            }
+            None => return end,
+        }
     }
 }
 

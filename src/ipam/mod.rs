@@ -3,6 +3,7 @@
 //! walk and reserved rules 1–2. No YAML, no I/O; arithmetic on ranges, never by listing.
 
 mod addr;
+mod counted;
 mod intervals;
 mod pool;
 mod reserved;
@@ -19,7 +20,8 @@ pub use addr::{
     Addr, AddrError, Family, Parsed, V4_BASE, V4_LAST, canonical, is_v4, parse_addr, parse_reserve,
     parse_subnet,
 };
-pub use intervals::IntervalSet;
+pub use counted::CountedSet;
+pub use intervals::{IntervalSet, covered_until};
 pub use pool::{FreeCursor, POSITION_LIMIT, Pool, Segment, Walk};
 pub use reserved::{reserves_broadcast, reserves_network};
 pub use spec::{Entry, EntrySpec, PoolError, PoolSpec, Subnet};

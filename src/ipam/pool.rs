@@ -1,7 +1,7 @@
 //! A validated pool and its candidates: the IPAM walk (FACTS §4) in interval arithmetic.
 
 use super::addr::Addr;
-use super::intervals::{IntervalSet, span};
+use super::intervals::{IntervalSet, covered_until, span};
 use super::spec::{Entry, PoolError, PoolSpec, validate};
 
 /// The highest walk position that is still a candidate (2^20): the IPAM walks one
@@ -270,6 +270,12 @@ pub struct FreeCursor<'a> {
 impl FreeCursor<'_> {
     /// The candidate with the lowest walk position not in `blocked`, with that position.
     pub fn next_free(&mut self, blocked: &IntervalSet) -> Option<(Addr, u64)> {
+        self.next_free_outside(&[blocked])
+    }
+
+    /// The candidate with the lowest walk position in none of `blocked`, with that position:
+    /// [`next_free`](Self::next_free) over the union of the sets, without building it.
+    pub fn next_free_outside(&mut self, blocked: &[&IntervalSet]) -> Option<(Addr, u64)> {
         loop {
             let s = self.segments.get(self.seg)?;
             let cur = self.next?;
@@ -278,9 +284,9 @@ impl FreeCursor<'_> {
                 self.advance();
                 continue;
             }
-            match blocked.range_containing(cur) {
-                Some((_, bhi)) if bhi >= hi => self.advance(),
-                Some((_, bhi)) => self.next = Some(bhi + 1),
+            match covered_until(blocked, cur) {
+                Some(bhi) if bhi >= hi => self.advance(),
+                Some(bhi) => self.next = Some(bhi + 1),
                 None => {
                     let a = Addr::from_value(cur);
                     return Some((a, s.position_of(a)?));

@@ -12,8 +12,9 @@ use std::collections::{BTreeMap, HashSet};
 
 use serde_json::Value;
 
+use crate::names::{ordinal, short};
 use crate::results::{Finding, ResourceRef};
-use value::{is_template, str_at};
+use value::{at, is_template, str_at};
 
 /// Annotation that marks an object as local configuration (kpt, kustomize): never read or changed.
 pub const LOCAL_CONFIG: &str = "config.kubernetes.io/local-config";
@@ -27,6 +28,7 @@ pub struct Object {
     pub kind: String,
     /// API group: the part of `apiVersion` before `/`, empty for the core group.
     pub group: String,
+    /// `metadata.name`; empty when it is not a usable name (see `bad_identity`).
     pub name: String,
     /// `metadata.namespace`, or `default` when unset.
     pub namespace: String,
@@ -34,6 +36,10 @@ pub struct Object {
     pub namespace_set: bool,
     /// Local configuration (annotated, or a Kptfile): never an input, never changed.
     pub local_config: bool,
+    /// Set when `metadata.name` is missing, empty or not a string, or `metadata.namespace` is
+    /// not a string: the field, and what is wrong with it. Such an object is named in messages
+    /// by its kind and position, and the function does not read it.
+    pub bad_identity: Option<(&'static str, String)>,
 }
 
 impl Object {
@@ -41,10 +47,35 @@ impl Object {
     pub fn read(index: usize, value: &Value) -> Option<Object> {
         let api_version = str_at(value, &["apiVersion"])?.to_string();
         let kind = str_at(value, &["kind"])?.to_string();
-        let name = str_at(value, &["metadata", "name"])
-            .unwrap_or_default()
-            .to_string();
-        let ns = str_at(value, &["metadata", "namespace"]).filter(|s| !s.is_empty());
+        let found = |v: &Value| {
+            let text = serde_json::to_string(v).unwrap_or_default();
+            let text: String = text.chars().take(40).collect();
+            format!("is {text}, not a string")
+        };
+        let mut bad_identity = None;
+        let name = match at(value, &["metadata", "name"]) {
+            Some(Value::String(s)) if !s.is_empty() => s.clone(),
+            Some(Value::String(_)) => {
+                bad_identity = Some(("metadata.name", "is empty".to_string()));
+                String::new()
+            }
+            None | Some(Value::Null) => {
+                bad_identity = Some(("metadata.name", "is missing".to_string()));
+                String::new()
+            }
+            Some(other) => {
+                bad_identity = Some(("metadata.name", found(other)));
+                String::new()
+            }
+        };
+        let ns = match at(value, &["metadata", "namespace"]) {
+            Some(Value::String(s)) if !s.is_empty() => Some(s.as_str()),
+            None | Some(Value::Null) | Some(Value::String(_)) => None,
+            Some(other) => {
+                bad_identity = bad_identity.or(Some(("metadata.namespace", found(other))));
+                None
+            }
+        };
         let group = api_version
             .rsplit_once('/')
             .map_or(String::new(), |(g, _)| g.to_string());
@@ -61,6 +92,7 @@ impl Object {
             name,
             namespace: ns.unwrap_or("default").to_string(),
             namespace_set: ns.is_some(),
+            bad_identity,
         })
     }
 
@@ -79,9 +111,24 @@ impl Object {
         }
     }
 
-    /// `Kind namespace/name`, for messages.
+    /// `Kind namespace/name`, for messages; an object without a usable name or namespace is
+    /// named by its kind and position in the input: `BareMetalHost #3 (the 3rd item)`.
     pub fn display(&self) -> String {
-        format!("{} {}/{}", self.kind, self.namespace, self.name)
+        if self.bad_identity.is_none() {
+            return format!(
+                "{} {}/{}",
+                self.kind,
+                short(&self.namespace),
+                short(&self.name)
+            );
+        }
+        let n = self.index + 1;
+        let name = if self.name.is_empty() {
+            String::new()
+        } else {
+            format!(" {}", short(&self.name))
+        };
+        format!("{}{name} #{n} (the {} item)", self.kind, ordinal(n))
     }
 }
 
@@ -118,6 +165,26 @@ pub fn index(values: &[Value], findings: &mut Vec<Finding>) -> Index {
             continue;
         };
         if o.local_config {
+            idx.objects.push(obj);
+            continue;
+        }
+        let reads = o.is("metal3.io", "BareMetalHost")
+            || o.is("ipam.metal3.io", "IPPool")
+            || o.is("infrastructure.cluster.x-k8s.io", "Metal3Cluster")
+            || o.is("cluster.x-k8s.io", "Cluster");
+        if let Some((field, what)) = &o.bad_identity {
+            // Only the objects the function reads need a name and namespace it can use.
+            if reads {
+                findings.push(
+                    Finding::error(format!(
+                        "{}: {field} {what}; give it a name (and namespace) as Kubernetes requires, \
+                         or leave it out of the input",
+                        o.display()
+                    ))
+                    .on(o.resource_ref())
+                    .at(*field),
+                );
+            }
             idx.objects.push(obj);
             continue;
         }
