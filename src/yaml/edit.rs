@@ -6,7 +6,7 @@
 //! are checked (no anchor that an alias still uses is removed) and spliced into the text.
 
 use std::cmp::Reverse;
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use super::edit_util::{
     NewValue, ValueKind, find_step, indent_lines, indent_rest, not_found, parent_slot, props_after,
@@ -159,7 +159,9 @@ pub(super) struct Splice {
     pub(super) start: usize,
     pub(super) end: usize,
     pub(super) text: String,
-    /// Among insertions at one offset, deeper (more indented) ones go first.
+    /// Among insertions at one offset, the ones that write a node's own value go first (they
+    /// belong to the text before), then deeper (more indented) ones.
+    node: bool,
     depth: usize,
     order: usize,
     pub(super) path: String,
@@ -184,6 +186,9 @@ pub fn apply(text: &str, edits: &[(&Node, Edit)]) -> Result<String, EditError> {
         splices: Vec::new(),
         steps: HashMap::new(),
         order: 0,
+        claims: HashSet::new(),
+        targets: Vec::new(),
+        destroyed: Vec::new(),
     };
     let mut groups = Groups::default();
     for (root, edit) in edits {
@@ -196,6 +201,7 @@ pub fn apply(text: &str, edits: &[(&Node, Edit)]) -> Result<String, EditError> {
         cx.collect(root, edit, &mut groups)?;
     }
     cx.perform(groups)?;
+    cx.check_targets()?;
     cx.check_anchors()?;
     cx.splice()
 }
@@ -206,6 +212,13 @@ pub(super) struct Cx<'t> {
     pub(super) splices: Vec<Splice>,
     steps: HashMap<usize, usize>,
     order: usize,
+    /// The spans of the nodes whose value an edit writes (two edits of one empty node would
+    /// both insert at one offset: an overlap all the same).
+    claims: HashSet<(usize, usize)>,
+    /// The spans of the nodes edits write into, with their paths.
+    pub(super) targets: Vec<(std::ops::Range<usize>, String)>,
+    /// The spans of the values that edits remove or replace.
+    pub(super) destroyed: Vec<std::ops::Range<usize>>,
 }
 
 /// Whether `node` is an empty value a mapping can be written in: `null`, `~`, empty, `{}`.
@@ -218,6 +231,7 @@ pub(super) fn is_null_like(node: &Node) -> bool {
 }
 
 impl<'t> Cx<'t> {
+    /// Adds a splice of a map edit (an insertion or removal of whole entries).
     pub(super) fn push(
         &mut self,
         start: usize,
@@ -226,11 +240,29 @@ impl<'t> Cx<'t> {
         depth: usize,
         path: &[Seg],
     ) {
+        self.add(start, end, text, false, depth, path);
+    }
+
+    /// Adds a splice that writes a node's own value.
+    fn push_node(&mut self, start: usize, end: usize, text: String, depth: usize, path: &[Seg]) {
+        self.add(start, end, text, true, depth, path);
+    }
+
+    fn add(
+        &mut self,
+        start: usize,
+        end: usize,
+        text: String,
+        node: bool,
+        depth: usize,
+        path: &[Seg],
+    ) {
         self.order += 1;
         self.splices.push(Splice {
             start,
             end,
             text,
+            node,
             depth,
             order: self.order,
             path: path_to_string(path),
@@ -239,6 +271,41 @@ impl<'t> Cx<'t> {
 
     pub(super) fn slice(&self, start: usize, end: usize) -> &'t str {
         self.text.get(start..end).unwrap_or("")
+    }
+
+    /// Refuses edits that write into a node that another edit removes or replaces (those
+    /// overlapping in the text are refused anyway; this catches an insertion right at the end
+    /// of a removed or replaced value).
+    fn check_targets(&mut self) -> Result<(), EditError> {
+        if self.destroyed.is_empty() {
+            return Ok(());
+        }
+        self.destroyed.sort_unstable_by_key(|r| r.start);
+        // the largest end among the ranges starting at or before each one
+        let mut reach = Vec::with_capacity(self.destroyed.len());
+        let mut max_end = 0;
+        for r in &self.destroyed {
+            max_end = max_end.max(r.end);
+            reach.push(max_end);
+        }
+        for (t, path) in &self.targets {
+            let n = self.destroyed.partition_point(|r| r.start <= t.start);
+            if n > 0 && reach.get(n - 1).is_some_and(|&end| end >= t.end) {
+                return Err(EditError::Overlap { path: path.clone() });
+            }
+        }
+        Ok(())
+    }
+
+    /// Records that an edit writes the value of the node spanning `span`; a second one is an
+    /// overlap.
+    fn claim(&mut self, span: &std::ops::Range<usize>, path: &[Seg]) -> Result<(), EditError> {
+        if !self.claims.insert((span.start, span.end)) {
+            return Err(EditError::Overlap {
+                path: path_to_string(path),
+            });
+        }
+        Ok(())
     }
 
     /// The indentation step seen in the document (first nested block mapping), default 2.
@@ -262,6 +329,8 @@ impl<'t> Cx<'t> {
         style: WriteStyle,
     ) -> Result<(), EditError> {
         let node = resolve(root, path)?;
+        self.claim(&node.span, path)?;
+        self.targets.push((node.span.clone(), path_to_string(path)));
         // an empty value written without `:` (`{a}`, `? a`): the colon is added
         if node.span.is_empty()
             && let (Some(parent), Some(Seg::Key(key))) = parent_slot(root, path)?
@@ -269,19 +338,20 @@ impl<'t> Cx<'t> {
             && let Some((k, _)) = map.position(key).and_then(|i| map.entries.get(i))
             && colon_after_key(self.text, k.span.end).is_none()
         {
-            let NodeKind::Scalar(_) = &node.kind else {
+            let NodeKind::Scalar(old) = &node.kind else {
                 return Err(wrong(path, "a scalar"));
             };
+            let rendered = render_scalar(old, value, style);
             if map.flow {
                 let at = k.span.end;
-                self.push(at, at, format!(": {}", double_quote(value)), 0, path);
+                self.push_node(at, at, format!(": {rendered}"), 0, path);
             } else {
                 // a block `? key` alone: the value goes on a `:` line under the `?`
                 let start = self.entry_start(k);
                 let col = column(self.text, start);
                 let at = line_end(self.bytes, k.span.end);
-                let text = format!("\n{}: {}", " ".repeat(col), double_quote(value));
-                self.push(at, at, text, 0, path);
+                let text = format!("\n{}: {rendered}", " ".repeat(col));
+                self.push_node(at, at, text, 0, path);
             }
             return Ok(());
         }
@@ -298,18 +368,7 @@ impl<'t> Cx<'t> {
         let NodeKind::Scalar(old) = &node.kind else {
             return Err(wrong(path, "a scalar"));
         };
-        let rendered = match (style, old.style) {
-            (WriteStyle::Keep, ScalarStyle::Plain)
-                if plain_safe(value)
-                    && (old.tag.is_some() || plain_type(value) == plain_type(&old.value)) =>
-            {
-                value.to_owned()
-            }
-            (WriteStyle::Keep, ScalarStyle::SingleQuoted) if single_quote_safe(value) => {
-                single_quote(value)
-            }
-            _ => double_quote(value),
-        };
+        let rendered = render_scalar(old, value, style);
         let span = node.span.clone();
         let mut text = String::new();
         if span.is_empty()
@@ -320,7 +379,7 @@ impl<'t> Cx<'t> {
         }
         text.push_str(&rendered);
         let (start, end) = (span.start, self.trim_kept(span.start, span.end));
-        self.push(start, end, text, 0, path);
+        self.push_node(start, end, text, 0, path);
         Ok(())
     }
 
@@ -414,11 +473,12 @@ impl<'t> Cx<'t> {
                 self.write_map_value(map.flow, k, node, value, step, path)
             }
             (NodeKind::Seq(seq), Some(Seg::Index(_))) => {
+                self.claim(&node.span, path)?;
                 if seq.flow {
                     if node.span.is_empty() {
                         return Err(unsupported_empty(path));
                     }
-                    self.push(node.span.start, node.span.end, value.flow.clone(), 0, path);
+                    self.push_node(node.span.start, node.span.end, value.flow.clone(), 0, path);
                     return Ok(());
                 }
                 let (s, e) = (
@@ -446,7 +506,15 @@ impl<'t> Cx<'t> {
                     // the block starts on the next line
                     (None, false) => format!("{kept}\n{}", indent_lines(&value.block, col)),
                 };
-                self.push(start, e, text, 0, path);
+                // a comment after the old value stays on the first line, not after the block
+                let le = line_end(self.bytes, e);
+                match text.split_once('\n') {
+                    Some((first, rest)) if le > e => {
+                        let tail = self.slice(e, le);
+                        self.push_node(start, le, format!("{first}{tail}\n{rest}"), 0, path);
+                    }
+                    _ => self.push_node(start, e, text, 0, path),
+                }
                 Ok(())
             }
             _ => Err(not_found(path)),
@@ -464,6 +532,7 @@ impl<'t> Cx<'t> {
         step: usize,
         path: &[Seg],
     ) -> Result<(), EditError> {
+        self.claim(&v.span, path)?;
         let colon = colon_after_key(self.text, k.span.end)
             .map(|c| c + 1)
             .ok_or_else(|| EditError::Unsupported {
@@ -490,7 +559,7 @@ impl<'t> Cx<'t> {
         let props_end = props.last().map_or(colon, |r| r.end);
         if flow {
             let ve = v.span.end.max(props_end);
-            self.push(colon, ve, format!("{props_text} {}", value.flow), 0, path);
+            self.push_node(colon, ve, format!("{props_text} {}", value.flow), 0, path);
             return Ok(());
         }
         let (vs, ve) = (
@@ -502,11 +571,11 @@ impl<'t> Cx<'t> {
         let same_line = vs <= key_line_end;
         match (&value.inline, same_line) {
             (Some(inline), true) => {
-                self.push(colon, ve, format!("{props_text} {inline}"), 0, path);
+                self.push_node(colon, ve, format!("{props_text} {inline}"), 0, path);
             }
             (Some(inline), false) => {
-                self.push(colon, props_end, format!("{props_text} {inline}"), 0, path);
-                self.push(key_line_end, ve, String::new(), 0, path);
+                self.push_node(colon, props_end, format!("{props_text} {inline}"), 0, path);
+                self.push_node(key_line_end, ve, String::new(), 0, path);
             }
             (None, true) => {
                 // keep what follows the old value on its line (a comment) on the key line
@@ -516,12 +585,15 @@ impl<'t> Cx<'t> {
                     "{props_text}{tail}\n{}",
                     indent_lines(&value.block, col + step)
                 );
-                self.push(colon, le, text, 0, path);
+                self.push_node(colon, le, text, 0, path);
             }
             (None, false) => {
-                self.push(colon, props_end, props_text, 0, path);
+                self.push_node(colon, props_end, props_text, 0, path);
                 let text = format!("\n{}", indent_lines(&value.block, col + step));
-                self.push(key_line_end, ve, text, 0, path);
+                // the comment after the old value's last line goes with it (after a new
+                // block scalar it would become text)
+                let le = line_end(self.bytes, ve);
+                self.push_node(key_line_end, le, text, 0, path);
             }
         }
         Ok(())
@@ -545,11 +617,12 @@ impl<'t> Cx<'t> {
 
     fn splice(mut self) -> Result<String, EditError> {
         self.splices
-            .sort_by_key(|s| (s.start, s.end, Reverse(s.depth), s.order));
+            .sort_by_key(|s| (s.start, s.end, !s.node, Reverse(s.depth), s.order));
         let brk = line_break_of(self.text);
         let extra: usize = self.splices.iter().map(|s| s.text.len()).sum();
         let mut out = String::with_capacity(self.text.len() + extra + extra / 8);
         let mut cursor = 0usize;
+        let mut replaced_up_to = None;
         let mut at_eof = false;
         for s in &self.splices {
             if s.end < s.start || self.text.get(s.start..s.end).is_none() {
@@ -559,10 +632,15 @@ impl<'t> Cx<'t> {
                         .into(),
                 });
             }
-            if s.start < cursor {
+            // a node's value inserted right where a replaced or removed range ends: that range
+            // held the node's key or indicator
+            if s.start < cursor || (s.node && s.start == s.end && replaced_up_to == Some(s.start)) {
                 return Err(EditError::Overlap {
                     path: s.path.clone(),
                 });
+            }
+            if s.start < s.end {
+                replaced_up_to = Some(s.end);
             }
             let Some(keep) = self.text.get(cursor..s.start) else {
                 return Err(EditError::Overlap {
@@ -585,6 +663,22 @@ impl<'t> Cx<'t> {
             out.push_str(brk);
         }
         Ok(out)
+    }
+}
+
+/// `value` written for the scalar `old` in `style` (see [`WriteStyle`]).
+fn render_scalar(old: &super::tree::Scalar, value: &str, style: WriteStyle) -> String {
+    match (style, old.style) {
+        (WriteStyle::Keep, ScalarStyle::Plain)
+            if plain_safe(value)
+                && (old.tag.is_some() || plain_type(value) == plain_type(&old.value)) =>
+        {
+            value.to_owned()
+        }
+        (WriteStyle::Keep, ScalarStyle::SingleQuoted) if single_quote_safe(value) => {
+            single_quote(value)
+        }
+        _ => double_quote(value),
     }
 }
 

@@ -167,6 +167,8 @@ impl<'t> Cx<'t> {
                             return Err(not_found(&key_path(path, key)));
                         };
                         let step = self.step(root);
+                        self.targets.push((node.span.clone(), path_to_string(path)));
+                        self.destroyed.push(v.span.clone());
                         self.replace_value(map.flow, k, v, &value, step, &key_path(path, key))
                     }
                     NodeKind::Map(map) if map.merged(key).is_some() => Err(EditError::Merged {
@@ -195,6 +197,8 @@ impl<'t> Cx<'t> {
 
     fn map_edit(&mut self, g: &Group<'_>) -> Result<(), EditError> {
         let path = g.path.as_slice();
+        self.targets
+            .push((g.node.span.clone(), path_to_string(path)));
         let step = self.step(g.root);
         let mut added = HashSet::new();
         let mut additions: Vec<(String, NewValue)> = Vec::with_capacity(g.additions.len());
@@ -244,6 +248,9 @@ impl<'t> Cx<'t> {
                 });
             }
             removed[i] = true;
+            if let Some((_, v)) = map.entries.get(i) {
+                self.destroyed.push(v.span.clone());
+            }
         }
         for (k, _) in &additions {
             let own = map.position(k).is_some_and(|i| !removed[i]);
@@ -418,21 +425,17 @@ impl<'t> Cx<'t> {
             }
         }
         let last_removed = removed[n - 1];
-        let no_final_break = !self.text.ends_with(['\n', '\r']);
         let count = merged.len();
         for (idx, (s, e)) in merged.into_iter().enumerate() {
-            let holds_last = last_removed && idx + 1 == count;
-            let at_eof = e >= self.text.len() && no_final_break;
-            let start = if at_eof {
-                break_before(self.bytes, s).unwrap_or(s)
-            } else {
-                s
-            };
-            let mut text = String::new();
-            if holds_last {
-                // the new entries take the place of the removed last entry
+            if last_removed && idx + 1 == count {
+                // The region of the last entry runs from the line break before it to the end of
+                // its line, where entries appended to an enclosing mapping are inserted; the new
+                // entries take its place.
+                let start = break_before(self.bytes, s).unwrap_or(s);
+                let end = line_end(self.bytes, last_end).min(e);
+                let mut text = String::new();
                 for l in lines {
-                    if at_eof && start < s {
+                    if start < s {
                         text.push('\n');
                         text.push_str(&indent_lines(l, col));
                     } else {
@@ -440,8 +443,10 @@ impl<'t> Cx<'t> {
                         text.push('\n');
                     }
                 }
+                self.push(start, end, text, col, path);
+            } else {
+                self.push(s, e, String::new(), col, path);
             }
-            self.push(start, e, text, col, path);
         }
         if !last_removed && !lines.is_empty() {
             self.append_block(map, last_start, lines, path)?;

@@ -249,19 +249,22 @@ impl Builder<'_> {
     /// The position of the merge key entry (`<<`, plain and untagged or tagged `!!merge`)
     /// among `entries`; its value must be a mapping or a sequence of mappings.
     fn merge_entry(&self, entries: &[(Node, Node)]) -> Result<Option<usize>, YamlError> {
-        let found = entries.iter().position(|(k, _)| match &k.kind {
-            NodeKind::Scalar(s) => {
-                s.value == "<<"
-                    && match s.tag.as_deref() {
-                        None => s.style == ScalarStyle::Plain,
-                        Some(t) => t == "tag:yaml.org,2002:merge",
-                    }
-            }
-            _ => false,
-        });
-        let Some(i) = found else {
+        let mut merges = entries
+            .iter()
+            .enumerate()
+            .filter(|(_, (k, _))| is_merge_key(k));
+        let Some((i, _)) = merges.next() else {
             return Ok(None);
         };
+        if let Some((_, (second, _))) = merges.next() {
+            let first_line = entries
+                .get(i)
+                .map_or(0, |(k, _)| self.error_at(k.span.start, String::new()).line);
+            return Err(self.error_at(
+                second.span.start,
+                format!("duplicate merge key \"<<\" (first defined on line {first_line})"),
+            ));
+        }
         let Some((k, v)) = entries.get(i) else {
             return Ok(None);
         };
@@ -317,12 +320,18 @@ impl Builder<'_> {
                         if node.span.is_empty() {
                             fix_empty_value(text, &key, &mut node);
                         }
+                        if is_merge_key(&key) {
+                            // not indexed: found through the mapping's merge position (a
+                            // second one is an error when the mapping ends)
+                            entries.push((key, node));
+                            return Ok(());
+                        }
                         let key_text = key_str(text, &key);
                         let first = match index {
                             Some(map) => map.get(key_text).copied(),
-                            None => entries
-                                .iter()
-                                .position(|(k, _)| key_str(text, k) == key_text),
+                            None => entries.iter().position(|(k, _)| {
+                                !is_merge_key(k) && key_str(text, k) == key_text
+                            }),
                         };
                         if let Some(first) = first {
                             let first_at = entries.get(first).map_or(0, |(k, _)| k.span.start);
@@ -341,6 +350,7 @@ impl Builder<'_> {
                                 let mut map: HashMap<String, usize> = entries
                                     .iter()
                                     .enumerate()
+                                    .filter(|(_, (k, _))| !is_merge_key(k))
                                     .map(|(i, (k, _))| (key_str(text, k).to_owned(), i))
                                     .collect();
                                 map.insert(key_text.to_owned(), entries.len());
@@ -570,6 +580,20 @@ pub(crate) fn colon_after_key(text: &str, from: usize) -> Option<usize> {
             Some(b':') => return Some(i),
             _ => return None,
         }
+    }
+}
+
+/// Whether `key` is a merge key: `<<` written plain and untagged, or tagged `!!merge`.
+pub(crate) fn is_merge_key(key: &Node) -> bool {
+    match &key.kind {
+        NodeKind::Scalar(s) => {
+            s.value == "<<"
+                && match s.tag.as_deref() {
+                    None => s.style == ScalarStyle::Plain,
+                    Some(t) => t == "tag:yaml.org,2002:merge",
+                }
+        }
+        _ => false,
     }
 }
 

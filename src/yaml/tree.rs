@@ -187,14 +187,12 @@ impl Mapping {
     /// for large mappings). Never the merge key entry `<<`, and never a key that only comes
     /// from a merge (see [`Mapping::get`]).
     pub fn position(&self, key: &str) -> Option<usize> {
-        let found = match &self.index {
+        match &self.index {
             Some(map) => map.get(key).copied(),
-            None => self
-                .entries
-                .iter()
-                .position(|(k, _)| k.as_scalar().is_some_and(|s| s.value == key)),
-        };
-        found.filter(|&i| Some(i) != self.merge)
+            None => self.entries.iter().enumerate().position(|(i, (k, _))| {
+                Some(i) != self.merge && k.as_scalar().is_some_and(|s| s.value == key)
+            }),
+        }
     }
 
     /// The value of `key`: the entry written in this mapping, else the value a merge key

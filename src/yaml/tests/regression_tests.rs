@@ -611,3 +611,204 @@ fn regression_anchored_mapping_replaced_by_a_scalar_is_refused() {
     assert_eq!(out, "b: &b {y: 2}\nc:\n  <<: *b\n");
     assert_eq!(doc(&out).root.to_json()["c"], json!({"y": 2}));
 }
+
+// ---- found by the `edit` fuzz target ---------------------------------------------------------
+
+#[test]
+fn regression_fuzz_two_edits_of_one_empty_value_both_inserted() {
+    // both wrote at the empty value's offset: `k f: 's' "v"`
+    let t = "# head\n---\nc: &an1\n";
+    let e = run(
+        t,
+        vec![
+            Edit::SetValue {
+                path: keys("c"),
+                key: "k f".into(),
+                yaml: "'s'".into(),
+            },
+            Edit::SetScalar {
+                path: keys("c"),
+                value: "v".into(),
+                style: WriteStyle::Keep,
+            },
+        ],
+    )
+    .unwrap_err();
+    assert!(matches!(e, EditError::Overlap { .. }), "{e}");
+    // an empty last value set while entries are appended after it: the value comes first
+    let (out, json) = ok(
+        "m:\n  a:\n",
+        vec![
+            add("m", &[("b", "2")]),
+            Edit::SetScalar {
+                path: keys("m.a"),
+                value: "x".into(),
+                style: WriteStyle::Keep,
+            },
+        ],
+    );
+    assert_eq!(out, "m:\n  a: \"x\"\n  b: \"2\"\n");
+    assert_eq!(json["m"], json!({"a": "x", "b": "2"}));
+}
+
+#[test]
+fn regression_fuzz_value_set_on_a_removed_entry() {
+    // the removal wrote `{}`, the value was inserted after it: `{} "v"`
+    let t = "# head\r---\ra:\r";
+    let e = run(
+        t,
+        vec![
+            rm("", "a"),
+            Edit::SetScalar {
+                path: keys("a"),
+                value: "v".into(),
+                style: WriteStyle::Keep,
+            },
+        ],
+    )
+    .unwrap_err();
+    assert!(matches!(e, EditError::Overlap { .. }), "{e}");
+    // a flow entry without `:` gets its value while the entry after it goes
+    let (out, json) = ok(
+        "f: {a, b: 1}\n",
+        vec![
+            Edit::SetScalar {
+                path: keys("f.a"),
+                value: "v".into(),
+                style: WriteStyle::Keep,
+            },
+            rm("f", "b"),
+        ],
+    );
+    assert_eq!(out, "f: {a: \"v\"}\n");
+    assert_eq!(json["f"], json!({"a": "v"}));
+}
+
+#[test]
+fn regression_fuzz_comment_after_rewritten_item_ended_up_in_a_block_scalar() {
+    let t = "? k f\r\n:\r\n- # c\r\n";
+    let d = doc(t);
+    let e = Edit::SetValue {
+        path: vec![k("k f"), Seg::Index(0)],
+        key: "1".into(),
+        yaml: "|\n  lit\n".into(),
+    };
+    let out = apply(t, &[(&d.root, e)]).unwrap();
+    assert_eq!(out, "? k f\r\n:\r\n- \"1\": # c\r\n    |\r\n      lit\r\n");
+    assert_eq!(doc(&out).root.to_json(), json!({"k f": [{"1": "lit\n"}]}));
+}
+
+#[test]
+fn regression_fuzz_entries_added_inside_a_removed_entry() {
+    // the additions landed after the `{}` written for the removed entry
+    let t = "# head\n---\n? d\n: &an1\n    ? n-1\n    : &an2 x # c\n";
+    let e = run(
+        t,
+        vec![rm("", "d"), add("d", &[("", "&x"), ("new", "two words")])],
+    )
+    .unwrap_err();
+    assert!(matches!(e, EditError::Overlap { .. }), "{e}");
+    // likewise inside a replaced value
+    let t = "m:\n  a:\n    x: 1\n";
+    let e = run(
+        t,
+        vec![
+            Edit::SetValue {
+                path: keys("m"),
+                key: "a".into(),
+                yaml: "p: 2\n".into(),
+            },
+            add("m.a", &[("y", "2")]),
+        ],
+    )
+    .unwrap_err();
+    assert!(matches!(e, EditError::Overlap { .. }), "{e}");
+}
+
+#[test]
+fn regression_removing_a_last_entry_while_appending_to_an_enclosing_mapping() {
+    // prune in the last item plus `results:` at the end of the root mapping
+    let t = "items:\n- spec:\n    pre:\n      a: \"1\"\n      old: \"2\"\n";
+    let (out, json) = ok(
+        t,
+        vec![
+            Edit::RemoveEntry {
+                path: vec![k("items"), Seg::Index(0), k("spec"), k("pre")],
+                key: "old".into(),
+            },
+            add("", &[("results", "r")]),
+            Edit::AddEntries {
+                path: vec![k("items"), Seg::Index(0), k("spec")],
+                entries: vec![("z".into(), "3".into())],
+            },
+        ],
+    );
+    assert_eq!(
+        out,
+        "items:\n- spec:\n    pre:\n      a: \"1\"\n    z: \"3\"\nresults: \"r\"\n"
+    );
+    assert_eq!(
+        json,
+        json!({"items": [{"spec": {"pre": {"a": "1"}, "z": "3"}}], "results": "r"})
+    );
+}
+
+#[test]
+fn regression_fuzz_value_of_a_lone_explicit_key_ignored_keep_style() {
+    // `a: ` and `? a` alone are both plain empty nulls: Keep writes `null` plain for both
+    let (out, json) = ok(
+        "b:\n  - ~\n? a",
+        vec![Edit::SetScalar {
+            path: keys("a"),
+            value: "null".into(),
+            style: WriteStyle::Keep,
+        }],
+    );
+    assert_eq!(out, "b:\n  - ~\n? a\n: null\n");
+    assert_eq!(json["a"], serde_json::Value::Null);
+    let (out, _) = ok(
+        "f: {a}\n",
+        vec![Edit::SetScalar {
+            path: keys("f.a"),
+            value: "x y".into(),
+            style: WriteStyle::Keep,
+        }],
+    );
+    assert_eq!(out, "f: {a: \"x y\"}\n");
+}
+
+#[test]
+fn regression_fuzz_quoted_key_beside_a_merge_key_was_a_duplicate() {
+    // `"<<"` is an ordinary key, the plain `<<` a merge key: no duplicate
+    let t = "a: &a {x: 1}\nm:\n  <<: *a\n  \"<<\": q\n";
+    let d = doc(t);
+    assert_eq!(d.root.to_json()["m"], json!({"x": 1, "<<": "q"}));
+    let m = d.root.get("m").unwrap();
+    assert_eq!(m.get("<<").and_then(|n| n.as_str()), Some("q"));
+    assert_eq!(m.as_map().unwrap().position("<<"), Some(1));
+    // adding it beside a merge key, as the fuzz target did
+    let (out, json) = ok(
+        "a: &a {x: 1}\nm:\n  <<: [*a]\n",
+        vec![add("m", &[("<<", "v")])],
+    );
+    assert_eq!(out, "a: &a {x: 1}\nm:\n  <<: [*a]\n  \"<<\": \"v\"\n");
+    assert_eq!(json["m"], json!({"x": 1, "<<": "v"}));
+    // two merge keys are a duplicate
+    let e = parse("a: &a {x: 1}\nm:\n  <<: *a\n  <<: *a\n").unwrap_err();
+    assert!(e.message.contains("duplicate merge key"), "{e}");
+    assert_eq!(e.line, 4);
+}
+
+#[test]
+fn regression_oracle_comment_after_replaced_block_value_ended_up_in_a_block_scalar() {
+    let t = "? 1\r: &an1\r  - &an2 null\r  - &an3 ~ # c\r";
+    let d = doc(t);
+    let e = Edit::SetValue {
+        path: vec![],
+        key: "1".into(),
+        yaml: "|\n  lit\n".into(),
+    };
+    let out = apply(t, &[(&d.root, e)]).unwrap();
+    assert_eq!(out, "? 1\r: &an1\r  |\r    lit\r");
+    assert_eq!(doc(&out).root.to_json(), json!({"1": "lit\n"}));
+}
