@@ -77,7 +77,7 @@ pub enum Edit {
     /// value if the key exists, else appends the key as the last key of that mapping. A `null`
     /// or `{}` mapping at `path` is rewritten as a block mapping holding the key. The YAML may
     /// not define anchors. An anchor in front of the replaced value is kept, a tag only when
-    /// the new value is of the same kind (scalar, mapping, sequence) as the old one.
+    /// old and new value are both mappings or both sequences.
     SetValue {
         /// Where the mapping is.
         path: Vec<Seg>,
@@ -682,14 +682,15 @@ fn render_scalar(old: &super::tree::Scalar, value: &str, style: WriteStyle) -> S
     }
 }
 
-/// Whether the new value is of the same kind (scalar, mapping, sequence) as the old node.
+/// Whether a tag in front of the old node still fits the new value: both are mappings or both
+/// sequences (a scalar's tag decides how its text reads, so a new scalar drops it).
 fn same_kind(old: &Node, new: &NewValue) -> bool {
     let old_kind = match &old.resolved().kind {
         NodeKind::Map(_) => ValueKind::Map,
         NodeKind::Seq(_) => ValueKind::Seq,
         _ => ValueKind::Scalar,
     };
-    old_kind == new.kind
+    old_kind == new.kind && new.kind != ValueKind::Scalar
 }
 
 /// The properties (`&anchor`, `!tag`) at `props` to write again: anchors always, tags when

@@ -812,3 +812,29 @@ fn regression_oracle_comment_after_replaced_block_value_ended_up_in_a_block_scal
     assert_eq!(out, "? 1\r: &an1\r  |\r    lit\r");
     assert_eq!(doc(&out).root.to_json(), json!({"1": "lit\n"}));
 }
+
+#[test]
+fn regression_fuzz_scalar_tag_kept_on_a_new_value() {
+    // `!!str` stayed in front of the new `~`: it read as the string "null"
+    let t = "c: &an1 {d: &an2 '#not', b: &an3 !!str 5}\n";
+    let (out, json) = ok(
+        t,
+        vec![Edit::SetValue {
+            path: keys("c"),
+            key: "b".into(),
+            yaml: "~".into(),
+        }],
+    );
+    // (inside a flow mapping the value is written in flow form)
+    assert_eq!(out, "c: &an1 {d: &an2 '#not', b: &an3 null}\n");
+    assert_eq!(json["c"], json!({"d": "#not", "b": null}));
+    let (out, _) = ok(
+        "a: !!str 5\n",
+        vec![Edit::SetValue {
+            path: vec![],
+            key: "a".into(),
+            yaml: "6".into(),
+        }],
+    );
+    assert_eq!(out, "a: 6\n");
+}
