@@ -1,17 +1,22 @@
 //! Edits performed on the original text as byte-range replacements, spliced in one pass.
+//!
+//! [`apply`] resolves every edit first: scalar and value replacements become splices at once;
+//! all `AddEntries` / `RemoveEntry` (and `SetValue` of a new key) aimed at one mapping are
+//! gathered into one map edit (see `map_edit`) whose splices never overlap. Then the splices
+//! are checked (no anchor that an alias still uses is removed) and spliced into the text.
 
 use std::cmp::Reverse;
 use std::collections::{HashMap, HashSet};
 
 use super::edit_util::{
-    NewValue, entries_value, entry_line, find_step, indent_lines, indent_rest, new_value_from_yaml,
-    not_found, parent_slot, resolve, unsupported_empty, wrap_in_key, wrong,
+    NewValue, ValueKind, find_step, indent_lines, indent_rest, not_found, parent_slot, props_after,
+    props_before, resolve, unsupported_empty, wrong,
 };
-use super::scalar::{
-    double_quote, plain_safe, plain_type, single_quote, single_quote_safe, string_scalar,
-};
-use super::text::{at_line_start, column, line_end, line_start, next_line_start};
-use super::tree::{Mapping, Node, NodeKind, ScalarStyle, Seg, path_to_string};
+use super::map_edit::Groups;
+use super::parse::colon_after_key;
+use super::scalar::{double_quote, plain_safe, plain_type, single_quote, single_quote_safe};
+use super::text::{at_line_start, break_before, column, line_break_of, line_end};
+use super::tree::{Node, NodeKind, ScalarStyle, Seg, path_to_string};
 
 /// How [`Edit::SetScalar`] writes its value.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -29,7 +34,7 @@ pub enum WriteStyle {
 pub enum Edit {
     /// Replace the scalar at `path` by `value`, written in `style` (Keep = the node's current
     /// style when the value can be written in it safely, else double-quoted; DoubleQuoted).
-    /// Anchors and tags in front of the scalar are kept.
+    /// Anchors and tags in front of the scalar are kept (aliases of it then read the new value).
     SetScalar {
         /// Where the scalar is.
         path: Vec<Seg>,
@@ -45,7 +50,9 @@ pub enum Edit {
     /// when missing, as the LAST key of its parent mapping (the parent must exist; path =
     /// parent path + key). Existing entries keep their place; new ones go after the last
     /// existing entry, at its indentation. A non-empty flow mapping: append inside the braces
-    /// in flow style (`{a: "1", b: "2"}`). A key that already exists is an error.
+    /// in flow style (`{a: "1", b: "2"}`). A key that already exists is an error, and so is a
+    /// key the mapping's merge key (`<<`) supplies. An anchor in front of a rewritten empty
+    /// value is kept (`key: &a {}` becomes `key: &a` + the block), so are tags of a `{}`.
     /// Several `AddEntries` on the same mapping in one [`apply`] are merged, in order.
     AddEntries {
         /// Where the mapping is (or is to be created).
@@ -54,8 +61,10 @@ pub enum Edit {
         entries: Vec<(String, String)>,
     },
     /// Remove the entry `key` of the mapping at `path` (the whole line(s) of that entry,
-    /// including a trailing comment on its line; if it was the only entry of a block mapping,
-    /// `{}` is left as the value). A missing key is an error.
+    /// including a trailing comment on its line; in a flow mapping the entry and its comma).
+    /// When every entry of the mapping is removed and nothing is added, the value becomes `{}`
+    /// on the line of its key (`key: {}`). A missing key is an error; so is a key that only
+    /// comes from a merge key (`<<`), and a key that the merge would supply once removed.
     RemoveEntry {
         /// Where the mapping is.
         path: Vec<Seg>,
@@ -66,7 +75,9 @@ pub enum Edit {
     /// block style, written at indent 0, possibly multi-line); it is re-indented here (inside a
     /// flow collection it is written as flow YAML, comments dropped). Replaces the existing
     /// value if the key exists, else appends the key as the last key of that mapping. A `null`
-    /// or `{}` mapping at `path` is rewritten as a block mapping holding the key.
+    /// or `{}` mapping at `path` is rewritten as a block mapping holding the key. The YAML may
+    /// not define anchors. An anchor in front of the replaced value is kept, a tag only when
+    /// old and new value are both mappings or both sequences.
     SetValue {
         /// Where the mapping is.
         path: Vec<Seg>,
@@ -100,7 +111,17 @@ pub enum EditError {
         /// The path.
         path: String,
     },
-    /// An added key already exists in the mapping (or is added twice).
+    /// The path reaches a key that only comes from a merge key (`<<: *anchor`), i.e. from
+    /// another (anchored) mapping; edits inside merged-in nodes are refused.
+    #[error(
+        "path {path}: comes from a merge key (`<<`) of an alias; edit the anchored node instead"
+    )]
+    Merged {
+        /// The path.
+        path: String,
+    },
+    /// An added key already exists in the mapping (or is added twice, or the mapping's merge
+    /// key `<<` supplies it).
     #[error("path {path}: key {key:?} already exists")]
     DuplicateKey {
         /// The mapping's path.
@@ -124,7 +145,8 @@ pub enum EditError {
         /// Why.
         reason: String,
     },
-    /// Two edits change overlapping text.
+    /// Two edits change overlapping text (or remove the same entry twice, or set and remove
+    /// one key).
     #[error("path {path}: overlaps another edit")]
     Overlap {
         /// The path of one of the edits.
@@ -139,6 +161,7 @@ impl EditError {
             EditError::NotFound { path }
             | EditError::WrongKind { path, .. }
             | EditError::Alias { path }
+            | EditError::Merged { path }
             | EditError::DuplicateKey { path, .. }
             | EditError::InvalidYaml { path, .. }
             | EditError::Unsupported { path, .. }
@@ -148,21 +171,30 @@ impl EditError {
 }
 
 /// One replacement of `text[start..end]`.
-struct Splice {
-    start: usize,
-    end: usize,
-    text: String,
-    /// Among insertions at one offset, deeper (more indented) ones go first.
+pub(super) struct Splice {
+    pub(super) start: usize,
+    pub(super) end: usize,
+    pub(super) text: String,
+    /// Among insertions at one offset, the ones that write a node's own value go first (they
+    /// belong to the text before), then deeper (more indented) ones.
+    node: bool,
     depth: usize,
     order: usize,
-    path: String,
+    pub(super) path: String,
 }
 
 /// Applies `edits` to `text`, each path relative to the node paired with it (a node of a
 /// document parsed from this very `text`). All edits are performed or none: the first error is
-/// returned and the text is not changed. The result copies the text's line ending (CRLF when
-/// the text uses it) and gains a final newline if an insertion lands at the end of a text that
-/// lacked one.
+/// returned and the text is not changed.
+///
+/// Edits aimed at one mapping are performed together, whatever node their paths start from:
+/// its removals first, then its additions in order (so a key removed and added again ends up
+/// last, with its new value). Removing one entry twice, or setting and removing one key, is an
+/// [`EditError::Overlap`]. An edit that would remove an anchor (`&name`) that an alias outside
+/// the removed text still uses is refused.
+///
+/// Inserted text uses the text's own line break (the first one in it: CRLF, LF or a lone CR),
+/// and a final line break is added if an insertion lands at the end of a text that lacked one.
 pub fn apply(text: &str, edits: &[(&Node, Edit)]) -> Result<String, EditError> {
     apply_mapped(text, edits).map(|applied| applied.text)
 }
@@ -217,38 +249,43 @@ pub fn apply_mapped(text: &str, edits: &[(&Node, Edit)]) -> Result<Applied, Edit
         splices: Vec::new(),
         steps: HashMap::new(),
         order: 0,
+        claims: HashSet::new(),
+        targets: Vec::new(),
+        destroyed: Vec::new(),
     };
-    // Merge AddEntries aimed at the same mapping.
-    let mut merged: Vec<(&Node, Edit)> = Vec::with_capacity(edits.len());
-    let mut add_index: HashMap<(usize, Vec<Seg>), usize> = HashMap::new();
+    let mut groups = Groups::default();
     for (root, edit) in edits {
-        if let Edit::AddEntries { path, entries } = edit {
-            let id = (*root as *const Node as usize, path.clone());
-            if let Some(&i) = add_index.get(&id) {
-                if let Some((_, Edit::AddEntries { entries: e, .. })) = merged.get_mut(i) {
-                    e.extend(entries.iter().cloned());
-                }
-                continue;
-            }
-            add_index.insert(id, merged.len());
+        if text.get(root.span.clone()).is_none() {
+            return Err(EditError::Unsupported {
+                path: ".".into(),
+                reason: "the node's position is not in this text (was it parsed from it?)".into(),
+            });
         }
-        merged.push((root, edit.clone()));
+        cx.collect(root, edit, &mut groups)?;
     }
-    for (root, edit) in &merged {
-        cx.edit(root, edit)?;
-    }
+    cx.perform(groups)?;
+    cx.check_targets()?;
+    cx.check_anchors()?;
     cx.splice()
 }
 
-struct Cx<'t> {
-    text: &'t str,
-    bytes: &'t [u8],
-    splices: Vec<Splice>,
+pub(super) struct Cx<'t> {
+    pub(super) text: &'t str,
+    pub(super) bytes: &'t [u8],
+    pub(super) splices: Vec<Splice>,
     steps: HashMap<usize, usize>,
     order: usize,
+    /// The spans of the nodes whose value an edit writes (two edits of one empty node would
+    /// both insert at one offset: an overlap all the same).
+    claims: HashSet<(usize, usize)>,
+    /// The spans of the nodes edits write into, with their paths.
+    pub(super) targets: Vec<(std::ops::Range<usize>, String)>,
+    /// The spans of the values that edits remove or replace.
+    pub(super) destroyed: Vec<std::ops::Range<usize>>,
 }
 
-fn is_null_like(node: &Node) -> bool {
+/// Whether `node` is an empty value a mapping can be written in: `null`, `~`, empty, `{}`.
+pub(super) fn is_null_like(node: &Node) -> bool {
     match &node.kind {
         NodeKind::Map(m) => m.entries.is_empty(),
         NodeKind::Scalar(_) => node.is_null(),
@@ -257,80 +294,85 @@ fn is_null_like(node: &Node) -> bool {
 }
 
 impl<'t> Cx<'t> {
-    fn push(&mut self, start: usize, end: usize, text: String, depth: usize, path: &[Seg]) {
+    /// Adds a splice of a map edit (an insertion or removal of whole entries).
+    pub(super) fn push(
+        &mut self,
+        start: usize,
+        end: usize,
+        text: String,
+        depth: usize,
+        path: &[Seg],
+    ) {
+        self.add(start, end, text, false, depth, path);
+    }
+
+    /// Adds a splice that writes a node's own value.
+    fn push_node(&mut self, start: usize, end: usize, text: String, depth: usize, path: &[Seg]) {
+        self.add(start, end, text, true, depth, path);
+    }
+
+    fn add(
+        &mut self,
+        start: usize,
+        end: usize,
+        text: String,
+        node: bool,
+        depth: usize,
+        path: &[Seg],
+    ) {
         self.order += 1;
         self.splices.push(Splice {
             start,
             end,
             text,
+            node,
             depth,
             order: self.order,
             path: path_to_string(path),
         });
     }
 
-    fn slice(&self, start: usize, end: usize) -> &'t str {
+    pub(super) fn slice(&self, start: usize, end: usize) -> &'t str {
         self.text.get(start..end).unwrap_or("")
     }
 
-    fn edit(&mut self, root: &Node, edit: &Edit) -> Result<(), EditError> {
-        if self.text.get(root.span.clone()).is_none() {
-            return Err(EditError::Unsupported {
-                path: ".".into(),
-                reason: "the node's position is not in this text (was it parsed from it?)".into(),
+    /// Refuses edits that write into a node that another edit removes or replaces (those
+    /// overlapping in the text are refused anyway; this catches an insertion right at the end
+    /// of a removed or replaced value).
+    fn check_targets(&mut self) -> Result<(), EditError> {
+        if self.destroyed.is_empty() {
+            return Ok(());
+        }
+        self.destroyed.sort_unstable_by_key(|r| r.start);
+        // the largest end among the ranges starting at or before each one
+        let mut reach = Vec::with_capacity(self.destroyed.len());
+        let mut max_end = 0;
+        for r in &self.destroyed {
+            max_end = max_end.max(r.end);
+            reach.push(max_end);
+        }
+        for (t, path) in &self.targets {
+            let n = self.destroyed.partition_point(|r| r.start <= t.start);
+            if n > 0 && reach.get(n - 1).is_some_and(|&end| end >= t.end) {
+                return Err(EditError::Overlap { path: path.clone() });
+            }
+        }
+        Ok(())
+    }
+
+    /// Records that an edit writes the value of the node spanning `span`; a second one is an
+    /// overlap.
+    fn claim(&mut self, span: &std::ops::Range<usize>, path: &[Seg]) -> Result<(), EditError> {
+        if !self.claims.insert((span.start, span.end)) {
+            return Err(EditError::Overlap {
+                path: path_to_string(path),
             });
         }
-        match edit {
-            Edit::SetScalar { path, value, style } => {
-                let node = resolve(root, path)?;
-                // an empty value written without `:` (`{a}`): the colon is added
-                if node.span.is_empty()
-                    && let (Some(parent), Some(Seg::Key(key))) = parent_slot(root, path)?
-                    && let Some((k, _)) = parent
-                        .as_map()
-                        .and_then(|m| m.position(key).and_then(|i| m.entries.get(i)))
-                    && self.colon_after(k).is_none()
-                {
-                    let NodeKind::Scalar(_) = &node.kind else {
-                        return Err(wrong(path, "a scalar"));
-                    };
-                    let at = k.span.end;
-                    self.push(at, at, format!(": {}", double_quote(value)), 0, path);
-                    return Ok(());
-                }
-                self.set_scalar(node, value, *style, path)
-            }
-            Edit::RemoveEntry { path, key } => {
-                let node = resolve(root, path)?;
-                let NodeKind::Map(map) = &node.kind else {
-                    return Err(wrong(path, "a mapping"));
-                };
-                self.remove_entry(map, key, path)
-            }
-            Edit::AddEntries { path, entries } => self.add_entries(root, path, entries),
-            Edit::SetValue { path, key, yaml } => {
-                let value = new_value_from_yaml(yaml, path)?;
-                let node = resolve(root, path)?;
-                match &node.kind {
-                    NodeKind::Map(map) if !map.entries.is_empty() => {
-                        let step = self.step(root);
-                        self.write_entry(map, key, &value, step, path)
-                    }
-                    _ if is_null_like(node) => {
-                        // rewrite the empty mapping as a block mapping holding `key`
-                        let step = self.step(root);
-                        let wrapped = wrap_in_key(key, &value, step);
-                        let (parent, seg) = parent_slot(root, path)?;
-                        self.write_slot(parent, seg, node, &wrapped, step, path)
-                    }
-                    _ => Err(wrong(path, "a mapping")),
-                }
-            }
-        }
+        Ok(())
     }
 
     /// The indentation step seen in the document (first nested block mapping), default 2.
-    fn step(&mut self, root: &Node) -> usize {
+    pub(super) fn step(&mut self, root: &Node) -> usize {
         let id = root as *const Node as usize;
         if let Some(&s) = self.steps.get(&id) {
             return s;
@@ -339,6 +381,44 @@ impl<'t> Cx<'t> {
         let s = find_step(self.text, root, &mut budget).unwrap_or(2);
         self.steps.insert(id, s);
         s
+    }
+
+    /// Performs a [`Edit::SetScalar`].
+    pub(super) fn set_scalar_at(
+        &mut self,
+        root: &Node,
+        path: &[Seg],
+        value: &str,
+        style: WriteStyle,
+    ) -> Result<(), EditError> {
+        let node = resolve(root, path)?;
+        self.claim(&node.span, path)?;
+        self.targets.push((node.span.clone(), path_to_string(path)));
+        // an empty value written without `:` (`{a}`, `? a`): the colon is added
+        if node.span.is_empty()
+            && let (Some(parent), Some(Seg::Key(key))) = parent_slot(root, path)?
+            && let Some(map) = parent.as_map()
+            && let Some((k, _)) = map.position(key).and_then(|i| map.entries.get(i))
+            && colon_after_key(self.text, k.span.end).is_none()
+        {
+            let NodeKind::Scalar(old) = &node.kind else {
+                return Err(wrong(path, "a scalar"));
+            };
+            let rendered = render_scalar(old, value, style);
+            if map.flow {
+                let at = k.span.end;
+                self.push_node(at, at, format!(": {rendered}"), 0, path);
+            } else {
+                // a block `? key` alone: the value goes on a `:` line under the `?`
+                let start = self.entry_start(k);
+                let col = column(self.text, start);
+                let at = line_end(self.bytes, k.span.end);
+                let text = format!("\n{}: {rendered}", " ".repeat(col));
+                self.push_node(at, at, text, 0, path);
+            }
+            return Ok(());
+        }
+        self.set_scalar(node, value, style, path)
     }
 
     fn set_scalar(
@@ -351,18 +431,7 @@ impl<'t> Cx<'t> {
         let NodeKind::Scalar(old) = &node.kind else {
             return Err(wrong(path, "a scalar"));
         };
-        let rendered = match (style, old.style) {
-            (WriteStyle::Keep, ScalarStyle::Plain)
-                if plain_safe(value)
-                    && (old.tag.is_some() || plain_type(value) == plain_type(&old.value)) =>
-            {
-                value.to_owned()
-            }
-            (WriteStyle::Keep, ScalarStyle::SingleQuoted) if single_quote_safe(value) => {
-                single_quote(value)
-            }
-            _ => double_quote(value),
-        };
+        let rendered = render_scalar(old, value, style);
         let span = node.span.clone();
         let mut text = String::new();
         if span.is_empty()
@@ -373,271 +442,78 @@ impl<'t> Cx<'t> {
         }
         text.push_str(&rendered);
         let (start, end) = (span.start, self.trim_kept(span.start, span.end));
-        self.push(start, end, text, 0, path);
+        self.push_node(start, end, text, 0, path);
         Ok(())
     }
 
     /// For a span ending at a line start (keep-chomped block scalar), the position of the line
     /// break before it, so replacing the span keeps that break.
-    fn trim_kept(&self, start: usize, end: usize) -> usize {
+    pub(super) fn trim_kept(&self, start: usize, end: usize) -> usize {
         if end > start && at_line_start(self.bytes, end) {
-            let mut e = end - 1;
-            if e > start && self.bytes.get(e - 1) == Some(&b'\r') {
-                e -= 1;
-            }
-            e
+            break_before(self.bytes, end).map_or(end, |b| b.max(start))
         } else {
             end
         }
     }
 
-    fn remove_entry(&mut self, map: &Mapping, key: &str, path: &[Seg]) -> Result<(), EditError> {
-        let Some(i) = map.position(key) else {
-            let mut p = path.to_vec();
-            p.push(Seg::Key(key.to_owned()));
-            return Err(EditError::NotFound {
-                path: path_to_string(&p),
-            });
-        };
-        let n = map.entries.len();
-        let Some((k, v)) = map.entries.get(i) else {
-            return Err(not_found(path));
-        };
-        let next_key = map.entries.get(i + 1).map(|(k, _)| k.span.start);
-        let prev_end = i
-            .checked_sub(1)
-            .and_then(|j| map.entries.get(j))
-            .map(|(_, v)| v.span.end);
-        if map.flow {
-            let (s, e) = match (n, next_key, prev_end) {
-                (1, _, _) => (k.span.start, v.span.end),
-                (_, Some(nk), _) => (k.span.start, nk),
-                (_, None, Some(pe)) => (pe, v.span.end),
-                _ => (k.span.start, v.span.end),
-            };
-            self.push(s, e, String::new(), 0, path);
-            return Ok(());
-        }
-        if let Some(j) = i.checked_sub(1)
-            && let Some((_, pv)) = map.entries.get(j)
-            && self.keeps_trailing_lines(pv)
-        {
-            // Blank lines after a `|+` / `>+` value belong to it: removing the next entry's
-            // line would join them to it and change the value.
-            return Err(EditError::Unsupported {
-                path: path_to_string(path),
-                reason: format!(
-                    "removing {key:?}, which follows a block scalar that keeps its trailing lines (`|+`)"
-                ),
-            });
-        }
-        let v_end = self.trim_kept(v.span.start, v.span.end);
-        if n == 1 {
-            self.push(k.span.start, v_end, "{}".to_owned(), 0, path);
-            return Ok(());
-        }
-        let ls = line_start(self.bytes, k.span.start);
-        let leading = self
-            .slice(ls, k.span.start)
-            .bytes()
-            .all(|b| b == b' ' || b == b'\t');
-        let after_blank_line = self
-            .slice(line_start(self.bytes, ls.saturating_sub(1)), ls)
-            .trim()
-            .is_empty();
-        // Blank lines before the entry may belong to a keep-chomping block scalar (`|+`) in the
-        // entry before: then they must keep their line break. Conservative: any `|`/`>` with `+`.
-        let prev_start = i
-            .checked_sub(1)
-            .and_then(|j| map.entries.get(j))
-            .map_or(ls, |(pk, _)| pk.span.start);
-        let prev_text = self.slice(prev_start, ls);
-        let may_keep =
-            (prev_text.contains('|') || prev_text.contains('>')) && prev_text.contains('+');
-        if leading && next_key.is_none() && ls > 0 && !(after_blank_line && may_keep) {
-            // The last entry: remove from the line break before it to the end of its line, so
-            // that entries appended at the end of the mapping (at that line end) do not overlap.
-            let mut start = ls - 1;
-            if start > 0 && self.bytes.get(start - 1) == Some(&b'\r') {
-                start -= 1;
+    /// Where the entry with key `k` starts: the key, or the `?` of an explicit key, or the
+    /// anchor / tag written in front of the key on its line.
+    pub(super) fn entry_start(&self, k: &Node) -> usize {
+        let bytes = self.bytes;
+        let mut p = k.span.start;
+        loop {
+            let mut q = p;
+            while q > 0 && matches!(bytes.get(q - 1), Some(b' ' | b'\t')) {
+                q -= 1;
             }
-            let end = line_end(self.bytes, v_end);
-            self.push(start, end, String::new(), 0, path);
-        } else if leading {
-            let end = next_line_start(self.bytes, v_end);
-            self.push(ls, end, String::new(), 0, path);
-        } else if let Some(nk) = next_key {
-            // first entry of a `- key: value` item: the next key moves onto the dash line
-            self.push(k.span.start, nk, String::new(), 0, path);
-        } else if let Some(pe) = prev_end {
-            self.push(pe, v_end, String::new(), 0, path);
-        }
-        Ok(())
-    }
-
-    fn add_entries(
-        &mut self,
-        root: &Node,
-        path: &[Seg],
-        entries: &[(String, String)],
-    ) -> Result<(), EditError> {
-        let mut seen = HashSet::new();
-        for (k, _) in entries {
-            if !seen.insert(k.as_str()) {
-                return Err(EditError::DuplicateKey {
-                    path: path_to_string(path),
-                    key: k.clone(),
-                });
+            let mut t = q;
+            while t > 0
+                && !matches!(
+                    bytes.get(t - 1),
+                    Some(b' ' | b'\t' | b'\n' | b'\r' | b',' | b'{' | b'[')
+                )
+            {
+                t -= 1;
             }
-        }
-        if entries.is_empty() {
-            return Ok(());
-        }
-        match resolve(root, path) {
-            Ok(node) => match &node.kind {
-                NodeKind::Map(map) if !map.entries.is_empty() => {
-                    for (k, _) in entries {
-                        if map.position(k).is_some() {
-                            return Err(EditError::DuplicateKey {
-                                path: path_to_string(path),
-                                key: k.clone(),
-                            });
-                        }
-                    }
-                    if map.flow {
-                        let mut text = String::new();
-                        for (k, v) in entries {
-                            text.push_str(", ");
-                            text.push_str(&string_scalar(k));
-                            text.push_str(": ");
-                            text.push_str(&double_quote(v));
-                        }
-                        let at = map
-                            .entries
-                            .last()
-                            .map_or(node.span.start + 1, |(_, v)| v.span.end);
-                        self.push(at, at, text, 0, path);
-                        Ok(())
-                    } else {
-                        let lines: Vec<String> = entries.iter().map(entry_line).collect();
-                        self.append_block(map, &lines, path)
-                    }
-                }
-                _ if is_null_like(node) => {
-                    let value = entries_value(entries);
-                    let step = self.step(root);
-                    let (parent, seg) = parent_slot(root, path)?;
-                    self.write_slot(parent, seg, node, &value, step, path)
-                }
-                _ => Err(wrong(path, "a mapping")),
-            },
-            Err(EditError::NotFound { .. }) => {
-                let Some((Seg::Key(key), parent_path)) = path.split_last() else {
-                    return Err(not_found(path));
-                };
-                let parent = resolve(root, parent_path).map_err(|_| not_found(path))?;
-                let NodeKind::Map(map) = &parent.kind else {
-                    return Err(wrong(parent_path, "a mapping"));
-                };
-                let step = self.step(root);
-                let value = entries_value(entries);
-                if map.entries.is_empty() {
-                    let wrapped = wrap_in_key(key, &value, step);
-                    let (pp, seg) = parent_slot(root, parent_path)?;
-                    return self.write_slot(pp, seg, parent, &wrapped, step, path);
-                }
-                self.write_entry(map, key, &value, step, parent_path)
+            let token = bytes.get(t..q).unwrap_or(&[]);
+            match token.first() {
+                Some(b'&' | b'!') if t < q => p = t,
+                Some(b'?') if token.len() == 1 => return t,
+                _ => return p,
             }
-            Err(e) => Err(e),
         }
     }
 
-    /// Appends whole lines (`key: value`, indent 0, each possibly multi-line) after the last
-    /// entry of a non-empty block mapping, at its entries' indentation.
-    fn append_block(
-        &mut self,
-        map: &Mapping,
-        lines: &[String],
-        path: &[Seg],
-    ) -> Result<(), EditError> {
-        let Some((last_key, last_val)) = map.entries.last() else {
-            return Err(wrong(path, "a non-empty mapping"));
-        };
-        if self.keeps_trailing_lines(last_val)
-            && !self
-                .slice(last_val.span.end, self.text.len())
-                .contains('\n')
-        {
-            // A `|+` value on the last line without a newline: the newline an appended line
-            // brings would become part of the value.
-            return Err(EditError::Unsupported {
-                path: path_to_string(path),
-                reason: "appending after a `|+` block scalar that ends the text without a newline"
-                    .into(),
-            });
-        }
-        let col = column(self.text, last_key.span.start);
-        let end = last_val.span.end;
-        let mut text = String::new();
-        if end > last_val.span.start && at_line_start(self.bytes, end) {
-            for l in lines {
-                text.push_str(&indent_lines(l, col));
-                text.push('\n');
-            }
-            self.push(end, end, text, col, path);
+    /// Where the entry `(k, v)` ends: its value's end (before the kept line breaks of a `|+`
+    /// value), or its key's end for an empty value.
+    pub(super) fn entry_end(&self, k: &Node, v: &Node) -> usize {
+        if v.span.is_empty() {
+            v.span.end.max(k.span.end)
         } else {
-            for l in lines {
-                text.push('\n');
-                text.push_str(&indent_lines(l, col));
-            }
-            let at = line_end(self.bytes, end);
-            self.push(at, at, text, col, path);
+            self.trim_kept(v.span.start, v.span.end).max(k.span.end)
         }
-        Ok(())
     }
 
-    /// Sets `key` in the non-empty mapping `map` to `value`: replaces the value of an existing
-    /// entry, else appends the entry.
-    fn write_entry(
+    /// Replaces the value of the existing entry `key` (at `i`) of the non-empty mapping `map`.
+    pub(super) fn replace_value(
         &mut self,
-        map: &Mapping,
-        key: &str,
+        map_flow: bool,
+        k: &Node,
+        v: &Node,
         value: &NewValue,
         step: usize,
-        path: &[Seg],
+        key_path: &[Seg],
     ) -> Result<(), EditError> {
-        let mut key_path = path.to_vec();
-        key_path.push(Seg::Key(key.to_owned()));
-        if let Some(i) = map.position(key) {
-            let Some((k, v)) = map.entries.get(i) else {
-                return Err(not_found(&key_path));
-            };
-            if matches!(v.kind, NodeKind::Alias(_)) {
-                return Err(EditError::Alias {
-                    path: path_to_string(&key_path),
-                });
-            }
-            return self.write_map_value(map.flow, k, v, value, step, &key_path);
+        if matches!(v.kind, NodeKind::Alias(_)) {
+            return Err(EditError::Alias {
+                path: path_to_string(key_path),
+            });
         }
-        if map.flow {
-            let entry = format!("{}: {}", string_scalar(key), value.flow);
-            let at = map.entries.last().map_or(0, |(_, v)| v.span.end);
-            self.push(at, at, format!(", {entry}"), 0, &key_path);
-            return Ok(());
-        }
-        let line = match &value.inline {
-            Some(inline) => format!("{}: {inline}", string_scalar(key)),
-            None => format!(
-                "{}:\n{}",
-                string_scalar(key),
-                indent_lines(&value.block, step)
-            ),
-        };
-        self.append_block(map, &[line], &key_path)
+        self.write_map_value(map_flow, k, v, value, step, key_path)
     }
 
     /// Writes `value` in place of the empty/null `node`, which sits in `parent` at `seg`.
-    fn write_slot(
+    pub(super) fn write_slot(
         &mut self,
         parent: Option<&Node>,
         seg: Option<&Seg>,
@@ -654,40 +530,62 @@ impl<'t> Cx<'t> {
         };
         match (&parent.kind, seg) {
             (NodeKind::Map(map), Some(Seg::Key(key))) => {
-                let Some(i) = map.position(key) else {
-                    return Err(not_found(path));
-                };
-                let Some((k, _)) = map.entries.get(i) else {
+                let Some((k, _)) = map.position(key).and_then(|i| map.entries.get(i)) else {
                     return Err(not_found(path));
                 };
                 self.write_map_value(map.flow, k, node, value, step, path)
             }
             (NodeKind::Seq(seq), Some(Seg::Index(_))) => {
+                self.claim(&node.span, path)?;
                 if seq.flow {
                     if node.span.is_empty() {
                         return Err(unsupported_empty(path));
                     }
-                    self.push(node.span.start, node.span.end, value.flow.clone(), 0, path);
+                    self.push_node(node.span.start, node.span.end, value.flow.clone(), 0, path);
                     return Ok(());
                 }
                 let (s, e) = (
                     node.span.start,
                     self.trim_kept(node.span.start, node.span.end),
                 );
-                let prefix = if node.span.is_empty() { " " } else { "" };
-                let col = column(self.text, s) + prefix.len();
-                let text = match &value.inline {
-                    Some(inline) => format!("{prefix}{inline}"),
-                    None => format!("{prefix}{}", indent_rest(&value.block, col)),
+                let props = props_before(self.text, s);
+                let keep_tags = same_kind(node, value);
+                let kept = kept_props(self.text, &props, keep_tags);
+                let start = props.first().map_or(s, |r| r.start);
+                let prefix = if start == s
+                    && s > 0
+                    && !matches!(self.bytes.get(s - 1), Some(b' ' | b'\t'))
+                {
+                    " "
+                } else {
+                    ""
                 };
-                self.push(s, e, text, 0, path);
+                let col = column(self.text, start) + prefix.len();
+                let text = match (&value.inline, kept.is_empty()) {
+                    (Some(inline), true) => format!("{prefix}{inline}"),
+                    (Some(inline), false) => format!("{kept} {inline}"),
+                    (None, true) => format!("{prefix}{}", indent_rest(&value.block, col)),
+                    // properties in front of a compact mapping would belong to its first key:
+                    // the block starts on the next line
+                    (None, false) => format!("{kept}\n{}", indent_lines(&value.block, col)),
+                };
+                // a comment after the old value stays on the first line, not after the block
+                let le = line_end(self.bytes, e);
+                match text.split_once('\n') {
+                    Some((first, rest)) if le > e => {
+                        let tail = self.slice(e, le);
+                        self.push_node(start, le, format!("{first}{tail}\n{rest}"), 0, path);
+                    }
+                    _ => self.push_node(start, e, text, 0, path),
+                }
                 Ok(())
             }
             _ => Err(not_found(path)),
         }
     }
 
-    /// Replaces the value `v` of the entry with key `k` of a mapping by `value`.
+    /// Replaces the value `v` of the entry with key `k` of a mapping by `value`, keeping the
+    /// anchor in front of `v` (and its tag when the kind does not change).
     fn write_map_value(
         &mut self,
         flow: bool,
@@ -697,48 +595,75 @@ impl<'t> Cx<'t> {
         step: usize,
         path: &[Seg],
     ) -> Result<(), EditError> {
-        let colon = self.colon_after(k).ok_or_else(|| EditError::Unsupported {
-            path: path_to_string(path),
-            reason: "no `:` after the key".into(),
-        })?;
+        self.claim(&v.span, path)?;
+        let colon = colon_after_key(self.text, k.span.end)
+            .map(|c| c + 1)
+            .ok_or_else(|| EditError::Unsupported {
+                path: path_to_string(path),
+                reason: "no `:` after the key".into(),
+            })?;
+        let props = props_after(self.text, colon);
+        let kept = kept_props(self.text, &props, same_kind(v, value));
+        if kept.contains('&')
+            && matches!(v.resolved().kind, NodeKind::Map(_))
+            && value.kind != ValueKind::Map
+        {
+            // an anchored mapping may be merged elsewhere (`<<: *a`): it must stay a mapping
+            return Err(EditError::Unsupported {
+                path: path_to_string(path),
+                reason: "replacing an anchored mapping by a value that is not a mapping".into(),
+            });
+        }
+        let props_text = if kept.is_empty() {
+            String::new()
+        } else {
+            format!(" {kept}")
+        };
+        let props_end = props.last().map_or(colon, |r| r.end);
         if flow {
-            if v.span.is_empty() {
-                self.push(colon, colon, format!(" {}", value.flow), 0, path);
-            } else {
-                self.push(v.span.start, v.span.end, value.flow.clone(), 0, path);
-            }
+            let ve = v.span.end.max(props_end);
+            self.push_node(colon, ve, format!("{props_text} {}", value.flow), 0, path);
             return Ok(());
         }
         let (vs, ve) = (
             v.span.start.max(colon),
-            self.trim_kept(v.span.start, v.span.end).max(colon),
+            self.trim_kept(v.span.start, v.span.end).max(props_end),
         );
         let key_line_end = line_end(self.bytes, colon);
-        let col = column(self.text, k.span.start);
+        let col = column(self.text, self.entry_start(k));
         let same_line = vs <= key_line_end;
         match (&value.inline, same_line) {
-            (Some(inline), true) => self.push(colon, ve, format!(" {inline}"), 0, path),
+            (Some(inline), true) => {
+                self.push_node(colon, ve, format!("{props_text} {inline}"), 0, path);
+            }
             (Some(inline), false) => {
-                self.push(colon, colon, format!(" {inline}"), 0, path);
-                self.push(key_line_end, ve, String::new(), 0, path);
+                self.push_node(colon, props_end, format!("{props_text} {inline}"), 0, path);
+                self.push_node(key_line_end, ve, String::new(), 0, path);
             }
             (None, true) => {
                 // keep what follows the old value on its line (a comment) on the key line
                 let le = line_end(self.bytes, ve);
                 let tail = self.slice(ve, le).to_owned();
-                let text = format!("{tail}\n{}", indent_lines(&value.block, col + step));
-                self.push(colon, le, text, 0, path);
+                let text = format!(
+                    "{props_text}{tail}\n{}",
+                    indent_lines(&value.block, col + step)
+                );
+                self.push_node(colon, le, text, 0, path);
             }
             (None, false) => {
+                self.push_node(colon, props_end, props_text, 0, path);
                 let text = format!("\n{}", indent_lines(&value.block, col + step));
-                self.push(key_line_end, ve, text, 0, path);
+                // the comment after the old value's last line goes with it (after a new
+                // block scalar it would become text)
+                let le = line_end(self.bytes, ve);
+                self.push_node(key_line_end, le, text, 0, path);
             }
         }
         Ok(())
     }
 
     /// Whether `v` is a block scalar with keep chomping (`|+`, `>+`, `|2+`, ...).
-    fn keeps_trailing_lines(&self, v: &Node) -> bool {
+    pub(super) fn keeps_trailing_lines(&self, v: &Node) -> bool {
         match &v.kind {
             NodeKind::Scalar(sc)
                 if matches!(sc.style, ScalarStyle::Literal | ScalarStyle::Folded) =>
@@ -753,25 +678,14 @@ impl<'t> Cx<'t> {
         }
     }
 
-    /// The position just after the `:` that follows key `k`.
-    fn colon_after(&self, k: &Node) -> Option<usize> {
-        let mut i = k.span.end;
-        while matches!(self.bytes.get(i), Some(b' ' | b'\t')) {
-            i += 1;
-        }
-        (self.bytes.get(i) == Some(&b':')).then_some(i + 1)
-    }
-
     fn splice(mut self) -> Result<Applied, EditError> {
         self.splices
-            .sort_by_key(|s| (s.start, s.end, Reverse(s.depth), s.order));
-        let crlf = self
-            .text
-            .find('\n')
-            .is_some_and(|i| i > 0 && self.bytes.get(i - 1) == Some(&b'\r'));
+            .sort_by_key(|s| (s.start, s.end, !s.node, Reverse(s.depth), s.order));
+        let brk = line_break_of(self.text);
         let extra: usize = self.splices.iter().map(|s| s.text.len()).sum();
         let mut out = String::with_capacity(self.text.len() + extra + extra / 8);
         let mut cursor = 0usize;
+        let mut replaced_up_to = None;
         let mut at_eof = false;
         let mut changes = Vec::with_capacity(self.splices.len());
         for s in &self.splices {
@@ -782,10 +696,15 @@ impl<'t> Cx<'t> {
                         .into(),
                 });
             }
-            if s.start < cursor {
+            // a node's value inserted right where a replaced or removed range ends: that range
+            // held the node's key or indicator
+            if s.start < cursor || (s.node && s.start == s.end && replaced_up_to == Some(s.start)) {
                 return Err(EditError::Overlap {
                     path: s.path.clone(),
                 });
+            }
+            if s.start < s.end {
+                replaced_up_to = Some(s.end);
             }
             let Some(keep) = self.text.get(cursor..s.start) else {
                 return Err(EditError::Overlap {
@@ -794,10 +713,10 @@ impl<'t> Cx<'t> {
             };
             out.push_str(keep);
             let before = out.len();
-            if crlf {
-                out.push_str(&s.text.replace('\n', "\r\n"));
-            } else {
+            if brk == "\n" {
                 out.push_str(&s.text);
+            } else {
+                out.push_str(&s.text.replace('\n', brk));
             }
             changes.push(Change {
                 start: s.start,
@@ -810,13 +729,50 @@ impl<'t> Cx<'t> {
             cursor = s.end;
         }
         out.push_str(self.text.get(cursor..).unwrap_or(""));
-        if at_eof && !out.is_empty() && !out.ends_with('\n') {
-            let eol = if crlf { "\r\n" } else { "\n" };
-            out.push_str(eol);
+        if at_eof && !out.is_empty() && !out.ends_with(['\n', '\r']) {
+            out.push_str(brk);
             if let Some(last) = changes.last_mut() {
-                last.len += eol.len();
+                last.len += brk.len();
             }
         }
         Ok(Applied { text: out, changes })
     }
+}
+
+/// `value` written for the scalar `old` in `style` (see [`WriteStyle`]).
+fn render_scalar(old: &super::tree::Scalar, value: &str, style: WriteStyle) -> String {
+    match (style, old.style) {
+        (WriteStyle::Keep, ScalarStyle::Plain)
+            if plain_safe(value)
+                && (old.tag.is_some() || plain_type(value) == plain_type(&old.value)) =>
+        {
+            value.to_owned()
+        }
+        (WriteStyle::Keep, ScalarStyle::SingleQuoted) if single_quote_safe(value) => {
+            single_quote(value)
+        }
+        _ => double_quote(value),
+    }
+}
+
+/// Whether a tag in front of the old node still fits the new value: both are mappings or both
+/// sequences (a scalar's tag decides how its text reads, so a new scalar drops it).
+fn same_kind(old: &Node, new: &NewValue) -> bool {
+    let old_kind = match &old.resolved().kind {
+        NodeKind::Map(_) => ValueKind::Map,
+        NodeKind::Seq(_) => ValueKind::Seq,
+        _ => ValueKind::Scalar,
+    };
+    old_kind == new.kind && new.kind != ValueKind::Scalar
+}
+
+/// The properties (`&anchor`, `!tag`) at `props` to write again: anchors always, tags when
+/// `keep_tags`; joined by a space.
+fn kept_props(text: &str, props: &[std::ops::Range<usize>], keep_tags: bool) -> String {
+    props
+        .iter()
+        .filter_map(|r| text.get(r.clone()))
+        .filter(|p| keep_tags || p.starts_with('&'))
+        .collect::<Vec<_>>()
+        .join(" ")
 }

@@ -2,21 +2,32 @@
 
 use serde_json::Value;
 
+use std::ops::Range;
+
 use super::edit::EditError;
-use super::parse::parse;
+use super::parse::parse_counting_anchors;
 use super::scalar::{double_quote, string_scalar};
 use super::text::{column, line_start};
 use super::tree::{Node, NodeKind, ScalarStyle, Seg, path_to_string};
 
+/// The kind of a value.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum ValueKind {
+    Scalar,
+    Map,
+    Seq,
+}
+
 /// A new value to write into a slot: its block form (indent 0, no final newline), its
-/// one-line form if it has one, and its flow form.
+/// one-line form if it has one, its flow form, and its kind.
 pub(super) struct NewValue {
     pub(super) block: String,
     pub(super) inline: Option<String>,
     pub(super) flow: String,
+    pub(super) kind: ValueKind,
 }
 
-/// Follows `path` from `root`, refusing aliases.
+/// Follows `path` from `root`, refusing aliases and keys that only come from a merge key.
 pub(super) fn resolve<'n>(root: &'n Node, path: &[Seg]) -> Result<&'n Node, EditError> {
     let mut node = root;
     for (i, seg) in path.iter().enumerate() {
@@ -26,7 +37,15 @@ pub(super) fn resolve<'n>(root: &'n Node, path: &[Seg]) -> Result<&'n Node, Edit
             });
         }
         let next = match (seg, &node.kind) {
-            (Seg::Key(k), NodeKind::Map(m)) => m.get(k),
+            (Seg::Key(k), NodeKind::Map(m)) => match m.position(k) {
+                Some(j) => m.entries.get(j).map(|(_, v)| v),
+                None if m.merged(k).is_some() => {
+                    return Err(EditError::Merged {
+                        path: path_to_string(&path[..=i]),
+                    });
+                }
+                None => None,
+            },
             (Seg::Index(j), NodeKind::Seq(s)) => s.items.get(*j),
             (Seg::Key(_), _) => return Err(wrong(&path[..i], "a mapping")),
             (Seg::Index(_), _) => return Err(wrong(&path[..i], "a sequence")),
@@ -72,23 +91,38 @@ pub(super) fn unsupported_empty(path: &[Seg]) -> EditError {
     }
 }
 
-/// `key: "value"` at indent 0.
-pub(super) fn entry_line((k, v): &(String, String)) -> String {
-    format!("{}: {}", string_scalar(k), double_quote(v))
+/// A scalar value written double-quoted.
+pub(super) fn quoted_value(v: &str) -> NewValue {
+    let q = double_quote(v);
+    NewValue {
+        block: q.clone(),
+        inline: Some(q.clone()),
+        flow: q,
+        kind: ValueKind::Scalar,
+    }
 }
 
 /// A new mapping holding `entries` (values double-quoted).
-pub(super) fn entries_value(entries: &[(String, String)]) -> NewValue {
-    let block = entries
+pub(super) fn entries_value(entries: &[(String, String)], step: usize) -> NewValue {
+    let pairs: Vec<(String, NewValue)> = entries
         .iter()
-        .map(entry_line)
+        .map(|(k, v)| (k.clone(), quoted_value(v)))
+        .collect();
+    map_value(&pairs, step)
+}
+
+/// A new mapping holding `pairs`, in order.
+pub(super) fn map_value(pairs: &[(String, NewValue)], step: usize) -> NewValue {
+    let block = pairs
+        .iter()
+        .map(|(k, v)| entry_block(k, v, step))
         .collect::<Vec<_>>()
         .join("\n");
     let flow = format!(
         "{{{}}}",
-        entries
+        pairs
             .iter()
-            .map(|(k, v)| format!("{}: {}", string_scalar(k), double_quote(v)))
+            .map(|(k, v)| format!("{}: {}", string_scalar(k), v.flow))
             .collect::<Vec<_>>()
             .join(", ")
     );
@@ -96,33 +130,35 @@ pub(super) fn entries_value(entries: &[(String, String)]) -> NewValue {
         block,
         inline: None,
         flow,
+        kind: ValueKind::Map,
     }
 }
 
-/// A new mapping `{key: value}`.
-pub(super) fn wrap_in_key(key: &str, value: &NewValue, step: usize) -> NewValue {
+/// The entry `key: value` as block text at indent 0 (nested lines indented by `step`).
+pub(super) fn entry_block(key: &str, value: &NewValue, step: usize) -> String {
     let k = string_scalar(key);
-    let block = match &value.inline {
+    match &value.inline {
         Some(inline) => format!("{k}: {inline}"),
         None => format!("{k}:\n{}", indent_lines(&value.block, step)),
-    };
-    NewValue {
-        block,
-        inline: None,
-        flow: format!("{{{k}: {}}}", value.flow),
     }
 }
 
-/// Parses the YAML text of a [`Edit::SetValue`].
+/// Parses the YAML text of a [`Edit::SetValue`](super::Edit::SetValue) (no anchors allowed:
+/// a new anchor could capture an alias that refers to an earlier one of the same name).
 pub(super) fn new_value_from_yaml(yaml: &str, path: &[Seg]) -> Result<NewValue, EditError> {
-    let normalized = yaml.replace("\r\n", "\n");
+    let normalized = yaml.replace("\r\n", "\n").replace('\r', "\n");
     let trimmed = normalized.trim_end_matches(['\n', ' ', '\t']);
     let trimmed = trimmed.trim_start_matches('\n');
     let invalid = |message: String| EditError::InvalidYaml {
         path: path_to_string(path),
         message,
     };
-    let docs = parse(trimmed).map_err(|e| invalid(e.to_string()))?;
+    let (docs, anchors) = parse_counting_anchors(trimmed).map_err(|e| invalid(e.to_string()))?;
+    if anchors > 0 {
+        return Err(invalid(
+            "anchors (`&name`) are not allowed in a value".into(),
+        ));
+    }
     let [doc] = docs.as_slice() else {
         return Err(invalid(format!(
             "expected one document, found {}",
@@ -142,11 +178,69 @@ pub(super) fn new_value_from_yaml(yaml: &str, path: &[Seg]) -> Result<NewValue, 
             "document markers are not allowed in a value".into(),
         ));
     }
+    let kind = match &doc.root.resolved().kind {
+        NodeKind::Map(_) => ValueKind::Map,
+        NodeKind::Seq(_) => ValueKind::Seq,
+        _ => ValueKind::Scalar,
+    };
     Ok(NewValue {
         block: trimmed.to_owned(),
         inline: inline_ok.then(|| trimmed.to_owned()),
         flow: flow_text(&doc.root.to_json()),
+        kind,
     })
+}
+
+/// The node properties (`&anchor`, `!tag`) written right after an indicator (`:` / `-`) that
+/// ends at `from`, on its line, before any comment or content: their byte ranges.
+pub(super) fn props_after(text: &str, from: usize) -> Vec<Range<usize>> {
+    let bytes = text.as_bytes();
+    let mut out = Vec::new();
+    let mut i = from;
+    loop {
+        while matches!(bytes.get(i), Some(b' ' | b'\t')) {
+            i += 1;
+        }
+        if !matches!(bytes.get(i), Some(b'&' | b'!')) {
+            return out;
+        }
+        let start = i;
+        while let Some(&b) = bytes.get(i) {
+            if matches!(
+                b,
+                b' ' | b'\t' | b'\n' | b'\r' | b',' | b'{' | b'}' | b'[' | b']'
+            ) {
+                break;
+            }
+            i += 1;
+        }
+        out.push(start..i);
+    }
+}
+
+/// The node properties written right before `pos` on its line (after the indicator): their
+/// byte ranges, in text order.
+pub(super) fn props_before(text: &str, pos: usize) -> Vec<Range<usize>> {
+    let bytes = text.as_bytes();
+    let mut out = Vec::new();
+    let mut p = pos;
+    loop {
+        let mut q = p;
+        while q > 0 && matches!(bytes.get(q - 1), Some(b' ' | b'\t')) {
+            q -= 1;
+        }
+        let mut t = q;
+        while t > 0 && !matches!(bytes.get(t - 1), Some(b' ' | b'\t' | b'\n' | b'\r')) {
+            t -= 1;
+        }
+        if t < q && matches!(bytes.get(t), Some(b'&' | b'!')) {
+            out.push(t..q);
+            p = t;
+        } else {
+            out.reverse();
+            return out;
+        }
+    }
 }
 
 /// `value` as flow YAML on one line.

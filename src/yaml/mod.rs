@@ -10,6 +10,7 @@
 
 mod edit;
 mod edit_util;
+mod map_edit;
 mod meaning;
 mod parse;
 mod render;

@@ -6,7 +6,7 @@ use std::sync::Arc;
 
 use granit_parser::{Event, Parser, ScalarStyle as GStyle, Span, Tag};
 
-use super::text::{line_end, line_start, next_line_start, skip_ws_back};
+use super::text::{break_len, line_col, line_end, line_start, next_line_start, skip_ws_back};
 use super::tree::{
     Document, INDEX_THRESHOLD, Mapping, Node, NodeKind, Scalar, ScalarStyle, Sequence,
 };
@@ -34,8 +34,16 @@ const ALIAS_EXPANSION_FLOOR: u64 = 1_000_000;
 /// normal input); nesting depth 255 (block and flow); keys at most 1024 characters when written
 /// as implicit keys (YAML's own limit); a document may read as at most
 /// max(1,000,000, 2 × its written nodes) nodes once aliases are expanded ("billion laughs"
-/// guard). Duplicate keys in one mapping are an error.
+/// guard). Duplicate keys in one mapping are an error (a key written in a mapping that also
+/// comes from its merge key `<<` is not a duplicate: the written one wins). A merge key whose
+/// value is not a mapping or a sequence of mappings is an error. CR, LF and CRLF are line
+/// breaks.
 pub fn parse(text: &str) -> Result<Vec<Document>, YamlError> {
+    parse_counting_anchors(text).map(|(docs, _)| docs)
+}
+
+/// [`parse`], also telling how many anchors (`&name`) the text defines.
+pub(crate) fn parse_counting_anchors(text: &str) -> Result<(Vec<Document>, usize), YamlError> {
     let mut options = granit_parser::Options::default();
     options.set_emit_comments(false);
     let parser = Parser::new_from_str_with_options(text, options);
@@ -48,6 +56,7 @@ pub fn parse(text: &str) -> Result<Vec<Document>, YamlError> {
         root: None,
         written: 0,
         aliases: false,
+        anchors_defined: 0,
     };
     for event in parser {
         let (event, span) = event.map_err(|e| YamlError {
@@ -57,7 +66,7 @@ pub fn parse(text: &str) -> Result<Vec<Document>, YamlError> {
         })?;
         builder.event(event, span)?;
     }
-    Ok(builder.docs)
+    Ok((builder.docs, builder.anchors_defined))
 }
 
 /// A node under construction with its expanded size (for the alias budget).
@@ -95,6 +104,7 @@ struct Builder<'t> {
     written: u64,
     /// Whether the current document has used an alias.
     aliases: bool,
+    anchors_defined: usize,
 }
 
 fn range(span: &Span) -> Range<usize> {
@@ -103,10 +113,7 @@ fn range(span: &Span) -> Range<usize> {
 
 impl Builder<'_> {
     fn error_at(&self, byte: usize, message: String) -> YamlError {
-        let before = self.text.get(..byte).unwrap_or("");
-        let line = before.matches('\n').count() + 1;
-        let col_start = before.rfind('\n').map_or(0, |i| i + 1);
-        let column = before.get(col_start..).map_or(0, |s| s.chars().count()) + 1;
+        let (line, column) = line_col(self.text, byte);
         YamlError {
             line,
             column,
@@ -194,9 +201,10 @@ impl Builder<'_> {
                     let end = entries.last().map_or(open.end, |(_, v)| v.span.end);
                     start..end
                 };
+                let merge = self.merge_entry(&entries)?;
                 let node = Node {
                     span,
-                    kind: NodeKind::Map(Mapping::new(entries, flow, index)),
+                    kind: NodeKind::Map(Mapping::new(entries, flow, index, merge)),
                 };
                 self.finish(node, size, anchor)?;
             }
@@ -244,9 +252,46 @@ impl Builder<'_> {
         Ok(())
     }
 
+    /// The position of the merge key entry (`<<`, plain and untagged or tagged `!!merge`)
+    /// among `entries`; its value must be a mapping or a sequence of mappings.
+    fn merge_entry(&self, entries: &[(Node, Node)]) -> Result<Option<usize>, YamlError> {
+        let mut merges = entries
+            .iter()
+            .enumerate()
+            .filter(|(_, (k, _))| is_merge_key(k));
+        let Some((i, _)) = merges.next() else {
+            return Ok(None);
+        };
+        if let Some((_, (second, _))) = merges.next() {
+            let first_line = entries
+                .get(i)
+                .map_or(0, |(k, _)| self.error_at(k.span.start, String::new()).line);
+            return Err(self.error_at(
+                second.span.start,
+                format!("duplicate merge key \"<<\" (first defined on line {first_line})"),
+            ));
+        }
+        let Some((k, v)) = entries.get(i) else {
+            return Ok(None);
+        };
+        let ok = match &v.resolved().kind {
+            NodeKind::Map(_) => true,
+            NodeKind::Seq(s) => s.items.iter().all(|n| n.as_map().is_some()),
+            _ => false,
+        };
+        if !ok {
+            return Err(self.error_at(
+                k.span.start,
+                "a merge key `<<` needs a mapping, an alias of one, or a sequence of them".into(),
+            ));
+        }
+        Ok(Some(i))
+    }
+
     /// Hands a completed node to its parent (or makes it the document root).
     fn finish(&mut self, mut node: Node, size: u64, anchor: usize) -> Result<(), YamlError> {
         if anchor != 0 {
+            self.anchors_defined += 1;
             self.anchors.insert(anchor, (Arc::new(node.clone()), size));
         }
         let text = self.text;
@@ -281,12 +326,18 @@ impl Builder<'_> {
                         if node.span.is_empty() {
                             fix_empty_value(text, &key, &mut node);
                         }
+                        if is_merge_key(&key) {
+                            // not indexed: found through the mapping's merge position (a
+                            // second one is an error when the mapping ends)
+                            entries.push((key, node));
+                            return Ok(());
+                        }
                         let key_text = key_str(text, &key);
                         let first = match index {
                             Some(map) => map.get(key_text).copied(),
-                            None => entries
-                                .iter()
-                                .position(|(k, _)| key_str(text, k) == key_text),
+                            None => entries.iter().position(|(k, _)| {
+                                !is_merge_key(k) && key_str(text, k) == key_text
+                            }),
                         };
                         if let Some(first) = first {
                             let first_at = entries.get(first).map_or(0, |(k, _)| k.span.start);
@@ -305,6 +356,7 @@ impl Builder<'_> {
                                 let mut map: HashMap<String, usize> = entries
                                     .iter()
                                     .enumerate()
+                                    .filter(|(_, (k, _))| !is_merge_key(k))
                                     .map(|(i, (k, _))| (key_str(text, k).to_owned(), i))
                                     .collect();
                                 map.insert(key_text.to_owned(), entries.len());
@@ -506,15 +558,48 @@ fn comment_start(line: &[u8]) -> Option<usize> {
 }
 
 /// Places an empty mapping value right after its `:` (or keeps granit's position when that is
-/// later, i.e. after an anchor or tag).
+/// later, i.e. after an anchor or tag). The `:` may be on a later line after an explicit key
+/// (`? key` / `: `); an entry without `:` (`? key` alone, `{key}`) gets an empty span at the
+/// end of its key (granit puts it at the next token).
 fn fix_empty_value(text: &str, key: &Node, node: &mut Node) {
-    let bytes = text.as_bytes();
-    let mut i = key.span.end;
-    while matches!(bytes.get(i), Some(b' ' | b'\t')) {
-        i += 1;
+    match colon_after_key(text, key.span.end) {
+        Some(i) if node.span.start <= i => node.span = i + 1..i + 1,
+        Some(_) => {}
+        None => node.span = key.span.end..key.span.end,
     }
-    if bytes.get(i) == Some(&b':') && node.span.start <= i {
-        node.span = i + 1..i + 1;
+}
+
+/// The position of the `:` that follows a key ending at `from`, across blanks, line breaks and
+/// comments (an explicit key's `:` may start a later line).
+pub(crate) fn colon_after_key(text: &str, from: usize) -> Option<usize> {
+    let bytes = text.as_bytes();
+    let mut i = from;
+    loop {
+        match bytes.get(i) {
+            Some(b' ' | b'\t') => i += 1,
+            Some(b'\n' | b'\r') => i += break_len(bytes, i),
+            Some(b'#')
+                if i > from && matches!(bytes.get(i - 1), Some(b' ' | b'\t' | b'\n' | b'\r')) =>
+            {
+                i = line_end(bytes, i);
+            }
+            Some(b':') => return Some(i),
+            _ => return None,
+        }
+    }
+}
+
+/// Whether `key` is a merge key: `<<` written plain and untagged, or tagged `!!merge`.
+pub(crate) fn is_merge_key(key: &Node) -> bool {
+    match &key.kind {
+        NodeKind::Scalar(s) => {
+            s.value == "<<"
+                && match s.tag.as_deref() {
+                    None => s.style == ScalarStyle::Plain,
+                    Some(t) => t == "tag:yaml.org,2002:merge",
+                }
+        }
+        _ => false,
     }
 }
 

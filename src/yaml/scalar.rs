@@ -161,6 +161,10 @@ pub(crate) fn plain_safe(value: &str) -> bool {
     if value.contains(": ") || value.contains(" #") || value.ends_with(':') {
         return false;
     }
+    // a plain `<<` key is a merge key
+    if value == "<<" {
+        return false;
+    }
     if value.chars().any(|c| {
         c.is_control() || c == '\u{feff}' || c == '\u{2028}' || c == '\u{2029}' || c == '\u{85}'
     }) {

@@ -86,15 +86,22 @@ pub struct Scalar {
 
 /// A mapping; keys are kept in source order and indexed by their string text.
 ///
+/// Merge keys are honoured when reading: an entry `<<: *base` (or `<<: [*a, *b]`, or an inline
+/// mapping) merges the entries of the referenced mappings; keys written in this mapping win,
+/// and among a list the earlier mapping wins. The `<<` entry stays in `entries` as written, but
+/// [`Mapping::position`] never finds it, [`Mapping::get`] reads merged keys, and
+/// [`Node::to_json`] shows the merged keys (never `<<` itself).
+///
 /// `entries` is public for reading; a mapping built or changed by hand has no (or a stale)
 /// index, so [`Mapping::get`] is only guaranteed for mappings produced by [`crate::yaml::parse`].
 #[derive(Debug, Clone, Default)]
 pub struct Mapping {
-    /// The entries in source order.
+    /// The entries in source order (a merge key `<<` included, as written).
     pub entries: Vec<(Node, Node)>,
     /// Whether it is written in flow style (`{a: 1}`).
     pub flow: bool,
     index: Option<HashMap<String, usize>>,
+    merge: Option<usize>,
 }
 
 impl PartialEq for Mapping {
@@ -164,37 +171,71 @@ impl fmt::Display for Seg {
 impl Mapping {
     /// Builds a mapping from its entries and, for mappings of more than [`INDEX_THRESHOLD`]
     /// entries, the index of their key texts.
+    /// `merge` is the position of the merge key entry (`<<`), if any.
     pub(crate) fn new(
         entries: Vec<(Node, Node)>,
         flow: bool,
         index: Option<HashMap<String, usize>>,
+        merge: Option<usize>,
     ) -> Mapping {
         Mapping {
             entries,
             flow,
             index,
+            merge,
         }
     }
 
-    /// The position of the entry whose key text is `key` (hash lookup for large mappings).
+    /// The position of the entry written in this mapping whose key text is `key` (hash lookup
+    /// for large mappings). Never the merge key entry `<<`, and never a key that only comes
+    /// from a merge (see [`Mapping::get`]).
     pub fn position(&self, key: &str) -> Option<usize> {
         match &self.index {
             Some(map) => map.get(key).copied(),
-            None => self
-                .entries
-                .iter()
-                .position(|(k, _)| k.as_scalar().is_some_and(|s| s.value == key)),
+            None => self.entries.iter().enumerate().position(|(i, (k, _))| {
+                Some(i) != self.merge && k.as_scalar().is_some_and(|s| s.value == key)
+            }),
         }
     }
 
-    /// The value of the entry whose key text is `key`.
+    /// The value of `key`: the entry written in this mapping, else the value a merge key
+    /// (`<<`) supplies.
     pub fn get(&self, key: &str) -> Option<&Node> {
-        self.position(key)
-            .and_then(|i| self.entries.get(i))
-            .map(|(_, v)| v)
+        match self.position(key).and_then(|i| self.entries.get(i)) {
+            Some((_, v)) => Some(v),
+            None if self.merge.is_some() => self.merged(key),
+            None => None,
+        }
     }
 
-    /// Number of entries.
+    /// The value the merge key (`<<`) of this mapping supplies for `key`, ignoring the entries
+    /// written here (the first merged mapping that has it wins).
+    pub fn merged(&self, key: &str) -> Option<&Node> {
+        self.merge_sources().find_map(|m| m.get(key))
+    }
+
+    /// The position of the merge key entry (`<<`), if the mapping has one.
+    pub fn merge_position(&self) -> Option<usize> {
+        self.merge
+    }
+
+    /// The mappings the merge key (`<<`) refers to, in precedence order (none without one).
+    pub fn merge_sources(&self) -> impl Iterator<Item = &Mapping> {
+        let value = self
+            .merge
+            .and_then(|i| self.entries.get(i))
+            .map(|(_, v)| v.resolved());
+        let (single, list) = match value.map(|v| &v.kind) {
+            Some(NodeKind::Map(m)) => (Some(m), None),
+            Some(NodeKind::Seq(s)) => (None, Some(s.items.iter())),
+            _ => (None, None),
+        };
+        single
+            .into_iter()
+            .chain(list.into_iter().flatten().filter_map(Node::as_map))
+    }
+
+    /// Number of entries written (a merge key entry counts as one).
     pub fn len(&self) -> usize {
         self.entries.len()
     }
@@ -281,27 +322,66 @@ impl Node {
     /// resolved (null, booleans, integers incl. `0x`/`0o`, floats; a number JSON cannot hold,
     /// such as `.inf`, `.nan` or an integer beyond 64 bits, stays a string); quoted and block
     /// scalars are strings; a scalar tagged `!!str` is a string; mapping keys become their
-    /// string text (a collection key becomes its JSON text). Aliases are read through.
+    /// string text (a collection key becomes its JSON text). Aliases are read through, merge
+    /// keys (`<<`) are honoured (see [`Mapping`]) and never appear themselves.
     pub fn to_json(&self) -> serde_json::Value {
         use serde_json::Value;
         match &self.resolved().kind {
             NodeKind::Scalar(s) => scalar_to_json(s),
             NodeKind::Seq(seq) => Value::Array(seq.items.iter().map(Node::to_json).collect()),
-            NodeKind::Map(m) => {
-                let mut obj = serde_json::Map::new();
-                for (k, v) in &m.entries {
-                    let key = match k.as_scalar() {
-                        Some(s) => s.value.clone(),
-                        None => k.to_json().to_string(),
-                    };
-                    obj.insert(key, v.to_json());
-                }
-                Value::Object(obj)
-            }
+            NodeKind::Map(m) => map_to_json(m),
             // `resolved` never returns an alias.
             NodeKind::Alias(_) => Value::Null,
         }
     }
+}
+
+/// A mapping key as a JSON object key: a scalar's value, else the key's JSON text.
+fn json_key(k: &Node) -> String {
+    match k.as_scalar() {
+        Some(s) => s.value.clone(),
+        None => k.to_json().to_string(),
+    }
+}
+
+/// The JSON object of a mapping with a merge key: its own entries in order, the merged keys
+/// (that it does not write itself) at the place of the `<<` entry, earlier sources first.
+fn merged_to_json(m: &Mapping) -> serde_json::Value {
+    let own: std::collections::HashSet<String> = m
+        .entries
+        .iter()
+        .enumerate()
+        .filter(|(i, _)| Some(*i) != m.merge)
+        .map(|(_, (k, _))| json_key(k))
+        .collect();
+    let mut obj = serde_json::Map::new();
+    for (i, (k, v)) in m.entries.iter().enumerate() {
+        if Some(i) != m.merge {
+            obj.insert(json_key(k), v.to_json());
+            continue;
+        }
+        for source in m.merge_sources() {
+            if let serde_json::Value::Object(entries) = map_to_json(source) {
+                for (key, value) in entries {
+                    if !own.contains(&key) && !obj.contains_key(&key) {
+                        obj.insert(key, value);
+                    }
+                }
+            }
+        }
+    }
+    serde_json::Value::Object(obj)
+}
+
+fn map_to_json(m: &Mapping) -> serde_json::Value {
+    if m.merge.is_some() {
+        return merged_to_json(m);
+    }
+    let mut obj = serde_json::Map::new();
+    for (k, v) in &m.entries {
+        obj.insert(json_key(k), v.to_json());
+    }
+    serde_json::Value::Object(obj)
 }
 
 fn is_null_scalar(s: &Scalar) -> bool {

@@ -390,7 +390,8 @@ fn remove_entry_forms() {
                 key: "only".into()
             }]
         ),
-        "m:\n  {}  # c\nn: 2\n"
+        // the entry's trailing comment goes with it; `{}` is written on the key's line
+        "m: {}\nn: 2\n"
     );
     let t = "l:\n- a: 1\n  b: 2\n";
     assert_eq!(

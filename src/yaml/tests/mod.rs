@@ -3,6 +3,7 @@
 mod edit_tests;
 mod parse_tests;
 mod prop_tests;
+mod regression_tests;
 mod render_tests;
 mod size_tests;
 

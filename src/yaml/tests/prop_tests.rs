@@ -570,3 +570,53 @@ proptest! {
         }
     }
 }
+
+/// The yaml layer's API for the shared oracle.
+mod y {
+    pub use crate::yaml::{Edit, Node, Seg, WriteStyle, apply, parse};
+}
+
+/// The fuzz target `edit`'s oracle (see that file), here on fewer cases so that `cargo test`
+/// exercises it without nightly.
+#[path = "../../../fuzz/fuzz_targets/edit_oracle.rs"]
+mod edit_oracle;
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(300))]
+
+    #[test]
+    fn edit_oracle_on_random_documents(bytes in prop::collection::vec(any::<u8>(), 0..1500)) {
+        use arbitrary::Arbitrary;
+        let mut u = arbitrary::Unstructured::new(&bytes);
+        if let Ok(input) = edit_oracle::Input::arbitrary(&mut u) {
+            edit_oracle::check(&input);
+        }
+    }
+}
+
+/// The oracle does exercise the edit layer: on pseudo-random inputs, many edits are applied.
+#[test]
+fn edit_oracle_applies_edits() {
+    use arbitrary::Arbitrary;
+    let mut state = 0x9e37_79b9_7f4a_7c15u64;
+    let (mut applied, mut inputs) = (0, 0);
+    for _ in 0..400 {
+        let bytes: Vec<u8> = (0..600)
+            .map(|_| {
+                state ^= state << 13;
+                state ^= state >> 7;
+                state ^= state << 17;
+                (state >> 24) as u8
+            })
+            .collect();
+        let mut u = arbitrary::Unstructured::new(&bytes);
+        if let Ok(input) = edit_oracle::Input::arbitrary(&mut u) {
+            inputs += 1;
+            applied += edit_oracle::check(&input);
+        }
+    }
+    assert!(
+        inputs > 300 && applied > 100,
+        "{inputs} inputs, {applied} edits applied"
+    );
+}

@@ -94,3 +94,84 @@ fn ten_thousand_items_and_forty_thousand_additions() {
     let first_new = new_items.items[1].span.start;
     assert_eq!(&out[first_new..first_new + middle.len()], middle);
 }
+
+/// A measurement, not an assertion: `cargo test --release -- --ignored --nocapture
+/// to_json_timing` prints how long `to_json` and 40,000 lookups take on a 10,000-item list,
+/// without and with merge keys.
+#[test]
+#[ignore]
+fn to_json_timing() {
+    let mut text = String::from("apiVersion: v1\nkind: List\nitems:\n");
+    for i in 0..10_000 {
+        text.push_str(&item(i));
+    }
+    let docs = parse(&text).unwrap();
+    // the walk `to_json` did before merge keys, for comparison
+    fn plain_walk(node: &crate::yaml::Node) -> serde_json::Value {
+        use crate::yaml::NodeKind;
+        match &node.resolved().kind {
+            NodeKind::Map(m) => {
+                let mut obj = serde_json::Map::new();
+                for (k, v) in &m.entries {
+                    let key = k
+                        .as_scalar()
+                        .map_or_else(|| k.to_json().to_string(), |s| s.value.clone());
+                    obj.insert(key, plain_walk(v));
+                }
+                serde_json::Value::Object(obj)
+            }
+            NodeKind::Seq(s) => serde_json::Value::Array(s.items.iter().map(plain_walk).collect()),
+            _ => node.to_json(),
+        }
+    }
+    let mut n = 0;
+    for round in 0..3 {
+        let t = std::time::Instant::now();
+        for _ in 0..5 {
+            n += plain_walk(&docs[0].root)["items"]
+                .as_array()
+                .map_or(0, Vec::len);
+        }
+        let before = t.elapsed() / 5;
+        let t = std::time::Instant::now();
+        for _ in 0..5 {
+            n += docs[0].root.to_json()["items"]
+                .as_array()
+                .map_or(0, Vec::len);
+        }
+        let now = t.elapsed() / 5;
+        println!(
+            "round {round}: to_json {now:?}, the walk without merge handling {before:?} ({n})"
+        );
+    }
+    let mut merged = String::from("base: &b {x: 1, y: 2}\nitems:\n");
+    for i in 0..10_000 {
+        merged.push_str(&item(i).replacen("  kind:", "  <<: *b\n  kind:", 1));
+    }
+    let docs = parse(&merged).unwrap();
+    let t = std::time::Instant::now();
+    for _ in 0..5 {
+        n += docs[0].root.to_json()["items"]
+            .as_array()
+            .map_or(0, Vec::len);
+    }
+    println!(
+        "to_json, a merge key per item: {:?} per run ({n})",
+        t.elapsed() / 5
+    );
+    let mut big = String::from("m:\n  <<: {z: 0}\n");
+    for i in 0..40_000 {
+        big.push_str(&format!("  k{i}: v{i}\n"));
+    }
+    let docs = parse(&big).unwrap();
+    let m = docs[0].root.get("m").unwrap();
+    let t = std::time::Instant::now();
+    let hits = (0..40_000)
+        .filter(|i| m.get(&format!("k{i}")).is_some())
+        .count()
+        + usize::from(m.get("z").is_some());
+    println!(
+        "40,001 lookups in a 40,000-entry mapping with `<<`: {:?} ({hits})",
+        t.elapsed()
+    );
+}

@@ -1,0 +1,658 @@
+//! Map edits: every `AddEntries` / `RemoveEntry` (and `SetValue` of a new key) aimed at one
+//! mapping, performed together as removals plus appends whose splices never overlap.
+
+use std::collections::{HashMap, HashSet};
+
+use super::edit::{Cx, Edit, EditError, is_null_like};
+use super::edit_util::{
+    NewValue, entries_value, entry_block, indent_lines, indent_rest, map_value,
+    new_value_from_yaml, not_found, parent_slot, props_after, quoted_value, resolve, wrong,
+};
+use super::parse::{colon_after_key, parse};
+use super::scalar::string_scalar;
+use super::text::{
+    at_line_start, break_before, column, has_break_after, line_end, line_start, next_line_start,
+};
+use super::tree::{Mapping, Node, NodeKind, Seg, path_to_string};
+
+/// A value to add under a new key.
+enum AddValue {
+    /// A string, written double-quoted (`AddEntries`).
+    Str(String),
+    /// A new mapping of strings (`AddEntries` at a path whose last key is missing).
+    Entries(Vec<(String, String)>),
+    /// A value given as YAML (`SetValue` of a key the mapping does not have).
+    Yaml(NewValue),
+}
+
+/// Everything aimed at one mapping (or at one empty value that becomes a mapping).
+struct Group<'n> {
+    node: &'n Node,
+    root: &'n Node,
+    path: Vec<Seg>,
+    removals: Vec<String>,
+    additions: Vec<(String, AddValue)>,
+}
+
+/// The map edits of one [`super::apply`], by target node.
+#[derive(Default)]
+pub(super) struct Groups<'n> {
+    list: Vec<Group<'n>>,
+    by_node: HashMap<usize, usize>,
+}
+
+impl<'n> Groups<'n> {
+    fn get(&mut self, root: &'n Node, path: &[Seg], node: &'n Node) -> &mut Group<'n> {
+        let id = node as *const Node as usize;
+        let i = *self.by_node.entry(id).or_insert_with(|| {
+            self.list.push(Group {
+                node,
+                root,
+                path: path.to_vec(),
+                removals: Vec::new(),
+                additions: Vec::new(),
+            });
+            self.list.len() - 1
+        });
+        let last = self.list.len() - 1;
+        // `i` is always a valid index: it was pushed when first seen
+        &mut self.list[i.min(last)]
+    }
+}
+
+fn key_path(path: &[Seg], key: &str) -> Vec<Seg> {
+    let mut p = path.to_vec();
+    p.push(Seg::Key(key.to_owned()));
+    p
+}
+
+/// An entry's key as YAML text at indent 0 (`key: ...`).
+fn addition_value(value: &AddValue, step: usize) -> NewValue {
+    match value {
+        AddValue::Str(v) => quoted_value(v),
+        AddValue::Entries(entries) => entries_value(entries, step),
+        AddValue::Yaml(v) => NewValue {
+            block: v.block.clone(),
+            inline: v.inline.clone(),
+            flow: v.flow.clone(),
+            kind: v.kind,
+        },
+    }
+}
+
+impl<'t> Cx<'t> {
+    /// Resolves one edit: replacements become splices now, map edits are gathered.
+    pub(super) fn collect<'n>(
+        &mut self,
+        root: &'n Node,
+        edit: &Edit,
+        groups: &mut Groups<'n>,
+    ) -> Result<(), EditError> {
+        match edit {
+            Edit::SetScalar { path, value, style } => self.set_scalar_at(root, path, value, *style),
+            Edit::RemoveEntry { path, key } => {
+                let node = resolve(root, path)?;
+                let NodeKind::Map(map) = &node.kind else {
+                    return Err(wrong(path, "a mapping"));
+                };
+                if map.position(key).is_none() {
+                    let p = key_path(path, key);
+                    return Err(if map.merged(key).is_some() {
+                        EditError::Merged {
+                            path: path_to_string(&p),
+                        }
+                    } else {
+                        not_found(&p)
+                    });
+                }
+                groups.get(root, path, node).removals.push(key.clone());
+                Ok(())
+            }
+            Edit::AddEntries { path, entries } => {
+                let mut seen = HashSet::new();
+                for (k, _) in entries {
+                    if !seen.insert(k.as_str()) {
+                        return Err(EditError::DuplicateKey {
+                            path: path_to_string(path),
+                            key: k.clone(),
+                        });
+                    }
+                }
+                if entries.is_empty() {
+                    return Ok(());
+                }
+                match resolve(root, path) {
+                    Ok(node) => {
+                        if node.as_map().is_none() && !is_null_like(node) {
+                            return Err(wrong(path, "a mapping"));
+                        }
+                        let group = groups.get(root, path, node);
+                        for (k, v) in entries {
+                            group.additions.push((k.clone(), AddValue::Str(v.clone())));
+                        }
+                        Ok(())
+                    }
+                    Err(EditError::NotFound { .. }) => {
+                        let Some((Seg::Key(key), parent_path)) = path.split_last() else {
+                            return Err(not_found(path));
+                        };
+                        let parent = resolve(root, parent_path).map_err(|_| not_found(path))?;
+                        if !matches!(parent.kind, NodeKind::Map(_)) {
+                            return Err(wrong(parent_path, "a mapping"));
+                        }
+                        let group = groups.get(root, parent_path, parent);
+                        // several AddEntries at one missing mapping fill one new mapping
+                        let existing = group.additions.iter_mut().find_map(|(k, v)| match v {
+                            AddValue::Entries(list) if k == key => Some(list),
+                            _ => None,
+                        });
+                        match existing {
+                            Some(list) => list.extend(entries.iter().cloned()),
+                            None => group
+                                .additions
+                                .push((key.clone(), AddValue::Entries(entries.clone()))),
+                        }
+                        Ok(())
+                    }
+                    Err(e) => Err(e),
+                }
+            }
+            Edit::SetValue { path, key, yaml } => {
+                let value = new_value_from_yaml(yaml, path)?;
+                let node = resolve(root, path)?;
+                match &node.kind {
+                    NodeKind::Map(map) if map.position(key).is_some() => {
+                        let Some((k, v)) = map.position(key).and_then(|i| map.entries.get(i))
+                        else {
+                            return Err(not_found(&key_path(path, key)));
+                        };
+                        let step = self.step(root);
+                        self.targets.push((node.span.clone(), path_to_string(path)));
+                        self.destroyed.push(v.span.clone());
+                        self.replace_value(map.flow, k, v, &value, step, &key_path(path, key))
+                    }
+                    NodeKind::Map(map) if map.merged(key).is_some() => Err(EditError::Merged {
+                        path: path_to_string(&key_path(path, key)),
+                    }),
+                    _ if node.as_map().is_some() || is_null_like(node) => {
+                        groups
+                            .get(root, path, node)
+                            .additions
+                            .push((key.clone(), AddValue::Yaml(value)));
+                        Ok(())
+                    }
+                    _ => Err(wrong(path, "a mapping")),
+                }
+            }
+        }
+    }
+
+    /// Performs the gathered map edits.
+    pub(super) fn perform(&mut self, groups: Groups<'_>) -> Result<(), EditError> {
+        for group in groups.list {
+            self.map_edit(&group)?;
+        }
+        Ok(())
+    }
+
+    fn map_edit(&mut self, g: &Group<'_>) -> Result<(), EditError> {
+        let path = g.path.as_slice();
+        self.targets
+            .push((g.node.span.clone(), path_to_string(path)));
+        let step = self.step(g.root);
+        let mut added = HashSet::new();
+        let mut additions: Vec<(String, NewValue)> = Vec::with_capacity(g.additions.len());
+        for (k, v) in &g.additions {
+            if !added.insert(k.as_str()) {
+                return Err(duplicate(path, k));
+            }
+            if let AddValue::Entries(list) = v {
+                let mut seen = HashSet::new();
+                if let Some((dup, _)) = list.iter().find(|(e, _)| !seen.insert(e.as_str())) {
+                    return Err(duplicate(&key_path(path, k), dup));
+                }
+            }
+            additions.push((k.clone(), addition_value(v, step)));
+        }
+        let map = match &g.node.kind {
+            NodeKind::Map(map) if !map.entries.is_empty() => map,
+            _ if is_null_like(g.node) => {
+                if let Some(key) = g.removals.first() {
+                    return Err(not_found(&key_path(path, key)));
+                }
+                if additions.is_empty() {
+                    return Ok(());
+                }
+                let value = map_value(&additions, step);
+                let (parent, seg) = parent_slot(g.root, path)?;
+                return self.write_slot(parent, seg, g.node, &value, step, path);
+            }
+            _ => return Err(wrong(path, "a mapping")),
+        };
+        let mut removed = vec![false; map.entries.len()];
+        for key in &g.removals {
+            let Some(i) = map.position(key) else {
+                return Err(not_found(&key_path(path, key)));
+            };
+            if removed.get(i).copied().unwrap_or(true) {
+                return Err(EditError::Overlap {
+                    path: path_to_string(&key_path(path, key)),
+                });
+            }
+            if map.merged(key).is_some() {
+                return Err(EditError::Unsupported {
+                    path: path_to_string(&key_path(path, key)),
+                    reason: "the mapping's merge key `<<` supplies this key too: removing it \
+                             would read the merged value"
+                        .into(),
+                });
+            }
+            removed[i] = true;
+            if let Some((_, v)) = map.entries.get(i) {
+                self.destroyed.push(v.span.clone());
+            }
+        }
+        for (k, _) in &additions {
+            let own = map.position(k).is_some_and(|i| !removed[i]);
+            if own || map.merged(k).is_some() {
+                return Err(duplicate(path, k));
+            }
+        }
+        if map.flow {
+            self.flow_map_edit(g.node, map, &removed, &additions, path)
+        } else {
+            let lines: Vec<String> = additions
+                .iter()
+                .map(|(k, v)| entry_block(k, v, step))
+                .collect();
+            self.block_map_edit(g, map, &removed, &lines, path)
+        }
+    }
+
+    fn flow_map_edit(
+        &mut self,
+        node: &Node,
+        map: &Mapping,
+        removed: &[bool],
+        additions: &[(String, NewValue)],
+        path: &[Seg],
+    ) -> Result<(), EditError> {
+        let (open, close) = (node.span.start, node.span.end.saturating_sub(1));
+        if self.bytes.get(open) != Some(&b'{') || self.bytes.get(close) != Some(&b'}') {
+            return Err(EditError::Unsupported {
+                path: path_to_string(path),
+                reason: "a single-pair mapping inside a flow sequence (`[a: 1]`)".into(),
+            });
+        }
+        let texts: Vec<String> = additions
+            .iter()
+            .map(|(k, v)| format!("{}: {}", string_scalar(k), v.flow))
+            .collect();
+        let n = map.entries.len();
+        let ext: Vec<(usize, usize)> = map
+            .entries
+            .iter()
+            .map(|(k, v)| (self.entry_start(k), self.entry_end(k, v)))
+            .collect();
+        let Some(last_kept) = (0..n).rev().find(|&i| !removed[i]) else {
+            self.push(open + 1, close, texts.join(", "), 0, path);
+            return Ok(());
+        };
+        let mut i = 0;
+        let mut tail_removed = None;
+        while i < n {
+            if !removed[i] {
+                i += 1;
+                continue;
+            }
+            let a = i;
+            while i < n && removed[i] {
+                i += 1;
+            }
+            let b = i - 1;
+            match ext.get(i) {
+                Some(&(next_start, _)) => {
+                    let start = ext.get(a).map_or(next_start, |e| e.0);
+                    self.push(start, next_start, String::new(), 0, path);
+                }
+                None => {
+                    let from = ext.get(a.saturating_sub(1)).map_or(open + 1, |e| e.1);
+                    let to = ext.get(b).map_or(from, |e| e.1);
+                    tail_removed = Some((from, to));
+                }
+            }
+        }
+        let added: String = texts.iter().map(|t| format!(", {t}")).collect();
+        match tail_removed {
+            Some((from, to)) => self.push(from, to, added, 0, path),
+            None if !added.is_empty() => {
+                let at = ext.get(last_kept).map_or(open + 1, |e| e.1);
+                self.push(at, at, added, 0, path);
+            }
+            None => {}
+        }
+        Ok(())
+    }
+
+    fn block_map_edit(
+        &mut self,
+        g: &Group<'_>,
+        map: &Mapping,
+        removed: &[bool],
+        lines: &[String],
+        path: &[Seg],
+    ) -> Result<(), EditError> {
+        let n = map.entries.len();
+        let ext: Vec<(usize, usize)> = map
+            .entries
+            .iter()
+            .map(|(k, v)| (self.entry_start(k), self.entry_end(k, v)))
+            .collect();
+        let (Some(&(first_start, _)), Some(&(last_start, last_end))) = (ext.first(), ext.last())
+        else {
+            return Err(wrong(path, "a non-empty mapping"));
+        };
+        let col = column(self.text, first_start);
+        let leading = |cx: &Self, s: usize| {
+            cx.slice(line_start(cx.bytes, s), s)
+                .bytes()
+                .all(|b| b == b' ' || b == b'\t')
+        };
+        if removed.iter().all(|&r| r) {
+            let end = line_end(self.bytes, last_end);
+            let first_leading = leading(self, first_start);
+            if !lines.is_empty() {
+                // a clean block mapping of the new entries in place of the old ones
+                let block = lines.join("\n");
+                if first_leading {
+                    let ls = line_start(self.bytes, first_start);
+                    self.push(ls, end, indent_lines(&block, col), col, path);
+                } else {
+                    self.push(first_start, end, indent_rest(&block, col), col, path);
+                }
+                return Ok(());
+            }
+            // nothing left: `{}`, on the line of the key (or dash) when the mapping starts on
+            // a line of its own
+            match self.value_slot(g).filter(|_| first_leading) {
+                Some(slot) if slot < line_start(self.bytes, first_start) => {
+                    self.push(slot, slot, " {}".into(), 0, path);
+                    let from = line_end(self.bytes, slot);
+                    self.push(from, end, String::new(), 0, path);
+                }
+                _ => self.push(first_start, end, "{}".into(), 0, path),
+            }
+            return Ok(());
+        }
+        // Blank lines after a `|+` / `>+` value belong to it: removing the entry after it
+        // would join them to whatever follows and change the value.
+        for i in 1..n {
+            if removed[i]
+                && !removed[i - 1]
+                && let Some((_, v)) = map.entries.get(i - 1)
+                && self.ends_with_kept_lines(v)
+            {
+                let key = map
+                    .entries
+                    .get(i)
+                    .map_or("", |(k, _)| self.slice(k.span.start, k.span.end));
+                return Err(EditError::Unsupported {
+                    path: path_to_string(path),
+                    reason: format!(
+                        "removing {key:?}, which follows a block scalar that keeps its trailing lines (`|+`)"
+                    ),
+                });
+            }
+        }
+        let mut regions: Vec<(usize, usize)> = Vec::new();
+        for i in (0..n).filter(|&i| removed[i]) {
+            let (s, t) = ext[i];
+            if leading(self, s) {
+                regions.push((line_start(self.bytes, s), next_line_start(self.bytes, t)));
+            } else if let Some(&(next, _)) =
+                (i + 1..n).find(|&j| !removed[j]).and_then(|j| ext.get(j))
+            {
+                // the first entry of a `- key: value` item: the next kept entry moves up
+                regions.push((s, next));
+            }
+        }
+        regions.sort_unstable();
+        let mut merged: Vec<(usize, usize)> = Vec::with_capacity(regions.len());
+        for (s, e) in regions {
+            match merged.last_mut() {
+                Some(last) if s <= last.1 => last.1 = last.1.max(e),
+                _ => merged.push((s, e)),
+            }
+        }
+        let last_removed = removed[n - 1];
+        let count = merged.len();
+        for (idx, (s, e)) in merged.into_iter().enumerate() {
+            if last_removed && idx + 1 == count {
+                // The region of the last entry runs from the line break before it to the end of
+                // its line, where entries appended to an enclosing mapping are inserted; the new
+                // entries take its place.
+                let start = break_before(self.bytes, s).unwrap_or(s);
+                let end = line_end(self.bytes, last_end).min(e);
+                let mut text = String::new();
+                for l in lines {
+                    if start < s {
+                        text.push('\n');
+                        text.push_str(&indent_lines(l, col));
+                    } else {
+                        text.push_str(&indent_lines(l, col));
+                        text.push('\n');
+                    }
+                }
+                self.push(start, end, text, col, path);
+            } else {
+                self.push(s, e, String::new(), col, path);
+            }
+        }
+        if !last_removed && !lines.is_empty() {
+            self.append_block(map, last_start, lines, path)?;
+        }
+        Ok(())
+    }
+
+    /// Appends whole lines (`key: value`, indent 0, each possibly multi-line) after the last
+    /// entry (starting at `last_start`) of a non-empty block mapping, at its indentation.
+    fn append_block(
+        &mut self,
+        map: &Mapping,
+        last_start: usize,
+        lines: &[String],
+        path: &[Seg],
+    ) -> Result<(), EditError> {
+        let Some((_, last_val)) = map.entries.last() else {
+            return Err(wrong(path, "a non-empty mapping"));
+        };
+        if self.ends_with_kept_lines(last_val) && !has_break_after(self.bytes, last_val.span.end) {
+            // A `|+` value on the last line without a newline: the newline an appended line
+            // brings would become part of the value.
+            return Err(EditError::Unsupported {
+                path: path_to_string(path),
+                reason: "appending after a `|+` block scalar that ends the text without a newline"
+                    .into(),
+            });
+        }
+        let col = column(self.text, last_start);
+        let end = last_val.span.end;
+        let mut text = String::new();
+        if end > last_val.span.start && at_line_start(self.bytes, end) {
+            for l in lines {
+                text.push_str(&indent_lines(l, col));
+                text.push('\n');
+            }
+            self.push(end, end, text, col, path);
+        } else {
+            for l in lines {
+                text.push('\n');
+                text.push_str(&indent_lines(l, col));
+            }
+            let at = line_end(
+                self.bytes,
+                end.max(map.entries.last().map_or(end, |(k, _)| k.span.end)),
+            );
+            self.push(at, at, text, col, path);
+        }
+        Ok(())
+    }
+
+    /// Whether the text of `v` ends with a keep-chomping block scalar (`|+`), itself or as the
+    /// last value of a block collection: the blank lines after it belong to it.
+    fn ends_with_kept_lines(&self, v: &Node) -> bool {
+        let mut node = v;
+        loop {
+            node = match &node.kind {
+                NodeKind::Map(m) if !m.flow => match m.entries.last() {
+                    Some((_, last)) => last,
+                    None => return false,
+                },
+                NodeKind::Seq(s) if !s.flow => match s.items.last() {
+                    Some(last) => last,
+                    None => return false,
+                },
+                NodeKind::Scalar(_) => return self.keeps_trailing_lines(node),
+                _ => return false,
+            };
+        }
+    }
+
+    /// For the mapping of a group, the position after the indicator that introduces it (the
+    /// `:` of its key, or the `-` of its sequence item) and the properties written after it on
+    /// that line; `None` when it cannot be told (a document root).
+    fn value_slot(&self, g: &Group<'_>) -> Option<usize> {
+        let (parent, seg) = parent_slot(g.root, &g.path).ok()?;
+        let parent = parent?;
+        let indicator_end = match (&parent.kind, seg?) {
+            (NodeKind::Map(m), Seg::Key(key)) => {
+                let (k, _) = m.position(key).and_then(|i| m.entries.get(i))?;
+                colon_after_key(self.text, k.span.end)? + 1
+            }
+            (NodeKind::Seq(s), Seg::Index(j)) if !s.flow => {
+                let from = match j.checked_sub(1) {
+                    None => parent.span.start,
+                    Some(p) => s.items.get(p)?.span.end,
+                };
+                self.dash_after(from)? + 1
+            }
+            _ => return None,
+        };
+        let props = props_after(self.text, indicator_end);
+        Some(props.last().map_or(indicator_end, |r| r.end))
+    }
+
+    /// The first `-` at or after `from`, across blanks, line breaks and comments.
+    fn dash_after(&self, from: usize) -> Option<usize> {
+        let bytes = self.bytes;
+        let mut i = from;
+        loop {
+            match bytes.get(i) {
+                Some(b' ' | b'\t' | b'\n' | b'\r') => i += 1,
+                Some(b'#')
+                    if i > from
+                        && matches!(bytes.get(i - 1), Some(b' ' | b'\t' | b'\n' | b'\r')) =>
+                {
+                    i = line_end(bytes, i);
+                }
+                Some(b'-') => return Some(i),
+                _ => return None,
+            }
+        }
+    }
+
+    /// Refuses the splices if one removes the anchor (`&name`) of a node that an alias outside
+    /// the removed text still refers to.
+    pub(super) fn check_anchors(&self) -> Result<(), EditError> {
+        let removes_anchor = self
+            .splices
+            .iter()
+            .any(|s| s.start < s.end && self.slice(s.start, s.end).contains('&'));
+        if !removes_anchor || !self.text.contains('*') {
+            return Ok(());
+        }
+        let Ok(docs) = parse(self.text) else {
+            return Ok(());
+        };
+        let mut spans = Vec::new();
+        for d in &docs {
+            collect_aliases(&d.root, &mut spans);
+        }
+        let aliases: Vec<(usize, &str)> = spans
+            .iter()
+            .map(|r| (r.start, self.slice(r.start + 1, r.end)))
+            .collect();
+        for s in self.splices.iter().filter(|s| s.start < s.end) {
+            let removed = self.slice(s.start, s.end);
+            let rewritten = anchor_names(&s.text);
+            for name in anchor_names(removed) {
+                if rewritten.contains(&name) {
+                    continue;
+                }
+                let used = aliases.iter().any(|(at, alias)| {
+                    *alias == name
+                        && *at >= s.start
+                        && !self.splices.iter().any(|o| o.start <= *at && *at < o.end)
+                });
+                if used {
+                    return Err(EditError::Unsupported {
+                        path: s.path.clone(),
+                        reason: format!(
+                            "the edit would remove the anchor &{name} that an alias (*{name}) still uses"
+                        ),
+                    });
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+fn duplicate(path: &[Seg], key: &str) -> EditError {
+    EditError::DuplicateKey {
+        path: path_to_string(path),
+        key: key.to_owned(),
+    }
+}
+
+/// The spans of every alias under `node` (not through aliases).
+fn collect_aliases(node: &Node, out: &mut Vec<std::ops::Range<usize>>) {
+    match &node.kind {
+        NodeKind::Alias(_) => out.push(node.span.clone()),
+        NodeKind::Map(m) => {
+            for (k, v) in &m.entries {
+                collect_aliases(k, out);
+                collect_aliases(v, out);
+            }
+        }
+        NodeKind::Seq(s) => s.items.iter().for_each(|i| collect_aliases(i, out)),
+        NodeKind::Scalar(_) => {}
+    }
+}
+
+/// The names of the `&name` tokens in `text` (a `&` at the start of a token).
+fn anchor_names(text: &str) -> Vec<&str> {
+    let bytes = text.as_bytes();
+    let mut out = Vec::new();
+    for (i, &b) in bytes.iter().enumerate() {
+        if b != b'&' {
+            continue;
+        }
+        if i > 0
+            && !matches!(
+                bytes[i - 1],
+                b' ' | b'\t' | b'\n' | b'\r' | b'[' | b'{' | b','
+            )
+        {
+            continue;
+        }
+        let rest = &text[i + 1..];
+        let end = rest
+            .find([' ', '\t', '\n', '\r', ',', '[', ']', '{', '}'])
+            .unwrap_or(rest.len());
+        if end > 0 {
+            out.push(&rest[..end]);
+        }
+    }
+    out
+}
