@@ -226,6 +226,10 @@ impl Write<'_> {
                 (at.doc, edit.prefixed(&at.segments()))
             })
             .collect();
+        let refused = self.aliased(s, &meant);
+        if !refused.is_empty() {
+            return Err(refused);
+        }
         if let Some((root, edit)) = results {
             meant.push((0, edit.clone()));
             to_apply.push((root, edit));
@@ -258,6 +262,47 @@ impl Write<'_> {
                 Err(vec![(item, Failure { field, message })])
             }
         }
+    }
+
+    /// Edits inside a node that an alias uses elsewhere: they would change that place too.
+    fn aliased(&self, s: usize, meant: &[(usize, Edit)]) -> Vec<(Option<usize>, Failure)> {
+        let docs = &self.input.docs[s];
+        let mut anchored: Vec<Option<verify::Anchored>> = Vec::new();
+        anchored.resize_with(docs.len(), || None);
+        let mut failures = Vec::new();
+        for (d, edit) in meant {
+            let (Some(doc), Some(slot)) = (docs.get(*d), anchored.get_mut(*d)) else {
+                continue;
+            };
+            if !doc.has_aliases {
+                continue;
+            }
+            let used = slot.get_or_insert_with(|| verify::Anchored::of(doc));
+            let Some(n) = used.used_on(&doc.root, edit.path()) else {
+                continue;
+            };
+            let path = edit.path();
+            let item = self.item_at(s, *d, path);
+            let skip = item.map_or(0, |i| self.input.items[i].segments().len());
+            let field = |p: &[Seg]| yaml::path_to_string(p.get(skip..).unwrap_or(p));
+            failures.push((
+                item,
+                Failure {
+                    field: field(path),
+                    message: format!(
+                        "ipreuse cannot write this change: {} is an anchored node (`&name`) that an alias \
+                         (`*name`) uses elsewhere, which would change too; write it out in full here, \
+                         without the anchor, or replace the alias; nothing was changed",
+                        if n <= skip {
+                            "the object itself".to_string()
+                        } else {
+                            field(&path[..n])
+                        }
+                    ),
+                },
+            ));
+        }
+        failures
     }
 
     /// The item of source `s`, document `doc`, whose path from the document's root is the

@@ -16,9 +16,64 @@
 //! and every document compared: the answer is then exact, and a failure names the document and
 //! the first path where what was written differs from what was meant.
 
+use std::collections::HashSet;
+
 use serde_json::Value;
 
-use crate::yaml::{self, Applied, Document, Edit, Node, Seg};
+use crate::yaml::{self, Applied, Document, Edit, Node, NodeKind, Seg};
+
+/// The nodes of a document that an alias (`*name`) uses, by their spans.
+///
+/// An edit inside such a node would change every place that uses it too; the net's model of an
+/// edit is one change at one path, so such edits are refused before anything is written.
+#[derive(Debug, Default)]
+pub struct Anchored(HashSet<(usize, usize)>);
+
+impl Anchored {
+    /// The aliased nodes of `doc` (none when the document uses no alias).
+    pub fn of(doc: &Document) -> Anchored {
+        let mut set = HashSet::new();
+        if doc.has_aliases {
+            collect_alias_targets(&doc.root, &mut set);
+        }
+        Anchored(set)
+    }
+
+    /// How many segments of `path` lead from `root` to the first node on the way that an alias
+    /// uses (0: the root itself), if any.
+    pub fn used_on(&self, root: &Node, path: &[Seg]) -> Option<usize> {
+        if self.0.is_empty() {
+            return None;
+        }
+        let mut node = root;
+        for i in 0..=path.len() {
+            if self.0.contains(&(node.span.start, node.span.end)) {
+                return Some(i);
+            }
+            node = match path.get(i)? {
+                Seg::Key(k) => node.get(k)?,
+                Seg::Index(j) => node.get_index(*j)?,
+            };
+        }
+        None
+    }
+}
+
+fn collect_alias_targets(node: &Node, set: &mut HashSet<(usize, usize)>) {
+    match &node.kind {
+        NodeKind::Alias(target) => {
+            set.insert((target.span.start, target.span.end));
+        }
+        NodeKind::Map(m) => {
+            for (k, v) in &m.entries {
+                collect_alias_targets(k, set);
+                collect_alias_targets(v, set);
+            }
+        }
+        NodeKind::Seq(s) => s.items.iter().for_each(|i| collect_alias_targets(i, set)),
+        NodeKind::Scalar(_) => {}
+    }
+}
 
 /// A document of items is checked through a skeleton when it has at least this many items.
 const SKELETON_MIN_ITEMS: usize = 64;
