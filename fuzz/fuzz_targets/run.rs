@@ -24,7 +24,10 @@ fuzz_target!(|data: &[u8]| {
                 };
                 // Idempotent (a ResourceList's results may differ; its items may not).
                 if outcome.framing == ipreuse::krm::Framing::Stream {
-                    assert_eq!(second.outputs, outcome.outputs, "a second run changed the output");
+                    assert_eq!(
+                        second.outputs, outcome.outputs,
+                        "a second run changed the output"
+                    );
                 }
             }
         }
