@@ -1,7 +1,8 @@
 //! The whole function as one pure call: sources + config → output texts + results.
 //!
-//! `read → index → plan → allocate → (check | apply)`; on any error every item is returned
-//! exactly as it came in (SPEC §6 "Transactional").
+//! `read → index → plan → allocate → (check | apply → verify)`; on any error every item is
+//! returned exactly as it came in (SPEC §6 "Transactional"), and nothing is returned that the
+//! safety net ([`crate::verify`]) has not read back as meant (SPEC §6 "Sound").
 
 use serde_json::Value;
 use thiserror::Error;
@@ -42,10 +43,10 @@ pub enum RunError {
     /// A ResourceList carries its own functionConfig; `--config` is for plain streams.
     #[error("the input is a ResourceList, which carries its own functionConfig: drop --config")]
     ConfigTwice,
-    /// The results could not be written into the ResourceList (a bug: nothing else was
-    /// changed, and the results are built by this program).
-    #[error("internal error while writing the results into {source_name}: {message}")]
-    Results {
+    /// Something that cannot happen did: the input is returned as nothing rather than as
+    /// something unchecked (a bug; the message says what).
+    #[error("internal error in {source_name}: {message}")]
+    Internal {
         source_name: String,
         message: String,
     },
@@ -59,7 +60,17 @@ pub fn run(sources: &[Source], config_file: Option<&Value>) -> Result<Outcome, R
     }
     let mut findings = input.findings.clone();
     // Each item with its node; edits name items by their position in this list.
-    let nodes: Vec<&Node> = input.items.iter().filter_map(|at| input.node(at)).collect();
+    let Some(nodes) = input
+        .items
+        .iter()
+        .map(|at| input.node(at))
+        .collect::<Option<Vec<&Node>>>()
+    else {
+        return Err(RunError::Internal {
+            source_name: sources.first().map(|s| s.name.clone()).unwrap_or_default(),
+            message: "an item found while reading is not in its document".into(),
+        });
+    };
     let mut edits: Vec<(usize, Edit)> = Vec::new();
     let mut summaries = Vec::new();
     let mut objects = Vec::new();
@@ -98,7 +109,8 @@ pub fn run(sources: &[Source], config_file: Option<&Value>) -> Result<Outcome, R
     match write.all(&edits, &if_written) {
         Ok(outputs) => Ok(Outcome::new(input.framing, sources, outputs, if_written)),
         Err(failures) => {
-            // The safety net refused: every item comes back as it came in, with the reasons.
+            // An edit could not be written, or the safety net refused the text: every item comes
+            // back as it came in, with the reasons.
             for (item, failure) in failures {
                 findings.push(write.finding(item, failure, &objects));
             }
@@ -109,9 +121,9 @@ pub fn run(sources: &[Source], config_file: Option<&Value>) -> Result<Outcome, R
                     .map(|(_, f)| f.message)
                     .collect::<Vec<_>>()
                     .join("; ");
-                RunError::Results {
+                RunError::Internal {
                     source_name: sources.first().map(|s| s.name.clone()).unwrap_or_default(),
-                    message,
+                    message: format!("cannot write the results: {message}"),
                 }
             })?;
             Ok(Outcome::new(input.framing, sources, outputs, findings))
