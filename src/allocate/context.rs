@@ -159,13 +159,16 @@ impl<'a> Context<'a> {
                 Err(errors) if managed => {
                     ok = false;
                     for e in errors {
+                        let why = match e.refusal {
+                            ipam::Refusal::Webhook => "the IPAM webhook would reject this pool",
+                            ipam::Refusal::Unusable => {
+                                "the IPAM webhook lets this through, but the IPAM cannot allocate usable addresses from it"
+                            }
+                        };
                         findings.push(
-                            Finding::error(format!(
-                                "{}: the IPAM webhook would reject this pool",
-                                e.message
-                            ))
-                            .on(pool.object.resource_ref())
-                            .at(e.field),
+                            Finding::error(format!("{}: {why}", e.message))
+                                .on(pool.object.resource_ref())
+                                .at(e.field),
                         );
                     }
                 }

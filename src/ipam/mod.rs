@@ -24,4 +24,4 @@ pub use counted::CountedSet;
 pub use intervals::{IntervalSet, covered_until};
 pub use pool::{FreeCursor, POSITION_LIMIT, Pool, Segment, Walk};
 pub use reserved::{reserves_broadcast, reserves_network};
-pub use spec::{Entry, EntrySpec, PoolError, PoolSpec, Subnet};
+pub use spec::{Entry, EntrySpec, PoolError, PoolSpec, Refusal, Subnet};

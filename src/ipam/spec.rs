@@ -34,7 +34,7 @@ pub struct EntrySpec {
     pub dns_servers: Vec<String>,
 }
 
-/// A reason the IPAM webhook would reject the pool, with the field it is about.
+/// A reason ipreuse refuses a pool, with the field it is about.
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
 #[error("{field}: {message}")]
 pub struct PoolError {
@@ -42,6 +42,19 @@ pub struct PoolError {
     pub field: String,
     /// What is wrong, in words a person can act on.
     pub message: String,
+    /// Who else refuses it: the IPAM webhook, or nobody before the IPAM allocates.
+    pub refusal: Refusal,
+}
+
+/// Whether the IPAM webhook rejects the pool too, or lets it through although the IPAM cannot
+/// allocate usable addresses from it (messages must say which).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Refusal {
+    /// The IPAM webhook (or the CRD's schema) rejects the pool when it is applied.
+    Webhook,
+    /// The webhook accepts the pool (v1.14 checks neither families nor an IPv4 prefix over 32),
+    /// but what the IPAM would hand out from it is unusable or not what was meant.
+    Unusable,
 }
 
 /// A CIDR as written in a `subnet:` field.
@@ -101,6 +114,15 @@ fn err(field: String, message: impl Into<String>) -> PoolError {
     PoolError {
         field,
         message: message.into(),
+        refusal: Refusal::Webhook,
+    }
+}
+
+/// A refusal of ipreuse's own: the webhook lets it through.
+fn unusable(field: String, message: impl Into<String>) -> PoolError {
+    PoolError {
+        refusal: Refusal::Unusable,
+        ..err(field, message)
     }
 }
 
@@ -150,7 +172,7 @@ pub(crate) fn validate(spec: &PoolSpec) -> Result<Validated, Vec<PoolError>> {
         }
     }
     if prefix > 32 && prefix <= 128 && !v4_without_prefix.is_empty() {
-        errors.push(err(
+        errors.push(unusable(
             "spec.prefix".into(),
             format!(
                 "prefix {prefix} is over 32 but applies to IPv4 entries without their own prefix ({}); set a prefix of at most 32 on them or here",
@@ -207,7 +229,7 @@ fn validate_entry(i: usize, e: &EntrySpec, errors: &mut Vec<PoolError>) -> Optio
     if let Some((first_name, first_addr, first_text)) = parts.first() {
         for (name, a, text) in parts.iter().skip(1) {
             if a.family() != first_addr.family() {
-                errors.push(err(
+                errors.push(unusable(
                     format!("{path}.{name}"),
                     format!(
                         "{name} {text} is {} but {first_name} {first_text} is {}; all addresses of one entry must be the same family",
@@ -234,7 +256,7 @@ fn validate_entry(i: usize, e: &EntrySpec, errors: &mut Vec<PoolError>) -> Optio
             format!("prefix {prefix} is over 128, the longest prefix there is"),
         ));
     } else if prefix > 32 && family == Some(Family::V4) {
-        errors.push(err(
+        errors.push(unusable(
             format!("{path}.prefix"),
             format!("prefix {prefix} is over 32 for an IPv4 entry"),
         ));
