@@ -243,6 +243,89 @@ fn an_address_that_does_not_parse() {
     );
 }
 
+// ---- allocationStrategy (IPAM v1.14) --------------------------------------------------------
+
+#[test]
+fn allocation_strategy_other_than_sequential_or_random() {
+    for (raw, hint) in [
+        ("Random", Some("did you mean random?")),
+        ("sequental", Some("did you mean sequential?")),
+        ("ordinal", None),
+        ("\"\"", None),
+    ] {
+        let p = bad()
+            .range(range("10.8.0.10", "10.8.0.20"))
+            .allocation_strategy(raw);
+        let mut says = vec!["spec.allocationStrategy", "sequential and random"];
+        says.extend(hint);
+        bad_pool_error(p, "spec.allocationStrategy", &says);
+    }
+}
+
+#[test]
+fn allocation_strategy_that_is_not_a_string() {
+    for raw in ["3", "true", "[random]", "{random: true}"] {
+        let p = bad()
+            .range(range("10.8.0.10", "10.8.0.20"))
+            .allocation_strategy(raw);
+        bad_pool_error(
+            p,
+            "spec.allocationStrategy",
+            &["the strings sequential and random"],
+        );
+    }
+}
+
+#[test]
+fn allocation_strategy_as_a_template_skips_the_pool() {
+    let docs = vec![
+        host("node-1", "ns").yaml(),
+        pool("p", "ns")
+            .range(range("10.8.0.10", "10.8.0.20"))
+            .allocation_strategy("${IPAM_STRATEGY}")
+            .yaml(),
+    ];
+    let o = run_docs(&docs, None);
+    assert_warning(
+        &o,
+        Want {
+            path: Some("spec.allocationStrategy"),
+            object: Some(("IPPool", "p")),
+            says: &["${IPAM_STRATEGY}"],
+        },
+    );
+    // The pool the host needs is skipped: that is an error, and nothing is written.
+    assert_transactional(&o, &[stream(&docs).as_str()]);
+}
+
+#[test]
+fn random_with_an_entry_without_a_size() {
+    for (r, says) in [
+        (start_only("10.8.0.10"), "neither end nor subnet"),
+        (
+            Range {
+                end: Some("10.8.0.20".into()),
+                ..Range::default()
+            },
+            "neither start nor subnet",
+        ),
+        (subnet("2001:db8::/32"), "2^63 - 1"),
+    ] {
+        bad_pool_error(
+            bad()
+                .range(range("10.8.0.1", "10.8.0.5"))
+                .range(r)
+                .allocation_strategy("random"),
+            "spec.pools[1]",
+            &[
+                "allocationStrategy random",
+                says,
+                "the IPAM webhook would reject this pool",
+            ],
+        );
+    }
+}
+
 #[test]
 fn a_subnet_that_does_not_parse() {
     bad_pool_error(

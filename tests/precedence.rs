@@ -729,6 +729,40 @@ fn an_address_walked_twice_counts_at_its_first_position() {
     assert_eq!(values, ["10.0.0.10", "10.0.0.11", "10.0.0.12", "10.0.0.13"]);
 }
 
+#[test]
+fn allocation_strategy_random_changes_no_address() {
+    // IPAM v1.14 honours a preallocation under both strategies (FACTS §4), so ipreuse chooses
+    // the same way whatever spec.allocationStrategy says: the lock, the pin, the live address
+    // and then the first free candidate, node by node in natural order.
+    let input = |strategy: Option<&str>| {
+        let mut p = pool("pool", "ns")
+            .range(range("10.0.0.10", "10.0.0.20"))
+            .range(subnet("10.0.1.0/30"))
+            .prefix(24)
+            .gateway("10.0.0.12")
+            .entry("node-3-pool", "10.0.0.10")
+            .live("node-2-pool", "10.0.0.15");
+        if let Some(s) = strategy {
+            p = p.allocation_strategy(s);
+        }
+        let mut docs = hosts(&["node-1", "node-2", "node-3", "node-5"]);
+        docs.push(host("node-4", "ns").pin("pool", "10.0.1.2").yaml());
+        docs.push(p.yaml());
+        docs
+    };
+    let want = pairs(&[
+        ("node-3-pool", "10.0.0.10"),
+        ("node-1-pool", "10.0.0.11"),
+        ("node-2-pool", "10.0.0.15"),
+        ("node-4-pool", "10.0.1.2"),
+        ("node-5-pool", "10.0.0.13"),
+    ]);
+    for strategy in [None, Some("null"), Some("sequential"), Some("random")] {
+        let (_, e) = fill(&input(strategy));
+        assert_eq!(e, want, "allocationStrategy {strategy:?}");
+    }
+}
+
 // ---- placeholders and foreign entries -------------------------------------------------------
 
 #[test]

@@ -7,6 +7,7 @@ mod counted;
 mod intervals;
 mod pool;
 mod reserved;
+mod size;
 mod spec;
 
 #[cfg(test)]
@@ -15,6 +16,8 @@ mod tests;
 mod tests_pool;
 #[cfg(test)]
 mod tests_prop;
+#[cfg(test)]
+mod tests_size;
 
 pub use addr::{
     Addr, AddrError, Family, Parsed, V4_BASE, V4_LAST, canonical, is_v4, parse_addr, parse_reserve,
@@ -24,4 +27,5 @@ pub use counted::CountedSet;
 pub use intervals::{IntervalSet, covered_until};
 pub use pool::{FreeCursor, POSITION_LIMIT, Pool, Segment, Walk};
 pub use reserved::{reserves_broadcast, reserves_network};
+pub use size::{AllocationStrategy, RANDOM_SIZE_LIMIT, SizeError};
 pub use spec::{Entry, EntrySpec, PoolError, PoolSpec, Refusal, Subnet};

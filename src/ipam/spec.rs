@@ -3,6 +3,7 @@
 use thiserror::Error;
 
 use super::addr::{Addr, AddrError, Family, parse_addr, parse_subnet};
+use super::size::{AllocationStrategy, SizeError};
 
 /// An IPPool `spec` as far as addresses go, filled by the caller from YAML.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -15,6 +16,8 @@ pub struct PoolSpec {
     pub gateway: Option<String>,
     /// `spec.dnsServers`.
     pub dns_servers: Vec<String>,
+    /// `spec.allocationStrategy` (absent = `sequential`).
+    pub allocation_strategy: AllocationStrategy,
 }
 
 /// One `spec.pools[]` entry, as text.
@@ -126,6 +129,23 @@ fn unusable(field: String, message: impl Into<String>) -> PoolError {
     }
 }
 
+/// The v1.14 webhook's rule for `allocationStrategy: random`: every entry must have a size the
+/// strategy can index (FACTS §4).
+fn random_size_error(path: String, e: SizeError) -> PoolError {
+    let fix = match e {
+        SizeError::Unbounded => "give it an end or a subnet",
+        SizeError::NoStart => "give it a start or a subnet",
+        SizeError::StartAfterSubnet { .. } => "move start into the subnet",
+        SizeError::TooLarge(_) => "use a smaller range or subnet (an IPv6 subnet of /65 or longer)",
+    };
+    err(
+        path,
+        format!(
+            "cannot be used with allocationStrategy random: {e}; {fix}, or use allocationStrategy sequential"
+        ),
+    )
+}
+
 fn with_addr(field: &str, e: AddrError, errors: &mut Vec<PoolError>) {
     errors.push(err(field.to_owned(), e.to_string()));
 }
@@ -165,6 +185,11 @@ pub(crate) fn validate(spec: &PoolSpec) -> Result<Validated, Vec<PoolError>> {
     let mut v4_without_prefix = Vec::new();
     for (i, e) in spec.entries.iter().enumerate() {
         if let Some(entry) = validate_entry(i, e, &mut errors) {
+            if spec.allocation_strategy == AllocationStrategy::Random
+                && let Err(size) = entry.random_size()
+            {
+                errors.push(random_size_error(format!("spec.pools[{i}]"), size));
+            }
             if entry.family == Family::V4 && entry.prefix == 0 {
                 v4_without_prefix.push(format!("spec.pools[{i}]"));
             }

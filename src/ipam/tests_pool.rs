@@ -401,6 +401,7 @@ fn valid_pool_keeps_its_fields() {
         prefix: Some(24),
         gateway: Some("10.0.0.254".into()),
         dns_servers: vec!["10.0.0.253".into()],
+        allocation_strategy: AllocationStrategy::Random,
     })
     .expect("valid");
     assert_eq!(p.effective_prefix(0), Some(24));

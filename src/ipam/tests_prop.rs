@@ -206,3 +206,59 @@ proptest! {
         prop_assert!(r2.difference(pool.candidates()).is_empty());
     }
 }
+
+/// The size the `random` strategy indexes (IPAM `GetPoolSize`), by counting addresses one by one:
+/// `None` when the entry has none.
+fn reference_size(g: &Gen) -> Option<u64> {
+    // Subnet prefixes are 26..=32 over offsets below 64: every subnet is inside BASE..BASE+128.
+    let members = |sn: (u32, u8)| (BASE..BASE + 128).filter(move |a| in_subnet(*a, sn));
+    let count = |lo: u32, hi: u32| (lo..=hi).count() as u64;
+    match (g.start, g.end, g.subnet) {
+        (Some(s), Some(en), _) => Some(count(BASE + s, BASE + en)),
+        (Some(s), None, Some(sn)) => {
+            let last = members(sn).max()?;
+            (BASE + s <= last).then(|| count(BASE + s, last))
+        }
+        (Some(_), None, None) => None,
+        // Every member but the network address.
+        (None, _, Some(sn)) => Some(members(sn).count() as u64 - 1),
+        (None, _, None) => None,
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(512))]
+
+    #[test]
+    fn random_size_matches_counting(
+        es in prop::collection::vec(gen_entry(), 1..=4),
+    ) {
+        let valid = es.iter().all(|e| {
+            (e.start.is_some() || e.end.is_some() || e.subnet.is_some())
+                && !matches!((e.start, e.end), (Some(s), Some(en)) if s > en)
+        });
+        prop_assume!(valid);
+        let sequential = Pool::new(&spec(&es, 0)).expect("valid pool");
+        let mut unsized_entries = Vec::new();
+        for (i, (g, entry)) in es.iter().zip(sequential.entries()).enumerate() {
+            let want = reference_size(g);
+            prop_assert_eq!(entry.random_size().ok(), want, "entry {:?}", g);
+            if want.is_none() {
+                unsized_entries.push(format!("spec.pools[{i}]"));
+            }
+        }
+        let mut random_spec = spec(&es, 0);
+        random_spec.allocation_strategy = AllocationStrategy::Random;
+        match Pool::new(&random_spec) {
+            Ok(p) => {
+                prop_assert!(unsized_entries.is_empty());
+                // The strategy does not change what the pool hands out.
+                prop_assert_eq!(p.candidates(), sequential.candidates());
+            }
+            Err(errs) => {
+                let fields: Vec<String> = errs.into_iter().map(|e| e.field).collect();
+                prop_assert_eq!(fields, unsized_entries);
+            }
+        }
+    }
+}
