@@ -136,12 +136,13 @@ fn random_size_error(path: String, e: SizeError) -> PoolError {
         SizeError::Unbounded => "give it an end or a subnet",
         SizeError::NoStart => "give it a start or a subnet",
         SizeError::StartAfterSubnet { .. } => "move start into the subnet",
-        SizeError::TooLarge(_) => "use a smaller range or subnet (an IPv6 subnet of /65 or longer)",
+        SizeError::TooLarge(_) => "use a smaller range, or an IPv6 subnet of /65 or longer",
     };
     err(
         path,
         format!(
-            "cannot be used with allocationStrategy random: {e}; {fix}, or use allocationStrategy sequential"
+            "allocationStrategy random needs the size of every entry, and {e} \
+             ({fix}, or use allocationStrategy sequential)"
         ),
     )
 }
