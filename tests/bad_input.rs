@@ -159,9 +159,28 @@ fn start_after_end() {
     );
 }
 
+// The v1.14 webhook checks neither families nor an IPv4 prefix over 32: ipreuse refuses such
+// pools all the same (the IPAM cannot allocate usable addresses from them), and says so.
+const LETS_THROUGH: &str = "the IPAM webhook lets this through, but the IPAM cannot allocate";
+
+/// The error at `path` on IPPool `bad` is one of ipreuse's own, not the webhook's.
+fn not_the_webhook(p: Pool, path: &str, says: &[&str]) {
+    let mut all = says.to_vec();
+    all.push(LETS_THROUGH);
+    bad_pool_error(p.clone(), path, &all);
+    let o = run_docs(&around(p), None);
+    assert!(
+        errors(&o)
+            .iter()
+            .all(|f| !f.message.contains("webhook would reject")),
+        "{}",
+        dump(&o)
+    );
+}
+
 #[test]
 fn ipv4_and_ipv6_mixed_in_one_entry() {
-    bad_pool_error(
+    not_the_webhook(
         bad().range(range("10.8.0.10", "2001:db8::20")),
         "spec.pools[0].end",
         &["2001:db8::20"],
@@ -170,7 +189,7 @@ fn ipv4_and_ipv6_mixed_in_one_entry() {
 
 #[test]
 fn ipv4_gateway_in_an_ipv6_entry() {
-    bad_pool_error(
+    not_the_webhook(
         bad().range(range("2001:db8::10", "2001:db8::20").gateway("10.8.0.1")),
         "spec.pools[0].gateway",
         &["10.8.0.1"],
@@ -199,10 +218,19 @@ fn pool_prefix_over_128() {
 
 #[test]
 fn entry_prefix_over_32_for_ipv4() {
-    bad_pool_error(
+    not_the_webhook(
         bad().range(range("10.8.0.10", "10.8.0.20").prefix(33)),
         "spec.pools[0].prefix",
         &["33"],
+    );
+}
+
+#[test]
+fn pool_prefix_over_32_for_ipv4_entries() {
+    not_the_webhook(
+        bad().range(range("10.8.0.10", "10.8.0.20")).prefix(33),
+        "spec.prefix",
+        &["33", "spec.pools[0]"],
     );
 }
 
@@ -211,8 +239,91 @@ fn an_address_that_does_not_parse() {
     bad_pool_error(
         bad().range(range("10.8.0.300", "10.8.0.310")),
         "spec.pools[0].start",
-        &["10.8.0.300"],
+        &["10.8.0.300", "the IPAM webhook would reject this pool"],
     );
+}
+
+// ---- allocationStrategy (IPAM v1.14) --------------------------------------------------------
+
+#[test]
+fn allocation_strategy_other_than_sequential_or_random() {
+    for (raw, hint) in [
+        ("Random", Some("did you mean random?")),
+        ("sequental", Some("did you mean sequential?")),
+        ("ordinal", None),
+        ("\"\"", None),
+    ] {
+        let p = bad()
+            .range(range("10.8.0.10", "10.8.0.20"))
+            .allocation_strategy(raw);
+        let mut says = vec!["spec.allocationStrategy", "sequential and random"];
+        says.extend(hint);
+        bad_pool_error(p, "spec.allocationStrategy", &says);
+    }
+}
+
+#[test]
+fn allocation_strategy_that_is_not_a_string() {
+    for raw in ["3", "true", "[random]", "{random: true}"] {
+        let p = bad()
+            .range(range("10.8.0.10", "10.8.0.20"))
+            .allocation_strategy(raw);
+        bad_pool_error(
+            p,
+            "spec.allocationStrategy",
+            &["the strings sequential and random"],
+        );
+    }
+}
+
+#[test]
+fn allocation_strategy_as_a_template_skips_the_pool() {
+    let docs = vec![
+        host("node-1", "ns").yaml(),
+        pool("p", "ns")
+            .range(range("10.8.0.10", "10.8.0.20"))
+            .allocation_strategy("${IPAM_STRATEGY}")
+            .yaml(),
+    ];
+    let o = run_docs(&docs, None);
+    assert_warning(
+        &o,
+        Want {
+            path: Some("spec.allocationStrategy"),
+            object: Some(("IPPool", "p")),
+            says: &["${IPAM_STRATEGY}"],
+        },
+    );
+    // The pool the host needs is skipped: that is an error, and nothing is written.
+    assert_transactional(&o, &[stream(&docs).as_str()]);
+}
+
+#[test]
+fn random_with_an_entry_without_a_size() {
+    for (r, says) in [
+        (start_only("10.8.0.10"), "neither end nor subnet"),
+        (
+            Range {
+                end: Some("10.8.0.20".into()),
+                ..Range::default()
+            },
+            "neither start nor subnet",
+        ),
+        (subnet("2001:db8::/32"), "2^63 - 1"),
+    ] {
+        bad_pool_error(
+            bad()
+                .range(range("10.8.0.1", "10.8.0.5"))
+                .range(r)
+                .allocation_strategy("random"),
+            "spec.pools[1]",
+            &[
+                "allocationStrategy random",
+                says,
+                "the IPAM webhook would reject this pool",
+            ],
+        );
+    }
 }
 
 #[test]

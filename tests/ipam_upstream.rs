@@ -27,7 +27,7 @@ use serde::Deserialize;
 use serde_json::Value;
 
 /// The features that are built: cases waiting for one of these run like all others.
-const BUILT: &[&str] = &[];
+const BUILT: &[&str] = &["allocationStrategy", "inUseBounds"];
 
 /// Every feature a case may wait for.
 /// - `allocationStrategy`: `spec.allocationStrategy` read and validated; with `random`, an entry

@@ -371,19 +371,139 @@ fn live_address_on_the_gateway_gives_a_warning_and_the_strategy() {
     );
 }
 
+// ---- in use (SPEC §5 "In use") --------------------------------------------------------------
+
 #[test]
-fn live_address_outside_the_ranges_gives_a_warning_and_the_strategy() {
+fn live_address_no_entry_admits_is_an_error_naming_claim_and_address() {
+    // The IPAM webhook rejects an update whose spec.pools no longer bound an address in use,
+    // whoever holds it: a host's claim or any other.
     let docs = with(
         hosts(&["node-1"]),
-        [v4_pool().live("node-1-pool", "10.0.0.50").yaml()],
+        [v4_pool()
+            .live("node-1-pool", "10.0.0.50")
+            .live("legacy-claim", "10.0.0.9")
+            .live("fine", "10.0.0.20")
+            .yaml()],
+    );
+    let o = fails(&docs);
+    for (claim, addr) in [("node-1-pool", "10.0.0.50"), ("legacy-claim", "10.0.0.9")] {
+        assert_error(
+            &o,
+            Want {
+                path: Some("spec.pools"),
+                object: Some(("IPPool", "pool")),
+                says: &[
+                    claim,
+                    addr,
+                    "no entry of spec.pools admits",
+                    "is in use but out of bounds",
+                ],
+            },
+        );
+    }
+    assert_eq!(errors(&o).len(), 2, "{}", dump(&o));
+    // One result for one cause: no warning that node-1 moves on top of the error.
+    assert!(
+        warnings(&o)
+            .iter()
+            .all(|w| !w.message.contains("10.0.0.50")),
+        "{}",
+        dump(&o)
+    );
+}
+
+#[test]
+fn live_address_that_is_not_an_address_is_an_error() {
+    // netip.ParseAddr fails, so the webhook counts it out of bounds of every entry.
+    let docs = with(
+        hosts(&["node-1"]),
+        [v4_pool().live("other", "10.0.0.010").yaml()],
+    );
+    let o = fails(&docs);
+    assert_error(
+        &o,
+        Want {
+            path: Some("status.indexes.other"),
+            object: Some(("IPPool", "pool")),
+            says: &["other", "10.0.0.010", "not an IP address"],
+        },
+    );
+}
+
+#[test]
+fn live_address_out_of_bounds_in_an_unmanaged_pool_is_not_checked() {
+    let docs = vec![
+        host("node-1", "ns").yaml(),
+        v4_pool().yaml(),
+        pool("other", "ns")
+            .range(range("10.1.0.10", "10.1.0.20"))
+            .live("x", "10.1.0.50")
+            .yaml(),
+    ];
+    let o = run_docs(&docs, Some(&config(json!({"pools": ["ns/pool"]}))));
+    assert_no_errors(&o);
+}
+
+#[test]
+fn live_address_the_webhook_admits_but_the_walk_never_reaches_gives_a_warning_and_the_strategy() {
+    // The entry with only an end gives the walk nothing, but the webhook's bounds admit 10.0.0.3:
+    // the update is accepted, and 10.0.0.3 cannot be preallocated (the claim would fail).
+    let docs = with(
+        hosts(&["node-1"]),
+        [v4_pool()
+            .range(Range {
+                end: Some("10.0.0.5".into()),
+                ..Range::default()
+            })
+            .live("node-1-pool", "10.0.0.3")
+            .yaml()],
     );
     let (o, e) = fill(&docs);
     assert_eq!(e, pairs(&[("node-1-pool", "10.0.0.10")]));
     assert_warning(
         &o,
         Want {
+            path: Some("status.indexes.node-1-pool"),
             object: Some(("IPPool", "pool")),
-            says: &["node-1-pool", "10.0.0.50"],
+            says: &["node-1-pool", "10.0.0.3", "moves"],
+        },
+    );
+}
+
+#[test]
+fn in_use_bounds_are_family_blind_as_the_webhook_is() {
+    // The webhook orders every IPv4 address before every IPv6 one: an IPv4 entry with only a
+    // start admits every IPv6 address, so the update is accepted (no error); the address is no
+    // candidate, so the host gets a new one, with a warning. With an end the IPv6 address is out.
+    let live = "2001:db8::5";
+    let docs = with(
+        hosts(&["node-1"]),
+        [pool("pool", "ns")
+            .range(start_only("10.0.0.10"))
+            .prefix(24)
+            .live("node-1-pool", live)
+            .yaml()],
+    );
+    let (o, e) = fill(&docs);
+    assert_eq!(e, pairs(&[("node-1-pool", "10.0.0.10")]));
+    assert_warning(
+        &o,
+        Want {
+            path: Some("status.indexes.node-1-pool"),
+            says: &[live],
+            ..Want::default()
+        },
+    );
+    let docs = with(
+        hosts(&["node-1"]),
+        [v4_pool().live("node-1-pool", live).yaml()],
+    );
+    let o = fails(&docs);
+    assert_error(
+        &o,
+        Want {
+            path: Some("spec.pools"),
+            says: &["node-1-pool", live],
             ..Want::default()
         },
     );
@@ -727,6 +847,40 @@ fn an_address_walked_twice_counts_at_its_first_position() {
     let (_, e) = fill(&docs);
     let values: Vec<&str> = e.iter().map(|(_, v)| v.as_str()).collect();
     assert_eq!(values, ["10.0.0.10", "10.0.0.11", "10.0.0.12", "10.0.0.13"]);
+}
+
+#[test]
+fn allocation_strategy_random_changes_no_address() {
+    // IPAM v1.14 honours a preallocation under both strategies (FACTS §4), so ipreuse chooses
+    // the same way whatever spec.allocationStrategy says: the lock, the pin, the live address
+    // and then the first free candidate, node by node in natural order.
+    let input = |strategy: Option<&str>| {
+        let mut p = pool("pool", "ns")
+            .range(range("10.0.0.10", "10.0.0.20"))
+            .range(subnet("10.0.1.0/30"))
+            .prefix(24)
+            .gateway("10.0.0.12")
+            .entry("node-3-pool", "10.0.0.10")
+            .live("node-2-pool", "10.0.0.15");
+        if let Some(s) = strategy {
+            p = p.allocation_strategy(s);
+        }
+        let mut docs = hosts(&["node-1", "node-2", "node-3", "node-5"]);
+        docs.push(host("node-4", "ns").pin("pool", "10.0.1.2").yaml());
+        docs.push(p.yaml());
+        docs
+    };
+    let want = pairs(&[
+        ("node-3-pool", "10.0.0.10"),
+        ("node-1-pool", "10.0.0.11"),
+        ("node-2-pool", "10.0.0.15"),
+        ("node-4-pool", "10.0.1.2"),
+        ("node-5-pool", "10.0.0.13"),
+    ]);
+    for strategy in [None, Some("null"), Some("sequential"), Some("random")] {
+        let (_, e) = fill(&input(strategy));
+        assert_eq!(e, want, "allocationStrategy {strategy:?}");
+    }
 }
 
 // ---- placeholders and foreign entries -------------------------------------------------------

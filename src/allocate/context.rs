@@ -52,6 +52,9 @@ pub struct PoolState {
     pub held_outside: HashSet<u128>,
     /// Entries added by this run (host, key, address), in order.
     pub added: Vec<(usize, String, Addr)>,
+    /// Claims of `status.indexes` whose address no entry admits any more (SPEC §5 "In use",
+    /// an error already reported).
+    pub out_of_bounds: HashSet<String>,
 }
 
 /// Everything allocation reads, prepared once.
@@ -124,6 +127,11 @@ impl<'a> Context<'a> {
             let managed = plan.required.contains_key(&p);
             match ipam::Pool::new(&pool.spec) {
                 Ok(ip) => {
+                    let out_of_bounds = if managed {
+                        check_in_use(pool, &ip, findings)
+                    } else {
+                        HashSet::new()
+                    };
                     let existing = read_existing(pool, managed, findings);
                     let indexes = pool
                         .indexes
@@ -153,19 +161,23 @@ impl<'a> Context<'a> {
                             fixed: IntervalSet::new(),
                             held_outside: HashSet::new(),
                             added: Vec::new(),
+                            out_of_bounds,
                         },
                     );
                 }
                 Err(errors) if managed => {
                     ok = false;
                     for e in errors {
+                        let why = match e.refusal {
+                            ipam::Refusal::Webhook => "the IPAM webhook would reject this pool",
+                            ipam::Refusal::Unusable => {
+                                "the IPAM webhook lets this through, but the IPAM cannot allocate usable addresses from it"
+                            }
+                        };
                         findings.push(
-                            Finding::error(format!(
-                                "{}: the IPAM webhook would reject this pool",
-                                e.message
-                            ))
-                            .on(pool.object.resource_ref())
-                            .at(e.field),
+                            Finding::error(format!("{}: {why}", e.message))
+                                .on(pool.object.resource_ref())
+                                .at(e.field),
                         );
                     }
                 }
@@ -382,6 +394,54 @@ fn holdings<'a>(st: &'a PoolState, pins: &'a [Pin]) -> impl Iterator<Item = Addr
                 .ranges()
                 .flat_map(|(lo, hi)| (lo..=hi).map(Addr::from_value)),
         )
+}
+
+/// SPEC §5 "In use": every address of `status.indexes` must still be admitted by an entry of
+/// the pool, as the IPAM webhook decides it (its bounds check, family-blind: see
+/// [`ipam::WebhookBounds`]), or the webhook rejects the update of the pool. One error per claim
+/// that is not, naming the claim and the address; returns those claims.
+fn check_in_use(
+    pool: &crate::model::pool::Pool,
+    ip: &ipam::Pool,
+    findings: &mut Vec<Finding>,
+) -> HashSet<String> {
+    let mut out = HashSet::new();
+    if pool.indexes.is_empty() {
+        return out;
+    }
+    let bounds = ip.webhook_bounds();
+    for (claim, text) in &pool.indexes {
+        let (message, field) = match text.parse::<std::net::IpAddr>() {
+            Ok(a) if bounds.admits(a) => continue,
+            Ok(_) => (
+                format!(
+                    "claim {} holds {} (status.indexes), which no entry of spec.pools admits any more: \
+                     the IPAM webhook rejects this update of the pool (\"is in use but out of bounds of the \
+                     pools given\"); keep a range that covers it until the claim has released it",
+                    short(claim),
+                    short(text)
+                ),
+                "spec.pools".to_string(),
+            ),
+            Err(_) => (
+                format!(
+                    "claim {} holds {:?} in status.indexes, which is not an IP address: the IPAM webhook \
+                     counts it out of bounds of every entry and rejects any update of the pool; \
+                     the IPAM never writes such a status: take it from the cluster again",
+                    short(claim),
+                    short(text)
+                ),
+                format!("status.indexes.{claim}"),
+            ),
+        };
+        findings.push(
+            Finding::error(message)
+                .on(pool.object.resource_ref())
+                .at(field),
+        );
+        out.insert(claim.clone());
+    }
+    out
 }
 
 /// Parses the existing entries of a pool; bad text is an error for managed pools.

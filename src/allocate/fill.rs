@@ -101,15 +101,18 @@ fn fill(
             {
                 added.push((h, claim, l));
             } else {
-                findings.push(
-                    Finding::warning(format!(
-                        "claim {claim} holds {} now, which cannot be preallocated (reserved, taken or not a candidate); \
-                         a new address is chosen and the host moves when it is re-provisioned",
-                        ipam::canonical(l.ip())
-                    ))
-                    .on(v.rref.clone())
-                    .at(format!("status.indexes.{claim}")),
-                );
+                // Outside every entry it is already an error (SPEC §5 "In use").
+                if !v.st.out_of_bounds.contains(&claim) {
+                    findings.push(
+                        Finding::warning(format!(
+                            "claim {claim} holds {} now, which cannot be preallocated (reserved, taken or not a candidate); \
+                             a new address is chosen and the host moves when it is re-provisioned",
+                            ipam::canonical(l.ip())
+                        ))
+                        .on(v.rref.clone())
+                        .at(format!("status.indexes.{claim}")),
+                    );
+                }
                 waiting.push((claim, h));
             }
         } else {

@@ -17,6 +17,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::results::{Finding, ResourceRef};
 pub use crate::selector::Selector;
+pub(crate) use decode::did_you_mean;
 pub use decode::{ACCEPTED_KINDS, FIELDS, decode};
 pub use typed::{IPReuse, IPReuseSpec};
 

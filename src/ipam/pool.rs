@@ -1,6 +1,7 @@
 //! A validated pool and its candidates: the IPAM walk (FACTS §4) in interval arithmetic.
 
 use super::addr::Addr;
+use super::bounds::WebhookBounds;
 use super::intervals::{IntervalSet, covered_until, span};
 use super::spec::{Entry, PoolError, PoolSpec, validate};
 
@@ -165,6 +166,12 @@ impl Pool {
     /// The validated entries, in `spec.pools[]` order.
     pub fn entries(&self) -> &[Entry] {
         &self.entries
+    }
+
+    /// What the IPAM webhook admits by these entries (its bounds check, family-blind as the
+    /// webhook is): the test of SPEC §5 "In use".
+    pub fn webhook_bounds(&self) -> WebhookBounds {
+        WebhookBounds::new(&self.entries)
     }
 
     /// Pool-level `prefix` (0 = unset).

@@ -3,6 +3,7 @@
 use thiserror::Error;
 
 use super::addr::{Addr, AddrError, Family, parse_addr, parse_subnet};
+use super::size::{AllocationStrategy, SizeError};
 
 /// An IPPool `spec` as far as addresses go, filled by the caller from YAML.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -15,6 +16,8 @@ pub struct PoolSpec {
     pub gateway: Option<String>,
     /// `spec.dnsServers`.
     pub dns_servers: Vec<String>,
+    /// `spec.allocationStrategy` (absent = `sequential`).
+    pub allocation_strategy: AllocationStrategy,
 }
 
 /// One `spec.pools[]` entry, as text.
@@ -34,7 +37,7 @@ pub struct EntrySpec {
     pub dns_servers: Vec<String>,
 }
 
-/// A reason the IPAM webhook would reject the pool, with the field it is about.
+/// A reason ipreuse refuses a pool, with the field it is about.
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
 #[error("{field}: {message}")]
 pub struct PoolError {
@@ -42,6 +45,19 @@ pub struct PoolError {
     pub field: String,
     /// What is wrong, in words a person can act on.
     pub message: String,
+    /// Who else refuses it: the IPAM webhook, or nobody before the IPAM allocates.
+    pub refusal: Refusal,
+}
+
+/// Whether the IPAM webhook rejects the pool too, or lets it through although the IPAM cannot
+/// allocate usable addresses from it (messages must say which).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Refusal {
+    /// The IPAM webhook (or the CRD's schema) rejects the pool when it is applied.
+    Webhook,
+    /// The webhook accepts the pool (v1.14 checks neither families nor an IPv4 prefix over 32),
+    /// but what the IPAM would hand out from it is unusable or not what was meant.
+    Unusable,
 }
 
 /// A CIDR as written in a `subnet:` field.
@@ -101,7 +117,34 @@ fn err(field: String, message: impl Into<String>) -> PoolError {
     PoolError {
         field,
         message: message.into(),
+        refusal: Refusal::Webhook,
     }
+}
+
+/// A refusal of ipreuse's own: the webhook lets it through.
+fn unusable(field: String, message: impl Into<String>) -> PoolError {
+    PoolError {
+        refusal: Refusal::Unusable,
+        ..err(field, message)
+    }
+}
+
+/// The v1.14 webhook's rule for `allocationStrategy: random`: every entry must have a size the
+/// strategy can index (FACTS §4).
+fn random_size_error(path: String, e: SizeError) -> PoolError {
+    let fix = match e {
+        SizeError::Unbounded => "give it an end or a subnet",
+        SizeError::NoStart => "give it a start or a subnet",
+        SizeError::StartAfterSubnet { .. } => "move start into the subnet",
+        SizeError::TooLarge(_) => "use a smaller range, or an IPv6 subnet of /65 or longer",
+    };
+    err(
+        path,
+        format!(
+            "allocationStrategy random needs the size of every entry, and {e} \
+             ({fix}, or use allocationStrategy sequential)"
+        ),
+    )
 }
 
 fn with_addr(field: &str, e: AddrError, errors: &mut Vec<PoolError>) {
@@ -143,6 +186,11 @@ pub(crate) fn validate(spec: &PoolSpec) -> Result<Validated, Vec<PoolError>> {
     let mut v4_without_prefix = Vec::new();
     for (i, e) in spec.entries.iter().enumerate() {
         if let Some(entry) = validate_entry(i, e, &mut errors) {
+            if spec.allocation_strategy == AllocationStrategy::Random
+                && let Err(size) = entry.random_size()
+            {
+                errors.push(random_size_error(format!("spec.pools[{i}]"), size));
+            }
             if entry.family == Family::V4 && entry.prefix == 0 {
                 v4_without_prefix.push(format!("spec.pools[{i}]"));
             }
@@ -150,7 +198,7 @@ pub(crate) fn validate(spec: &PoolSpec) -> Result<Validated, Vec<PoolError>> {
         }
     }
     if prefix > 32 && prefix <= 128 && !v4_without_prefix.is_empty() {
-        errors.push(err(
+        errors.push(unusable(
             "spec.prefix".into(),
             format!(
                 "prefix {prefix} is over 32 but applies to IPv4 entries without their own prefix ({}); set a prefix of at most 32 on them or here",
@@ -207,7 +255,7 @@ fn validate_entry(i: usize, e: &EntrySpec, errors: &mut Vec<PoolError>) -> Optio
     if let Some((first_name, first_addr, first_text)) = parts.first() {
         for (name, a, text) in parts.iter().skip(1) {
             if a.family() != first_addr.family() {
-                errors.push(err(
+                errors.push(unusable(
                     format!("{path}.{name}"),
                     format!(
                         "{name} {text} is {} but {first_name} {first_text} is {}; all addresses of one entry must be the same family",
@@ -234,7 +282,7 @@ fn validate_entry(i: usize, e: &EntrySpec, errors: &mut Vec<PoolError>) -> Optio
             format!("prefix {prefix} is over 128, the longest prefix there is"),
         ));
     } else if prefix > 32 && family == Some(Family::V4) {
-        errors.push(err(
+        errors.push(unusable(
             format!("{path}.prefix"),
             format!("prefix {prefix} is over 32 for an IPv4 entry"),
         ));

@@ -401,6 +401,7 @@ fn valid_pool_keeps_its_fields() {
         prefix: Some(24),
         gateway: Some("10.0.0.254".into()),
         dns_servers: vec!["10.0.0.253".into()],
+        allocation_strategy: AllocationStrategy::Random,
     })
     .expect("valid");
     assert_eq!(p.effective_prefix(0), Some(24));
@@ -548,4 +549,52 @@ fn rule2_on_a_huge_range_is_bounded_by_the_walk_limit() {
     assert_eq!(r.count(), 2 * (1 << 18) + 1);
     assert!(r.contains_addr(a("10.16.0.0")));
     assert!(!r.contains_addr(a("10.16.0.3")));
+}
+
+#[test]
+fn who_refuses_what() {
+    let refusal = |spec: PoolSpec| -> Vec<(String, Refusal)> {
+        Pool::new(&spec)
+            .expect_err("refused")
+            .into_iter()
+            .map(|e| (e.field, e.refusal))
+            .collect()
+    };
+    // The v1.14 webhook checks neither families nor an IPv4 prefix over 32.
+    let mut v4_prefix = e(Some("10.0.0.1"), Some("10.0.0.9"), None);
+    v4_prefix.prefix = Some(33);
+    assert_eq!(
+        refusal(PoolSpec {
+            entries: vec![e(Some("10.0.0.1"), Some("2001:db8::1"), None), v4_prefix],
+            ..PoolSpec::default()
+        }),
+        [
+            ("spec.pools[0].end".to_string(), Refusal::Unusable),
+            ("spec.pools[1].prefix".to_string(), Refusal::Unusable)
+        ]
+    );
+    assert_eq!(
+        refusal(PoolSpec {
+            entries: vec![e(Some("10.0.0.1"), Some("10.0.0.9"), None)],
+            prefix: Some(64),
+            ..PoolSpec::default()
+        }),
+        [("spec.prefix".to_string(), Refusal::Unusable)]
+    );
+    // It does check these.
+    assert_eq!(
+        refusal(PoolSpec {
+            entries: vec![
+                e(Some("10.0.0.9"), Some("10.0.0.1"), None),
+                e(None, None, None),
+                e(Some("10.0.0.300"), None, None),
+            ],
+            ..PoolSpec::default()
+        }),
+        [
+            ("spec.pools[0].start".to_string(), Refusal::Webhook),
+            ("spec.pools[1]".to_string(), Refusal::Webhook),
+            ("spec.pools[2].start".to_string(), Refusal::Webhook)
+        ]
+    );
 }

@@ -4,7 +4,8 @@ use serde_json::Value;
 
 use super::value::{at, is_template, scalar_text};
 use super::{Object, skipped_for_template};
-use crate::ipam::{EntrySpec, PoolSpec};
+use crate::config::did_you_mean;
+use crate::ipam::{AllocationStrategy, EntrySpec, PoolSpec};
 use crate::results::Finding;
 
 /// What `spec.preAllocations` looks like now (decides how new entries are written).
@@ -50,6 +51,7 @@ impl Pool {
             prefix: r.prefix(get(&["prefix"]), "spec.prefix"),
             gateway: r.opt_str(get(&["gateway"]), "spec.gateway"),
             dns_servers: r.str_list(get(&["dnsServers"]), "spec.dnsServers"),
+            allocation_strategy: r.strategy(get(&["allocationStrategy"])),
         };
         match get(&["pools"]) {
             None | Some(Value::Null) => {}
@@ -176,6 +178,37 @@ impl Reader<'_> {
             Some(_) => {
                 self.bad(field.to_string(), "must be a list of IP addresses");
                 Vec::new()
+            }
+        }
+    }
+
+    /// `spec.allocationStrategy`: absent or `null` is `sequential` (the IPAM webhook fills it
+    /// in); anything but the CRD's two values is refused, as the API server refuses it.
+    fn strategy(&mut self, v: Option<&Value>) -> AllocationStrategy {
+        const FIELD: &str = "spec.allocationStrategy";
+        let allowed = AllocationStrategy::NAMES.join(" and ");
+        match v {
+            None | Some(Value::Null) => AllocationStrategy::default(),
+            Some(Value::String(s)) if is_template(s) => {
+                self.text(s, FIELD);
+                AllocationStrategy::default()
+            }
+            Some(Value::String(s)) => AllocationStrategy::parse(s).unwrap_or_else(|| {
+                let hint = did_you_mean(s, &AllocationStrategy::NAMES);
+                self.bad(
+                    FIELD.to_string(),
+                    &format!(
+                        "is {s:?}{hint}: the allowed values are {allowed} (absent means sequential)"
+                    ),
+                );
+                AllocationStrategy::default()
+            }),
+            Some(other) => {
+                self.bad(
+                    FIELD.to_string(),
+                    &format!("is {other}: the allowed values are the strings {allowed}"),
+                );
+                AllocationStrategy::default()
             }
         }
     }

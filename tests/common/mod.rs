@@ -146,6 +146,8 @@ pub struct Pool {
     pub pre: Vec<(String, String)>,
     /// `status.indexes`: claim → address.
     pub indexes: Vec<(String, String)>,
+    /// `spec.allocationStrategy`, exactly as written in YAML.
+    pub strategy: Option<String>,
 }
 
 /// A pool in namespace `ns` with no ranges yet.
@@ -159,6 +161,7 @@ pub fn pool(name: &str, ns: &str) -> Pool {
         dns: Vec::new(),
         pre: Vec::new(),
         indexes: Vec::new(),
+        strategy: None,
     }
 }
 
@@ -186,6 +189,11 @@ impl Pool {
     /// An entry whose value is written exactly as `raw`.
     pub fn entry_raw(mut self, key: &str, raw: &str) -> Self {
         self.pre.push((key.into(), raw.into()));
+        self
+    }
+    /// `spec.allocationStrategy`, written exactly as `raw`.
+    pub fn allocation_strategy(mut self, raw: &str) -> Self {
+        self.strategy = Some(raw.into());
         self
     }
     /// A live claim in `status.indexes`.
@@ -223,6 +231,9 @@ impl Pool {
         }
         if let Some(p) = self.prefix {
             writeln!(s, "  prefix: {p}").unwrap();
+        }
+        if let Some(a) = &self.strategy {
+            writeln!(s, "  allocationStrategy: {a}").unwrap();
         }
         if let Some(g) = &self.gateway {
             writeln!(s, "  gateway: {g}").unwrap();
