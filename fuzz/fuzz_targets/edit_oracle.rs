@@ -9,6 +9,8 @@
 //! exactly as the model says, everything else included. Where the model says the edits cannot
 //! be performed (a path through an alias or a merge key, a missing key, two edits of one node,
 //! a duplicate key, removing an anchor an alias still uses), `apply` must return an error.
+//! Whenever the safety net's lean reader (`read_simple`) answers on a text, it must read it
+//! exactly as the full parser does.
 //!
 //! The includer provides a module `y` re-exporting the yaml layer's API.
 
@@ -17,7 +19,7 @@ use std::collections::HashSet;
 use arbitrary::Arbitrary;
 use serde_json::Value;
 
-use super::y::{Edit, Seg, WriteStyle, apply, parse};
+use super::y::{Edit, Seg, WriteStyle, apply, parse, read_simple};
 
 /// The fuzz input: a document and the edits to apply to it.
 #[derive(Arbitrary, Debug, Clone)]
@@ -1020,6 +1022,7 @@ pub fn check(input: &Input) -> usize {
     };
     let original = doc.json(doc.root, 0);
     assert_eq!(first.root.to_json(), original, "model of {:?}", doc.text);
+    lean_agrees(&doc.text, &original);
     let edits = edits(input, &doc);
     // all the edits at once, then each alone (most random sets hold one refused edit)
     let mut applied = usize::from(check_edits(&doc, &first.root, &edits)) * edits.len();
@@ -1060,5 +1063,14 @@ fn check_edits(doc: &Doc, root: &super::y::Node, edits: &[Edit]) -> bool {
         "read back differs:\n{:?}\n{edits:?}\n=>\n{out:?}",
         doc.text
     );
+    lean_agrees(&out, &got);
     true
+}
+
+/// Panics when the lean reader answers on `text` (one document reading as `full`) with
+/// anything but `full`.
+fn lean_agrees(text: &str, full: &Value) {
+    if let Some(lean) = read_simple(text) {
+        assert_eq!(&lean, full, "the lean reader differs on {text:?}");
+    }
 }

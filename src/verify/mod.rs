@@ -286,7 +286,16 @@ fn reads_as(out: &str, root: &Node, edits: &[&Edit]) -> bool {
     let Some(meant) = meant_json(root.to_json(), edits) else {
         return false;
     };
-    matches!(yaml::parse(out).as_deref(), Ok([doc]) if doc.root.to_json() == meant)
+    reads_back(out, &meant)
+}
+
+/// Whether `text` is one document whose JSON value is `meant`: read by the lean reader first,
+/// and by the full parser when that gives up or disagrees (the full parser decides).
+fn reads_back(text: &str, meant: &Value) -> bool {
+    if yaml::read_simple(text).is_some_and(|v| v == *meant) {
+        return true;
+    }
+    matches!(yaml::parse(text).as_deref(), Ok([doc]) if doc.root.to_json() == *meant)
 }
 
 /// `value` with `edits` made on it; `None` when one does not fit.
@@ -447,7 +456,7 @@ impl Skeleton {
         let Some(meant) = meant_json(Value::Object(meant), &frame_edits) else {
             return false;
         };
-        matches!(yaml::parse(&sk).as_deref(), Ok([d]) if d.root.to_json() == meant)
+        reads_back(&sk, &meant)
     }
 
     /// Which units a change touches (closed ranges: an insertion at a boundary touches both).

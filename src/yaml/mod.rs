@@ -15,6 +15,7 @@ mod meaning;
 mod parse;
 mod render;
 mod scalar;
+mod simple_read;
 mod text;
 mod tree;
 
@@ -25,6 +26,7 @@ pub use edit::{Applied, Change, Edit, EditError, WriteStyle, apply, apply_mapped
 pub use meaning::MeaningError;
 pub use parse::{YamlError, parse};
 pub use render::to_yaml_block;
+pub use simple_read::read_simple;
 pub use tree::{
     Document, Mapping, Node, NodeKind, Scalar, ScalarStyle, Seg, Sequence, path_to_string,
 };

@@ -402,13 +402,22 @@ fn scalar_to_json(s: &Scalar) -> serde_json::Value {
         Some("tag:yaml.org,2002:null") => return Value::Null,
         _ => {}
     }
-    if s.style == ScalarStyle::Plain
-        || s.tag
-            .as_deref()
-            .is_some_and(|t| t.starts_with("tag:yaml.org,2002:"))
+    if s.tag
+        .as_deref()
+        .is_some_and(|t| t.starts_with("tag:yaml.org,2002:"))
     {
         resolve_plain(&s.value)
     } else {
-        Value::String(s.value.clone())
+        untagged_scalar_json(&s.value, s.style)
+    }
+}
+
+/// The JSON value of an untagged scalar: a plain one resolved under the core schema, any
+/// other a string.
+pub(crate) fn untagged_scalar_json(value: &str, style: ScalarStyle) -> serde_json::Value {
+    if style == ScalarStyle::Plain {
+        resolve_plain(value)
+    } else {
+        serde_json::Value::String(value.to_owned())
     }
 }

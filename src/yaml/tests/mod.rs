@@ -5,6 +5,7 @@ mod parse_tests;
 mod prop_tests;
 mod regression_tests;
 mod render_tests;
+mod simple_read_tests;
 mod size_tests;
 
 use super::{Document, Node, parse};

@@ -146,6 +146,8 @@ proptest! {
         let docs = parse(&out).unwrap();
         prop_assert_eq!(docs.len(), 1);
         let new_json = docs[0].root.to_json();
+        // the safety net's lean reader reads it exactly so
+        prop_assert_eq!(crate::yaml::read_simple(&out), Some(new_json.clone()));
         // the target holds the old entries then the new ones
         let mut expected = old_target.as_ref().map(entries_of).unwrap_or_default();
         expected.extend(new.iter().map(|(k, v)| (k.clone(), Value::String(v.clone()))));
@@ -573,7 +575,7 @@ proptest! {
 
 /// The yaml layer's API for the shared oracle.
 mod y {
-    pub use crate::yaml::{Edit, Node, Seg, WriteStyle, apply, parse};
+    pub use crate::yaml::{Edit, Node, Seg, WriteStyle, apply, parse, read_simple};
 }
 
 /// The fuzz target `edit`'s oracle (see that file), here on fewer cases so that `cargo test`
