@@ -98,7 +98,7 @@ pub fn check(
     edits: &[(usize, Edit)],
     applied: &Applied,
 ) -> Result<(), Mismatch> {
-    if applied.changes.is_empty() && edits.is_empty() {
+    if applied.changes().is_empty() && edits.is_empty() {
         return Ok(());
     }
     if quick(original, docs, edits, applied) {
@@ -224,7 +224,7 @@ fn quick(original: &str, docs: &[Document], edits: &[(usize, Edit)], applied: &A
     let out_len = applied.text.len();
     let per_doc = by_doc(docs.len(), edits);
     let mut touched: Vec<bool> = per_doc.iter().map(|e| !e.is_empty()).collect();
-    for c in &applied.changes {
+    for c in applied.changes() {
         // the documents whose closed region [start, end] meets the change
         let first = starts[1..].partition_point(|&end| end < c.start);
         for d in first..docs.len() {
@@ -462,7 +462,7 @@ impl Skeleton {
     /// Which units a change touches (closed ranges: an insertion at a boundary touches both).
     fn touched(&self, applied: &Applied) -> Vec<bool> {
         let mut touched = vec![false; self.units.len()];
-        for c in &applied.changes {
+        for c in applied.changes() {
             let first = self.units.partition_point(|u| u.end < c.start);
             for (t, u) in touched.iter_mut().zip(&self.units).skip(first) {
                 if u.start > c.end {

@@ -57,17 +57,17 @@ fn applied(text: &str, edits: &[(usize, Edit)]) -> (Vec<Document>, Vec<(usize, E
 fn mutated(out: &Applied, at: usize, byte: u8) -> Applied {
     let mut bytes = out.text.clone().into_bytes();
     bytes[at] = byte;
-    Applied {
-        text: String::from_utf8(bytes).expect("ascii stays utf-8"),
-        changes: out.changes.clone(),
-    }
+    Applied::new(
+        String::from_utf8(bytes).expect("ascii stays utf-8"),
+        out.changes().to_vec(),
+    )
 }
 
 /// Output positions written by the changes.
 fn written_positions(out: &Applied) -> Vec<usize> {
     let mut shift: isize = 0;
     let mut positions = Vec::new();
-    for c in &out.changes {
+    for c in out.changes() {
         let start = c.start.saturating_add_signed(shift);
         positions.extend(start..start + c.len);
         shift += c.len as isize - (c.end - c.start) as isize;
@@ -126,10 +126,10 @@ fn a_text_that_is_not_yaml_is_refused_naming_its_document() {
     // The appended line loses its indentation: `spec:` then gets a key at column 0 that
     // breaks `preAllocations`.
     let at = out.text.find("    h9-b").expect("appended entry");
-    let broken = Applied {
-        text: format!("{}h9-b{}", &out.text[..at], &out.text[at + 8..]),
-        changes: out.changes.clone(),
-    };
+    let broken = Applied::new(
+        format!("{}h9-b{}", &out.text[..at], &out.text[at + 8..]),
+        out.changes().to_vec(),
+    );
     let m = check(&text, &docs, &edits, &broken).expect_err("refused");
     assert_eq!(m.doc, Some(1), "{m:?}");
 }
@@ -169,14 +169,14 @@ fn another_number_of_documents_is_refused() {
     let text = [pool("a", 1), pool("b", 1)].join("---\n");
     let docs = parse(&text).expect("parses");
     let cut = text.find("---").expect("separator");
-    let out = Applied {
-        text: text[..cut].to_string(),
-        changes: vec![Change {
+    let out = Applied::new(
+        text[..cut].to_string(),
+        vec![Change {
             start: cut,
             end: text.len(),
             len: 0,
         }],
-    };
+    );
     let m = check(&text, &docs, &[], &out).expect_err("refused");
     assert_eq!(m.doc, None);
     assert!(m.message.contains("1 document(s) where 2"), "{}", m.message);

@@ -218,26 +218,45 @@ pub struct Applied {
     pub text: String,
     /// Every replaced range, sorted and disjoint (a final newline added at the end of the text
     /// is part of the last change).
-    pub changes: Vec<Change>,
+    changes: Vec<Change>,
+    /// `shifts[k]`: how far the first `k` changes move the text after them.
+    shifts: Vec<isize>,
 }
 
 impl Applied {
+    /// The edited `text` with the `changes` that made it (sorted and disjoint).
+    pub fn new(text: String, changes: Vec<Change>) -> Applied {
+        let mut shifts = Vec::with_capacity(changes.len() + 1);
+        let mut shift: isize = 0;
+        shifts.push(shift);
+        for c in &changes {
+            shift += c.len as isize - (c.end - c.start) as isize;
+            shifts.push(shift);
+        }
+        Applied {
+            text,
+            changes,
+            shifts,
+        }
+    }
+
+    /// Every replaced range, sorted and disjoint.
+    pub fn changes(&self) -> &[Change] {
+        &self.changes
+    }
+
     /// The output position of original position `pos`. A change that inserts at `pos` (an
     /// empty range) is counted before it when `after_insertions`, else after it.
     pub fn map(&self, pos: usize, after_insertions: bool) -> usize {
-        let mut shift: isize = 0;
-        for c in &self.changes {
-            let passed = if c.start == c.end && c.start == pos {
+        // The changes that lie before `pos` are a prefix (they are sorted and disjoint).
+        let passed = self.changes.partition_point(|c| {
+            if c.start == c.end && c.start == pos {
                 after_insertions
             } else {
                 c.end <= pos
-            };
-            if !passed {
-                break;
             }
-            shift += c.len as isize - (c.end - c.start) as isize;
-        }
-        pos.saturating_add_signed(shift)
+        });
+        pos.saturating_add_signed(self.shifts.get(passed).copied().unwrap_or(0))
     }
 }
 
@@ -735,7 +754,7 @@ impl<'t> Cx<'t> {
                 last.len += brk.len();
             }
         }
-        Ok(Applied { text: out, changes })
+        Ok(Applied::new(out, changes))
     }
 }
 

@@ -622,3 +622,36 @@ fn edit_oracle_applies_edits() {
         "{inputs} inputs, {applied} edits applied"
     );
 }
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(500))]
+
+    /// `Applied::map` (a binary search over the changes) says what walking every change
+    /// before the position says.
+    #[test]
+    fn map_agrees_with_walking_the_changes(
+        steps in prop::collection::vec((0usize..4, 0usize..3, 0usize..4), 0..12),
+        pos in 0usize..60,
+        after in any::<bool>(),
+    ) {
+        use crate::yaml::{Applied, Change};
+        // sorted, disjoint changes; empty ranges are insertions
+        let mut at = 0;
+        let mut changes = Vec::new();
+        for (gap, width, len) in steps {
+            let start = at + gap;
+            changes.push(Change { start, end: start + width, len });
+            at = start + width;
+        }
+        let applied = Applied::new(String::new(), changes.clone());
+        let mut shift: isize = 0;
+        for c in &changes {
+            let passed = if c.start == c.end && c.start == pos { after } else { c.end <= pos };
+            if !passed {
+                break;
+            }
+            shift += c.len as isize - (c.end - c.start) as isize;
+        }
+        prop_assert_eq!(applied.map(pos, after), pos.saturating_add_signed(shift));
+    }
+}
