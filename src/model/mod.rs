@@ -4,6 +4,7 @@
 //! what each item is ([`Object`]), and reads the kinds the function cares about
 //! ([`host::Host`], [`pool::Pool`], control-plane endpoints). Nothing here writes text.
 
+pub mod data_template;
 pub mod host;
 pub mod pool;
 pub mod value;
