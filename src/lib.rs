@@ -19,5 +19,6 @@ pub mod natural;
 pub mod results;
 pub mod run;
 pub mod selector;
+pub mod transform;
 pub mod verify;
 pub mod yaml;
