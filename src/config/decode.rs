@@ -7,7 +7,9 @@
 use k8s_openapi::apimachinery::pkg::apis::meta::v1::{LabelSelector, LabelSelectorRequirement};
 use serde_json::{Map, Value};
 
-use super::{Choice, Config, ConfigSource, MappingMode, Mode, PoolName, Strategy, Version};
+use super::{
+    Choice, Config, ConfigSource, MappingMode, Mode, PoolName, ReserveRange, Strategy, Version,
+};
 use crate::results::{Finding, ResourceRef};
 use crate::selector::{STRING_SYNTAX, Selector};
 
@@ -257,7 +259,13 @@ impl Decoder {
             },
             "reserve" => {
                 if let Some(items) = self.json_strings(path, value) {
-                    self.config.reserve = items;
+                    let mut ranges = Vec::new();
+                    for (i, item) in items.iter().enumerate() {
+                        if let Some(r) = self.reserve_entry(&format!("{path}[{i}]"), item) {
+                            ranges.push(r);
+                        }
+                    }
+                    self.config.reserve = ranges;
                 }
             }
             "prune" | "labels" | "controllerFlag" => match value.as_bool() {
@@ -299,6 +307,21 @@ impl Decoder {
                 path,
                 format!("{s:?} is not a version; write MAJOR.MINOR or MAJOR.MINOR.PATCH, optionally with a leading v (v1.12.3, 1.13)"),
             );
+        }
+    }
+
+    /// A `reserve` entry at `path` (`spec.reserve[i]`, or `data.reserve` for the whole list of
+    /// a ConfigMap: the message names the entry).
+    fn reserve_entry(&mut self, path: &str, item: &str) -> Option<ReserveRange> {
+        match ReserveRange::parse(item) {
+            Ok(r) => Some(r),
+            Err(e) => {
+                self.error(
+                    path,
+                    format!("reserve entry {item:?} is not an address, range or CIDR: {e}"),
+                );
+                None
+            }
         }
     }
 
@@ -577,7 +600,15 @@ impl Decoder {
                     None => self.error(path, format!("{text:?} is not a non-negative integer")),
                 }
             }
-            "reserve" => self.config.reserve = split_list(text),
+            "reserve" => {
+                let mut ranges = Vec::new();
+                for item in split_list(text) {
+                    if let Some(r) = self.reserve_entry(path, &item) {
+                        ranges.push(r);
+                    }
+                }
+                self.config.reserve = ranges;
+            }
             "prune" | "labels" | "controllerFlag" => match text {
                 "true" => self.set_bool(key, true),
                 "false" => self.set_bool(key, false),

@@ -15,6 +15,7 @@ use std::fmt;
 
 use serde::{Deserialize, Serialize};
 
+use crate::ipam::{self, Addr, AddrError};
 use crate::results::{Finding, ResourceRef};
 pub use crate::selector::Selector;
 pub(crate) use decode::did_you_mean;
@@ -220,9 +221,9 @@ impl Version {
     }
 }
 
-/// Where the resolved config came from, so that a problem found after decoding (a `reserve`
-/// entry that does not parse, a name in `pools` that is not in the input, a value this version
-/// refuses) points at the field as the person wrote it, on the functionConfig.
+/// Where the resolved config came from, so that a problem found after decoding (a name in
+/// `pools` that is not in the input, a value this version refuses) points at the field as the
+/// person wrote it, on the functionConfig.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct ConfigSource {
     /// The functionConfig; `None` when there was none (all defaults).
@@ -252,6 +253,22 @@ impl ConfigSource {
     }
 }
 
+/// An entry of `reserve` (`10.0.0.5`, `10.0.0.10-10.0.0.20`, `10.0.1.0/28`) as the inclusive
+/// range of addresses it names, parsed by [`ipam::parse_reserve`]: an address is a range of
+/// one, a CIDR its whole network.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct ReserveRange {
+    pub first: Addr,
+    pub last: Addr,
+}
+
+impl ReserveRange {
+    /// Parses a `reserve` entry (spaces around it and around `-` allowed).
+    pub fn parse(text: &str) -> Result<ReserveRange, AddrError> {
+        ipam::parse_reserve(text).map(|(first, last)| ReserveRange { first, last })
+    }
+}
+
 /// The resolved functionConfig. `Default` is every default of SPEC §2.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Config {
@@ -265,8 +282,8 @@ pub struct Config {
     pub pools: Vec<PoolName>,
     pub strategy: Strategy,
     pub ordinal_offset: u64,
-    /// Addresses never handed out, as written (`a`, `a-b` or a CIDR); parsed elsewhere.
-    pub reserve: Vec<String>,
+    /// Addresses never handed out: each entry of `reserve`, in order, as the range it names.
+    pub reserve: Vec<ReserveRange>,
     pub prune: bool,
     pub labels: bool,
     pub controller_flag: bool,
