@@ -37,7 +37,16 @@ pub const FIELDS: [&str; 11] = [
 const TYPED_TOP: [&str; 4] = ["apiVersion", "kind", "metadata", "spec"];
 const CONFIGMAP_TOP: [&str; 4] = ["apiVersion", "kind", "metadata", "data"];
 
-/// Decodes the functionConfig.
+/// Resolves the functionConfig for this version of ipreuse: [`decode`], and a value that the
+/// schema accepts but this version cannot run yet (`mapping: templates`, `strategy: ordinal`;
+/// see [`Choice::available`]) is one more error at its field, reported with all the others.
+/// The [`Config`] it returns is what the run reads; nothing after it reports config errors
+/// (but for a name in `pools` that is not in the input, which the mapping finds).
+pub fn resolve(function_config: Option<&Value>) -> Result<Config, Vec<Finding>> {
+    read(function_config, Accept::Available)
+}
+
+/// Decodes the functionConfig, accepting every value the schema accepts.
 ///
 /// `None` or `null`: all defaults. `fn.ipreuse.dev/v1alpha1` `IPReuse`: the fields of `spec`.
 /// `v1` `ConfigMap`: the same fields in `data`, as strings (lists comma-separated, the host
@@ -48,6 +57,19 @@ const CONFIGMAP_TOP: [&str; 4] = ["apiVersion", "kind", "metadata", "data"];
 /// (`field.path`, e.g. `spec.strategy`), the bad value and the allowed values, on the
 /// functionConfig (`resourceRef`).
 pub fn decode(function_config: Option<&Value>) -> Result<Config, Vec<Finding>> {
+    read(function_config, Accept::Schema)
+}
+
+/// Which enum values [`read`] accepts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Accept {
+    /// Every value of the schema.
+    Schema,
+    /// Only the values this version can run ([`Choice::available`]).
+    Available,
+}
+
+fn read(function_config: Option<&Value>, accept: Accept) -> Result<Config, Vec<Finding>> {
     let Some(value) = function_config.filter(|v| !v.is_null()) else {
         return Ok(Config::default());
     };
@@ -76,6 +98,7 @@ pub fn decode(function_config: Option<&Value>) -> Result<Config, Vec<Finding>> {
             name: meta_str("name").unwrap_or_default(),
             namespace: meta_str("namespace"),
         },
+        accept,
         errors: Vec::new(),
         config: Config::default(),
     };
@@ -109,6 +132,7 @@ pub fn decode(function_config: Option<&Value>) -> Result<Config, Vec<Finding>> {
 
 struct Decoder {
     resource: ResourceRef,
+    accept: Accept,
     errors: Vec<Finding>,
     config: Config,
 }
@@ -326,8 +350,7 @@ impl Decoder {
     }
 
     fn choice<T: Choice>(&mut self, path: &str, word: &str) -> Option<T> {
-        let found = T::from_word(word);
-        if found.is_none() {
+        let Some(found) = T::from_word(word) else {
             let words: Vec<&str> = T::ALL.iter().map(|c| c.as_str()).collect();
             self.error(
                 path,
@@ -337,8 +360,19 @@ impl Decoder {
                     did_you_mean(word, &words)
                 ),
             );
+            return None;
+        };
+        if self.accept == Accept::Available && !found.available() {
+            self.error(
+                path,
+                format!(
+                    "{word:?} is not available in this version of ipreuse; use {}",
+                    T::available_words()
+                ),
+            );
+            return None;
         }
-        found
+        Some(found)
     }
 
     fn json_choice<T: Choice>(&mut self, path: &str, value: &Value) -> Option<T> {
