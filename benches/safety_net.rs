@@ -47,7 +47,7 @@ fn main() {
         let nodes: Vec<&Node> = input.items.iter().filter_map(|at| input.node(at)).collect();
         let values: Vec<_> = nodes.iter().map(|n| n.to_json()).collect();
         let mut findings = Vec::new();
-        let cfg = config::decode(None).expect("defaults");
+        let cfg = config::resolve(None).expect("defaults");
         let index = model::index(&values, &mut findings);
         let plan = mapping::plan(&index, &cfg, &mut findings);
         let allocation = allocate::allocate(&index, &plan, &cfg, &mut findings);

@@ -3,7 +3,7 @@
 
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 
-use crate::config::{Config, MappingMode};
+use crate::config::{Choice, Config};
 use crate::model::Index;
 use crate::names::{claim_name, short};
 use crate::results::Finding;
@@ -17,25 +17,14 @@ pub struct Plan {
     pub required: BTreeMap<usize, Vec<usize>>,
 }
 
-/// Decides the managed pools and required pairs.
+/// Decides the managed pools and required pairs. `cfg` is resolved
+/// ([`crate::config::resolve`]): `mapping` is `auto` or `all`, both `all` in this version.
 pub fn plan(idx: &Index, cfg: &Config, findings: &mut Vec<Finding>) -> Plan {
+    debug_assert!(
+        cfg.mapping.available(),
+        "config::resolve refuses the mappings this version cannot run"
+    );
     let mut plan = Plan::default();
-    if cfg.mapping == MappingMode::Templates {
-        findings.push(cfg.source.error(
-            "mapping",
-            None,
-            "mapping: templates is not available in this version of ipreuse; use auto or all",
-        ));
-        return plan;
-    }
-    if cfg.strategy == crate::config::Strategy::Ordinal {
-        findings.push(cfg.source.error(
-            "strategy",
-            None,
-            "strategy: ordinal is not available in this version of ipreuse; use sequential",
-        ));
-        return plan;
-    }
     let mut order: Vec<usize> = (0..idx.pools.len()).collect();
     order.sort_by(|&a, &b| {
         let (pa, pb) = (&idx.pools[a].object, &idx.pools[b].object);

@@ -76,7 +76,7 @@ pub fn run(sources: &[Source], config_file: Option<&Value>) -> Result<Outcome, R
     let mut objects = Vec::new();
     if findings.iter().all(|f| !f.is_error()) {
         let fc = input.function_config.as_ref().or(config_file);
-        match config::decode(fc) {
+        match config::resolve(fc) {
             Err(errs) => findings.extend(errs),
             Ok(cfg) => {
                 let values: Vec<Value> = nodes.iter().map(|n| n.to_json()).collect();

@@ -79,7 +79,7 @@ pub struct Context<'a> {
 }
 
 impl<'a> Context<'a> {
-    /// Validates pools, pins and the reserve list. `None` when nothing can be allocated safely.
+    /// Validates pools and pins. `None` when nothing can be allocated safely.
     pub fn build(
         idx: &'a Index,
         plan: &'a Plan,
@@ -88,18 +88,8 @@ impl<'a> Context<'a> {
     ) -> Option<Self> {
         let mut ok = true;
         let mut reserve = IntervalSet::new();
-        for (i, r) in cfg.reserve.iter().enumerate() {
-            match ipam::parse_reserve(r) {
-                Ok((lo, hi)) => reserve.insert_range(lo.value(), hi.value()),
-                Err(e) => {
-                    ok = false;
-                    findings.push(cfg.source.error(
-                        "reserve",
-                        Some(i),
-                        format!("reserve entry {r:?} is not an address, range or CIDR: {e}"),
-                    ));
-                }
-            }
+        for r in &cfg.reserve {
+            reserve.insert_range(r.first.value(), r.last.value());
         }
         let mut endpoints: HashMap<String, IntervalSet> = HashMap::new();
         for (ns, list) in &idx.endpoints {

@@ -7,7 +7,9 @@
 use k8s_openapi::apimachinery::pkg::apis::meta::v1::{LabelSelector, LabelSelectorRequirement};
 use serde_json::{Map, Value};
 
-use super::{Choice, Config, ConfigSource, MappingMode, Mode, PoolName, Strategy, Version};
+use super::{
+    Choice, Config, ConfigSource, MappingMode, Mode, PoolName, ReserveRange, Strategy, Version,
+};
 use crate::results::{Finding, ResourceRef};
 use crate::selector::{STRING_SYNTAX, Selector};
 
@@ -35,7 +37,16 @@ pub const FIELDS: [&str; 11] = [
 const TYPED_TOP: [&str; 4] = ["apiVersion", "kind", "metadata", "spec"];
 const CONFIGMAP_TOP: [&str; 4] = ["apiVersion", "kind", "metadata", "data"];
 
-/// Decodes the functionConfig.
+/// Resolves the functionConfig for this version of ipreuse: [`decode`], and a value that the
+/// schema accepts but this version cannot run yet (`mapping: templates`, `strategy: ordinal`;
+/// see [`Choice::available`]) is one more error at its field, reported with all the others.
+/// The [`Config`] it returns is what the run reads; nothing after it reports config errors
+/// (but for a name in `pools` that is not in the input, which the mapping finds).
+pub fn resolve(function_config: Option<&Value>) -> Result<Config, Vec<Finding>> {
+    read(function_config, Accept::Available)
+}
+
+/// Decodes the functionConfig, accepting every value the schema accepts.
 ///
 /// `None` or `null`: all defaults. `fn.ipreuse.dev/v1alpha1` `IPReuse`: the fields of `spec`.
 /// `v1` `ConfigMap`: the same fields in `data`, as strings (lists comma-separated, the host
@@ -46,6 +57,19 @@ const CONFIGMAP_TOP: [&str; 4] = ["apiVersion", "kind", "metadata", "data"];
 /// (`field.path`, e.g. `spec.strategy`), the bad value and the allowed values, on the
 /// functionConfig (`resourceRef`).
 pub fn decode(function_config: Option<&Value>) -> Result<Config, Vec<Finding>> {
+    read(function_config, Accept::Schema)
+}
+
+/// Which enum values [`read`] accepts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Accept {
+    /// Every value of the schema.
+    Schema,
+    /// Only the values this version can run ([`Choice::available`]).
+    Available,
+}
+
+fn read(function_config: Option<&Value>, accept: Accept) -> Result<Config, Vec<Finding>> {
     let Some(value) = function_config.filter(|v| !v.is_null()) else {
         return Ok(Config::default());
     };
@@ -74,6 +98,7 @@ pub fn decode(function_config: Option<&Value>) -> Result<Config, Vec<Finding>> {
             name: meta_str("name").unwrap_or_default(),
             namespace: meta_str("namespace"),
         },
+        accept,
         errors: Vec::new(),
         config: Config::default(),
     };
@@ -107,6 +132,7 @@ pub fn decode(function_config: Option<&Value>) -> Result<Config, Vec<Finding>> {
 
 struct Decoder {
     resource: ResourceRef,
+    accept: Accept,
     errors: Vec<Finding>,
     config: Config,
 }
@@ -257,7 +283,13 @@ impl Decoder {
             },
             "reserve" => {
                 if let Some(items) = self.json_strings(path, value) {
-                    self.config.reserve = items;
+                    let mut ranges = Vec::new();
+                    for (i, item) in items.iter().enumerate() {
+                        if let Some(r) = self.reserve_entry(&format!("{path}[{i}]"), item) {
+                            ranges.push(r);
+                        }
+                    }
+                    self.config.reserve = ranges;
                 }
             }
             "prune" | "labels" | "controllerFlag" => match value.as_bool() {
@@ -302,9 +334,23 @@ impl Decoder {
         }
     }
 
+    /// A `reserve` entry at `path` (`spec.reserve[i]`, or `data.reserve` for the whole list of
+    /// a ConfigMap: the message names the entry).
+    fn reserve_entry(&mut self, path: &str, item: &str) -> Option<ReserveRange> {
+        match ReserveRange::parse(item) {
+            Ok(r) => Some(r),
+            Err(e) => {
+                self.error(
+                    path,
+                    format!("reserve entry {item:?} is not an address, range or CIDR: {e}"),
+                );
+                None
+            }
+        }
+    }
+
     fn choice<T: Choice>(&mut self, path: &str, word: &str) -> Option<T> {
-        let found = T::from_word(word);
-        if found.is_none() {
+        let Some(found) = T::from_word(word) else {
             let words: Vec<&str> = T::ALL.iter().map(|c| c.as_str()).collect();
             self.error(
                 path,
@@ -314,8 +360,19 @@ impl Decoder {
                     did_you_mean(word, &words)
                 ),
             );
+            return None;
+        };
+        if self.accept == Accept::Available && !found.available() {
+            self.error(
+                path,
+                format!(
+                    "{word:?} is not available in this version of ipreuse; use {}",
+                    T::available_words()
+                ),
+            );
+            return None;
         }
-        found
+        Some(found)
     }
 
     fn json_choice<T: Choice>(&mut self, path: &str, value: &Value) -> Option<T> {
@@ -577,7 +634,15 @@ impl Decoder {
                     None => self.error(path, format!("{text:?} is not a non-negative integer")),
                 }
             }
-            "reserve" => self.config.reserve = split_list(text),
+            "reserve" => {
+                let mut ranges = Vec::new();
+                for item in split_list(text) {
+                    if let Some(r) = self.reserve_entry(path, &item) {
+                        ranges.push(r);
+                    }
+                }
+                self.config.reserve = ranges;
+            }
             "prune" | "labels" | "controllerFlag" => match text {
                 "true" => self.set_bool(key, true),
                 "false" => self.set_bool(key, false),

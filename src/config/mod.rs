@@ -1,8 +1,13 @@
 //! The functionConfig (SPEC §2): its typed CRD form ([`IPReuse`]), the ConfigMap form, and
 //! the resolved [`Config`] the rest of the program uses.
 //!
-//! - [`decode`] turns the functionConfig object (as JSON) into a [`Config`], reporting
-//!   every unknown field and bad value at once.
+//! - [`resolve`] turns the functionConfig object (as JSON) into the [`Config`] the run uses,
+//!   every value typed and parsed (host selector, pool names, reserve ranges, version), and
+//!   refuses what this version cannot run yet. Every config error is found here, all at once,
+//!   at `spec.<key>` (IPReuse) or `data.<key>` (ConfigMap) on the functionConfig: the rest of
+//!   the program only reads typed values. (A name in `pools` that is not in the input needs
+//!   the input: the mapping reports it, through [`ConfigSource`].)
+//! - [`decode`] is the same without the refusals: every value the schema accepts.
 //! - [`crd_yaml`] prints the CRD of the typed form (`ipreuse schema`).
 
 mod decode;
@@ -15,10 +20,11 @@ use std::fmt;
 
 use serde::{Deserialize, Serialize};
 
+use crate::ipam::{self, Addr, AddrError};
 use crate::results::{Finding, ResourceRef};
 pub use crate::selector::Selector;
 pub(crate) use decode::did_you_mean;
-pub use decode::{ACCEPTED_KINDS, FIELDS, decode};
+pub use decode::{ACCEPTED_KINDS, FIELDS, decode, resolve};
 pub use typed::{IPReuse, IPReuseSpec};
 
 // `spec.mode`. (No doc comment: schemars would put it over the field's description in the CRD.)
@@ -69,6 +75,12 @@ pub trait Choice: Sized + Copy + 'static {
     const ALL: &'static [Self];
     /// The word as written in the config.
     fn as_str(self) -> &'static str;
+    /// Whether this version of ipreuse can run the value. The schema and [`decode`] accept
+    /// every value of [`ALL`](Choice::ALL); [`resolve`] refuses the others, so that nothing
+    /// after it meets them.
+    fn available(self) -> bool {
+        true
+    }
     /// The value for a word (exact, case-sensitive).
     fn from_word(word: &str) -> Option<Self> {
         Self::ALL.iter().copied().find(|c| c.as_str() == word)
@@ -80,6 +92,18 @@ pub trait Choice: Sized + Copy + 'static {
             .map(|c| c.as_str())
             .collect::<Vec<_>>()
             .join(", ")
+    }
+    /// The available values, `a, b or c`, for messages.
+    fn available_words() -> String {
+        let words: Vec<&str> = Self::ALL
+            .iter()
+            .filter(|c| c.available())
+            .map(|c| c.as_str())
+            .collect();
+        match words.split_last() {
+            Some((last, rest)) if !rest.is_empty() => format!("{} or {last}", rest.join(", ")),
+            _ => words.concat(),
+        }
     }
 }
 
@@ -95,6 +119,10 @@ impl Choice for Mode {
 
 impl Choice for MappingMode {
     const ALL: &'static [Self] = &[MappingMode::Auto, MappingMode::Templates, MappingMode::All];
+    /// The template-derived mapping comes with a later version.
+    fn available(self) -> bool {
+        self != MappingMode::Templates
+    }
     fn as_str(self) -> &'static str {
         match self {
             MappingMode::Auto => "auto",
@@ -106,6 +134,10 @@ impl Choice for MappingMode {
 
 impl Choice for Strategy {
     const ALL: &'static [Self] = &[Strategy::Sequential, Strategy::Ordinal];
+    /// The ordinal strategy comes with a later version.
+    fn available(self) -> bool {
+        self != Strategy::Ordinal
+    }
     fn as_str(self) -> &'static str {
         match self {
             Strategy::Sequential => "sequential",
@@ -220,9 +252,9 @@ impl Version {
     }
 }
 
-/// Where the resolved config came from, so that a problem found after decoding (a `reserve`
-/// entry that does not parse, a name in `pools` that is not in the input, a value this version
-/// refuses) points at the field as the person wrote it, on the functionConfig.
+/// Where the resolved config came from, so that a result about a config field found after
+/// resolving (a name in `pools` that is not in the input; `reserve` as the reason an address
+/// is refused) points at the field as the person wrote it, on the functionConfig.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct ConfigSource {
     /// The functionConfig; `None` when there was none (all defaults).
@@ -252,7 +284,24 @@ impl ConfigSource {
     }
 }
 
-/// The resolved functionConfig. `Default` is every default of SPEC §2.
+/// An entry of `reserve` (`10.0.0.5`, `10.0.0.10-10.0.0.20`, `10.0.1.0/28`) as the inclusive
+/// range of addresses it names, parsed by [`ipam::parse_reserve`]: an address is a range of
+/// one, a CIDR its whole network.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct ReserveRange {
+    pub first: Addr,
+    pub last: Addr,
+}
+
+impl ReserveRange {
+    /// Parses a `reserve` entry (spaces around it and around `-` allowed).
+    pub fn parse(text: &str) -> Result<ReserveRange, AddrError> {
+        ipam::parse_reserve(text).map(|(first, last)| ReserveRange { first, last })
+    }
+}
+
+/// The resolved functionConfig. `Default` is every default of SPEC §2. From [`resolve`], every
+/// value is one this version can run ([`Choice::available`]).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Config {
     /// Where it came from, for results about its fields.
@@ -265,8 +314,8 @@ pub struct Config {
     pub pools: Vec<PoolName>,
     pub strategy: Strategy,
     pub ordinal_offset: u64,
-    /// Addresses never handed out, as written (`a`, `a-b` or a CIDR); parsed elsewhere.
-    pub reserve: Vec<String>,
+    /// Addresses never handed out: each entry of `reserve`, in order, as the range it names.
+    pub reserve: Vec<ReserveRange>,
     pub prune: bool,
     pub labels: bool,
     pub controller_flag: bool,

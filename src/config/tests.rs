@@ -70,6 +70,24 @@ fn assert_error(fc: &Value, path: &str, contains: &[&str]) {
     }
 }
 
+/// The range `first..=last` of a `reserve` entry.
+fn range(first: &str, last: &str) -> ReserveRange {
+    let addr = |s: &str| crate::ipam::parse_addr(s).unwrap().addr();
+    ReserveRange {
+        first: addr(first),
+        last: addr(last),
+    }
+}
+
+/// The ranges of the spec's `reserve` example: `10.0.0.5`, `10.0.0.10-10.0.0.20`, `10.0.1.0/28`.
+fn example_ranges() -> [ReserveRange; 3] {
+    [
+        range("10.0.0.5", "10.0.0.5"),
+        range("10.0.0.10", "10.0.0.20"),
+        range("10.0.1.0", "10.0.1.15"),
+    ]
+}
+
 fn pool(ns: Option<&str>, name: &str) -> PoolName {
     PoolName {
         namespace: ns.map(str::to_string),
@@ -150,10 +168,7 @@ fn typed_full() {
     );
     assert_eq!(c.strategy, Strategy::Ordinal);
     assert_eq!(c.ordinal_offset, 10);
-    assert_eq!(
-        c.reserve,
-        ["10.0.0.5", "10.0.0.10-10.0.0.20", "10.0.1.0/28"]
-    );
+    assert_eq!(c.reserve, example_ranges());
     assert!(c.prune);
     assert!(!c.labels);
     assert!(!c.controller_flag);
@@ -211,10 +226,7 @@ fn config_map_every_key() {
     );
     assert_eq!(c.strategy, Strategy::Ordinal);
     assert_eq!(c.ordinal_offset, 7);
-    assert_eq!(
-        c.reserve,
-        ["10.0.0.5", "10.0.0.10-10.0.0.20", "10.0.1.0/28"]
-    );
+    assert_eq!(c.reserve, example_ranges());
     assert!(c.prune);
     assert!(!c.labels);
     assert!(!c.controller_flag);
@@ -229,7 +241,10 @@ fn config_map_lists_with_spaces_and_empties() {
     }));
     let c = decode(Some(&fc)).unwrap();
     assert_eq!(c.pools, vec![pool(None, "a"), pool(Some("metal3"), "b")]);
-    assert_eq!(c.reserve, ["10.0.0.5", "10.0.0.6"]);
+    assert_eq!(
+        c.reserve,
+        [range("10.0.0.5", "10.0.0.5"), range("10.0.0.6", "10.0.0.6")]
+    );
 }
 
 #[test]
@@ -607,6 +622,107 @@ fn malformed_pool_names() {
     );
 }
 
+/// Every error is on the functionConfig `kind`/`name` and its message starts with its path.
+fn assert_on_function_config(errors: &[Finding], kind: &str, name: &str) {
+    for e in errors {
+        let r = e.resource_ref.as_ref().expect("a resourceRef");
+        assert_eq!((r.kind.as_str(), r.name.as_str()), (kind, name), "{e:?}");
+        let path = &e.field.as_ref().expect("a field").path;
+        assert!(e.message.starts_with(&format!("{path}: ")), "{}", e.message);
+    }
+}
+
+#[test]
+fn reserve_entries_are_parsed_into_ranges() {
+    let fc = typed(json!({"reserve": [
+        " 10.0.0.7 ", "10.0.1.5/28", "2001:db8::10 - 2001:db8::1f", "2001:db8::/126",
+    ]}));
+    assert_eq!(
+        decode(Some(&fc)).unwrap().reserve,
+        [
+            range("10.0.0.7", "10.0.0.7"),
+            range("10.0.1.0", "10.0.1.15"),
+            range("2001:db8::10", "2001:db8::1f"),
+            range("2001:db8::", "2001:db8::3"),
+        ]
+    );
+    let fc = config_map(json!({"reserve": "2001:db8::/126, 10.0.0.7"}));
+    assert_eq!(
+        decode(Some(&fc)).unwrap().reserve,
+        [
+            range("2001:db8::", "2001:db8::3"),
+            range("10.0.0.7", "10.0.0.7")
+        ]
+    );
+}
+
+#[test]
+fn bad_reserve_entries_are_errors_at_spec_reserve_i() {
+    let errs = errors(&typed(json!({"reserve": [
+        "10.0.0.5", "bogus", "10.0.0.20-10.0.0.10", "10.0.1.0/33", "10.0.0.1-2001:db8::1", "",
+    ]})));
+    assert_eq!(
+        paths(&errs),
+        [
+            "spec.reserve[1]",
+            "spec.reserve[2]",
+            "spec.reserve[3]",
+            "spec.reserve[4]",
+            "spec.reserve[5]"
+        ]
+    );
+    assert_on_function_config(&errs, "IPReuse", "stable-node-ips");
+    assert!(
+        errs[0]
+            .message
+            .contains("reserve entry \"bogus\" is not an address, range or CIDR: "),
+        "{}",
+        errs[0].message
+    );
+    assert!(errs[1].message.contains("\"10.0.0.20-10.0.0.10\""));
+    assert!(errs[2].message.contains("\"10.0.1.0/33\""));
+    assert!(errs[3].message.contains("\"10.0.0.1-2001:db8::1\""));
+    assert!(errs[4].message.contains("reserve entry \"\""));
+}
+
+#[test]
+fn bad_reserve_entries_of_a_config_map_are_errors_at_data_reserve_naming_the_entry() {
+    // The list is one string: every bad entry is an error at data.reserve, naming the entry.
+    let errs = errors(&config_map(json!({
+        "reserve": "10.0.0.5, bogus, 10.0.0.20-10.0.0.10, 10.0.0.01",
+    })));
+    assert_eq!(paths(&errs), ["data.reserve"; 3]);
+    assert_on_function_config(&errs, "ConfigMap", "function-input");
+    assert_eq!(
+        errs[0].resource_ref.as_ref().unwrap().namespace.as_deref(),
+        Some("infra")
+    );
+    for (e, entry) in errs
+        .iter()
+        .zip(["\"bogus\"", "\"10.0.0.20-10.0.0.10\"", "\"10.0.0.01\""])
+    {
+        assert!(
+            e.message.contains(&format!(
+                "reserve entry {entry} is not an address, range or CIDR"
+            )),
+            "{}",
+            e.message
+        );
+    }
+}
+
+#[test]
+fn bad_reserve_entries_come_with_every_other_error() {
+    let mut got = paths(&errors(&typed(json!({"reserve": ["x"], "mode": "y"}))));
+    got.sort();
+    assert_eq!(got, ["spec.mode", "spec.reserve[0]"]);
+    let mut got = paths(&errors(&config_map(
+        json!({"reserve": "x", "pools": "a/b/c"}),
+    )));
+    got.sort();
+    assert_eq!(got, ["data.pools", "data.reserve"]);
+}
+
 #[test]
 fn bad_capm3_version() {
     assert_error(
@@ -671,6 +787,121 @@ fn reports_every_error_at_once() {
             "data.ordinalOffset"
         ]
     );
+}
+
+fn resolve_errors(fc: &Value) -> Vec<Finding> {
+    match resolve(Some(fc)) {
+        Ok(c) => panic!("expected errors, got {c:?}"),
+        Err(e) => e,
+    }
+}
+
+#[test]
+fn resolve_refuses_what_this_version_cannot_run_at_spec_key() {
+    let errs = resolve_errors(&typed(json!({"mapping": "templates"})));
+    assert_eq!(paths(&errs), ["spec.mapping"]);
+    assert_on_function_config(&errs, "IPReuse", "stable-node-ips");
+    assert_eq!(
+        errs[0].message,
+        "spec.mapping: \"templates\" is not available in this version of ipreuse; use auto or all"
+    );
+    let errs = resolve_errors(&typed(json!({"strategy": "ordinal"})));
+    assert_eq!(paths(&errs), ["spec.strategy"]);
+    assert_on_function_config(&errs, "IPReuse", "stable-node-ips");
+    assert_eq!(
+        errs[0].message,
+        "spec.strategy: \"ordinal\" is not available in this version of ipreuse; use sequential"
+    );
+}
+
+#[test]
+fn resolve_refuses_what_this_version_cannot_run_at_data_key() {
+    for (data, path, says) in [
+        (
+            json!({"mapping": "templates"}),
+            "data.mapping",
+            "data.mapping: \"templates\" is not available in this version of ipreuse; use auto or all",
+        ),
+        (
+            json!({"strategy": " ordinal "}),
+            "data.strategy",
+            "data.strategy: \"ordinal\" is not available in this version of ipreuse; use sequential",
+        ),
+    ] {
+        let errs = resolve_errors(&config_map(data));
+        assert_eq!(paths(&errs), [path]);
+        assert_on_function_config(&errs, "ConfigMap", "function-input");
+        assert_eq!(errs[0].message, says);
+        assert_eq!(
+            errs[0].resource_ref.as_ref().unwrap().namespace.as_deref(),
+            Some("infra")
+        );
+    }
+}
+
+#[test]
+fn resolve_reports_unavailable_values_with_every_other_error() {
+    // Both refusals and every bad value at once (the mapping used to stop at the first refusal).
+    let fc = typed(json!({
+        "mapping": "templates", "strategy": "ordinal", "reserve": ["x"], "mode": "y",
+    }));
+    let mut got = paths(&resolve_errors(&fc));
+    got.sort();
+    assert_eq!(
+        got,
+        [
+            "spec.mapping",
+            "spec.mode",
+            "spec.reserve[0]",
+            "spec.strategy"
+        ]
+    );
+    let mut got = paths(&errors(&fc));
+    got.sort();
+    assert_eq!(got, ["spec.mode", "spec.reserve[0]"], "decode accepts them");
+    let fc = config_map(json!({"mapping": "templates", "strategy": "ordinal", "reserve": "x"}));
+    let mut got = paths(&resolve_errors(&fc));
+    got.sort();
+    assert_eq!(got, ["data.mapping", "data.reserve", "data.strategy"]);
+}
+
+#[test]
+fn resolve_is_decode_for_what_this_version_can_run() {
+    assert_eq!(resolve(None), Ok(Config::default()));
+    assert_eq!(resolve(Some(&Value::Null)), Ok(Config::default()));
+    let full = typed(json!({
+        "mode": "check",
+        "mapping": "all",
+        "hostSelector": {"matchLabels": {"metal3.io/role": "worker"}},
+        "pools": ["provisioning-pool", "metal3/baremetalv4-pool"],
+        "strategy": "sequential",
+        "ordinalOffset": 10,
+        "reserve": ["10.0.0.5", "10.0.0.10-10.0.0.20", "10.0.1.0/28"],
+        "prune": true,
+        "labels": false,
+        "controllerFlag": false,
+        "capm3Version": "v1.12.3",
+    }));
+    let c = resolve(Some(&full)).unwrap();
+    assert_eq!(Ok(c.clone()), decode(Some(&full)));
+    assert_eq!(c.reserve, example_ranges());
+    for mapping in ["auto", "all"] {
+        let fc = config_map(json!({"mapping": mapping, "strategy": "sequential", "mode": "fill"}));
+        assert_eq!(resolve(Some(&fc)), decode(Some(&fc)));
+        assert!(resolve(Some(&fc)).is_ok());
+    }
+}
+
+#[test]
+fn available_values() {
+    assert!(Mode::ALL.iter().all(|m| m.available()));
+    assert!(!MappingMode::Templates.available());
+    assert!(MappingMode::Auto.available() && MappingMode::All.available());
+    assert!(!Strategy::Ordinal.available());
+    assert!(Strategy::Sequential.available());
+    assert_eq!(Mode::available_words(), "fill or check");
+    assert_eq!(MappingMode::available_words(), "auto or all");
+    assert_eq!(Strategy::available_words(), "sequential");
 }
 
 #[test]
