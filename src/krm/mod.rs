@@ -2,6 +2,7 @@
 //! (stdin or files). Reading finds the items; writing puts the edited text and the results back.
 
 pub mod read;
+pub mod results;
 pub mod write;
 
 pub use read::{Framing, Input, ReadError, Source, read};

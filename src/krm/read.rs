@@ -3,7 +3,7 @@
 use serde_json::Value;
 use thiserror::Error;
 
-use crate::results::Finding;
+use super::results::Finding;
 use crate::yaml::{self, Document, Node, Seg};
 
 /// One named input text (a file, or `-` for stdin).

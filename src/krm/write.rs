@@ -2,7 +2,7 @@
 
 use serde_json::Value;
 
-use crate::results::{Finding, Severity};
+use super::results::{Finding, Severity};
 use crate::yaml;
 
 /// The `results` list of a ResourceList, as block YAML at indent 0.
