@@ -5,5 +5,8 @@ pub mod read;
 pub mod results;
 pub mod write;
 
+#[cfg(test)]
+mod tests;
+
 pub use read::{Framing, Input, ReadError, Source, read};
-pub use write::{human_results, results_yaml};
+pub use write::{ResultsEdit, human_results, results_edit, results_yaml};

@@ -2,13 +2,53 @@
 
 use serde_json::Value;
 
+use super::read::{Framing, Input};
 use super::results::{Finding, Severity};
-use crate::yaml;
+use crate::yaml::{self, Edit, Node};
 
 /// The `results` list of a ResourceList, as block YAML at indent 0.
 pub fn results_yaml(findings: &[Finding]) -> String {
     let value = serde_json::to_value(findings).unwrap_or(Value::Array(Vec::new()));
     yaml::to_yaml_block(&value)
+}
+
+/// The results of a ResourceList as an edit of its text: `results` set at the root of its one
+/// document. Only [`yaml::apply`] writes text, so the run applies this edit together with the
+/// items' edits, and the safety net checks it with them.
+#[derive(Debug, Clone)]
+pub struct ResultsEdit<'a> {
+    /// The document of the source the edit is in.
+    pub doc: usize,
+    /// That document's root, which the edit's (empty) path starts from.
+    pub root: &'a Node,
+    pub edit: Edit,
+}
+
+/// The edit that writes `findings` into source `source`: `None` for a plain stream, whose
+/// results go to stderr, and for any source but the ResourceList's.
+pub fn results_edit<'a>(
+    input: &'a Input,
+    source: usize,
+    findings: &[Finding],
+) -> Option<ResultsEdit<'a>> {
+    if input.framing != Framing::ResourceList || source != 0 {
+        return None;
+    }
+    let root = input
+        .docs
+        .get(source)?
+        .first()
+        .map(|d| &d.root)
+        .filter(|r| r.as_map().is_some())?;
+    Some(ResultsEdit {
+        doc: 0,
+        root,
+        edit: Edit::SetValue {
+            path: Vec::new(),
+            key: "results".into(),
+            yaml: results_yaml(findings),
+        },
+    })
 }
 
 /// One line per result, for stderr: `error: IPPool ns/name spec.pools[0].start: message`.
