@@ -145,7 +145,7 @@ fn execute(cli: Cli) -> Result<bool, Failure> {
             }
         }
     } else {
-        print(&join_outputs(&outcome)).map_err(Failure::Input)?;
+        print(&krm::join_stream(&outcome.outputs)).map_err(Failure::Input)?;
     }
     Ok(!outcome.has_errors())
 }
@@ -159,23 +159,6 @@ fn report(outcome: &Outcome) {
         .cloned()
         .collect();
     eprint!("{}", krm::human_results(&shown));
-}
-
-/// The output stream: every source's text, separated by `---` where needed.
-fn join_outputs(outcome: &Outcome) -> String {
-    let mut out = String::new();
-    for text in &outcome.outputs {
-        if !out.is_empty() {
-            if !out.ends_with('\n') {
-                out.push('\n');
-            }
-            if !text.starts_with("---") {
-                out.push_str("---\n");
-            }
-        }
-        out.push_str(text);
-    }
-    out
 }
 
 fn print(text: &str) -> Result<()> {

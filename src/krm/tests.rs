@@ -55,3 +55,62 @@ fn a_stream_takes_no_results_edit() {
     let findings = [Finding::error("no")];
     assert!((0..sources.len()).all(|s| results_edit(&input, s, &findings).is_none()));
 }
+
+fn join(outputs: &[&str]) -> String {
+    join_stream(&outputs.iter().map(|s| s.to_string()).collect::<Vec<_>>())
+}
+
+#[test]
+fn one_output_is_written_as_it_is() {
+    assert_eq!(join(&[RESOURCE_LIST]), RESOURCE_LIST);
+    assert_eq!(join(&["a: 1"]), "a: 1", "no newline is added at the end");
+    assert_eq!(join(&[]), "");
+}
+
+#[test]
+fn outputs_are_joined_by_a_separator_on_its_own_line() {
+    assert_eq!(join(&["a: 1\n", "b: 2\n"]), "a: 1\n---\nb: 2\n");
+    assert_eq!(
+        join(&["a: 1", "b: 2", "c: 3\n"]),
+        "a: 1\n---\nb: 2\n---\nc: 3\n",
+        "a text without a final newline gets one before the separator"
+    );
+}
+
+#[test]
+fn an_output_that_starts_with_a_separator_keeps_its_own() {
+    assert_eq!(join(&["a: 1\n", "---\nb: 2\n"]), "a: 1\n---\nb: 2\n");
+    assert_eq!(join(&["a: 1", "--- # b\nb: 2\n"]), "a: 1\n--- # b\nb: 2\n");
+    assert_eq!(
+        join(&["---\na: 1\n", "b: 2\n"]),
+        "---\na: 1\n---\nb: 2\n",
+        "the first output's own separator stays"
+    );
+}
+
+#[test]
+fn empty_outputs_add_no_document_before_the_first_text() {
+    assert_eq!(join(&["", "", "a: 1\n"]), "a: 1\n");
+    // After a text, an empty output is an empty document: read back, it is no item.
+    assert_eq!(join(&["a: 1\n", "", "b: 2\n"]), "a: 1\n---\n---\nb: 2\n");
+}
+
+#[test]
+fn joined_outputs_read_back_as_the_documents_of_every_source() {
+    let outputs = ["a: 1", "# only a comment\n", "---\nb: 2\n---\nc: 3"];
+    let joined = join(&outputs);
+    let docs = yaml::parse(&joined).expect("YAML");
+    let values: Vec<_> = docs
+        .iter()
+        .filter(|d| !d.root.is_null())
+        .map(|d| d.root.to_json())
+        .collect();
+    assert_eq!(
+        values,
+        [
+            serde_json::json!({"a": 1}),
+            serde_json::json!({"b": 2}),
+            serde_json::json!({"c": 3})
+        ]
+    );
+}

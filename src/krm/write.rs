@@ -51,6 +51,25 @@ pub fn results_edit<'a>(
     })
 }
 
+/// The output stream: every source's output text in order, each after a `---` line unless it
+/// starts with one itself, and each `---` on a line of its own even when the text before it
+/// has no final newline. A ResourceList is one source, written as it is.
+pub fn join_stream(outputs: &[String]) -> String {
+    let mut out = String::new();
+    for text in outputs {
+        if !out.is_empty() {
+            if !out.ends_with('\n') {
+                out.push('\n');
+            }
+            if !text.starts_with("---") {
+                out.push_str("---\n");
+            }
+        }
+        out.push_str(text);
+    }
+    out
+}
+
 /// One line per result, for stderr: `error: IPPool ns/name spec.pools[0].start: message`.
 pub fn human_results(findings: &[Finding]) -> String {
     let mut out = String::new();
