@@ -10,8 +10,8 @@ use std::process::ExitCode;
 
 use anyhow::{Context, Result, bail};
 use clap::{Parser, Subcommand};
-use ipreuse::krm::{self, Framing, Source};
-use ipreuse::run::{self, Outcome, RunError};
+use ipreuse::krm::{self, Source};
+use ipreuse::run::{self, RunError};
 
 use cli::in_place::{self, WriteError};
 
@@ -126,7 +126,10 @@ fn execute(cli: Cli) -> Result<bool, Failure> {
         RunError::ConfigTwice => Failure::Usage(e.into()),
         e => Failure::Input(e.into()),
     })?;
-    report(&outcome);
+    eprint!(
+        "{}",
+        krm::stderr_results(outcome.framing, &outcome.findings)
+    );
     if cli.in_place {
         if let (false, Some(named)) = (outcome.has_errors(), &named) {
             let written = in_place::write(named, &outcome.outputs, &outcome.changed)
@@ -148,17 +151,6 @@ fn execute(cli: Cli) -> Result<bool, Failure> {
         print(&krm::join_stream(&outcome.outputs)).map_err(Failure::Input)?;
     }
     Ok(!outcome.has_errors())
-}
-
-/// Results for a person on stderr: a ResourceList carries them itself, so only errors there.
-fn report(outcome: &Outcome) {
-    let shown: Vec<_> = outcome
-        .findings
-        .iter()
-        .filter(|f| outcome.framing == Framing::Stream || f.is_error())
-        .cloned()
-        .collect();
-    eprint!("{}", krm::human_results(&shown));
 }
 
 fn print(text: &str) -> Result<()> {

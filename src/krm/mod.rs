@@ -9,4 +9,6 @@ pub mod write;
 mod tests;
 
 pub use read::{Framing, Input, ReadError, Source, read};
-pub use write::{ResultsEdit, human_results, join_stream, results_edit, results_yaml};
+pub use write::{
+    ResultsEdit, human_results, join_stream, results_edit, results_yaml, stderr_results,
+};

@@ -1,6 +1,6 @@
 //! The framing's own units: what `run` and `main.rs` hand to `krm` to write.
 
-use super::results::Finding;
+use super::results::{Finding, ResourceRef};
 use super::*;
 use crate::yaml;
 
@@ -113,4 +113,50 @@ fn joined_outputs_read_back_as_the_documents_of_every_source() {
             serde_json::json!({"c": 3})
         ]
     );
+}
+
+fn pool(namespace: Option<&str>) -> ResourceRef {
+    ResourceRef {
+        api_version: "ipam.metal3.io/v1alpha1".into(),
+        kind: "IPPool".into(),
+        name: "prov".into(),
+        namespace: namespace.map(Into::into),
+    }
+}
+
+#[test]
+fn human_results_name_object_and_field_when_known() {
+    let findings = [
+        Finding::error("taken")
+            .on(pool(Some("m3")))
+            .at("spec.pools[0].start"),
+        Finding::warning("odd").on(pool(None)),
+        Finding::info("read").at("items"),
+        Finding::error("not YAML"),
+    ];
+    assert_eq!(
+        human_results(&findings),
+        "error: IPPool m3/prov spec.pools[0].start: taken\n\
+         warning: IPPool prov: odd\n\
+         info: items: read\n\
+         error: not YAML\n"
+    );
+}
+
+#[test]
+fn stderr_shows_every_result_of_a_stream_and_the_errors_of_a_resource_list() {
+    let findings = [
+        Finding::error("bad").on(pool(Some("m3"))),
+        Finding::warning("odd"),
+        Finding::info("2 added"),
+    ];
+    assert_eq!(
+        stderr_results(Framing::Stream, &findings),
+        human_results(&findings)
+    );
+    assert_eq!(
+        stderr_results(Framing::ResourceList, &findings),
+        "error: IPPool m3/prov: bad\n"
+    );
+    assert_eq!(stderr_results(Framing::ResourceList, &findings[1..]), "");
 }

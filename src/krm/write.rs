@@ -70,8 +70,22 @@ pub fn join_stream(outputs: &[String]) -> String {
     out
 }
 
+/// The results for a person on stderr: all of them for a plain stream; only the errors for a
+/// ResourceList, which carries them all in its `results`.
+pub fn stderr_results(framing: Framing, findings: &[Finding]) -> String {
+    human_lines(
+        findings
+            .iter()
+            .filter(|f| framing == Framing::Stream || f.is_error()),
+    )
+}
+
 /// One line per result, for stderr: `error: IPPool ns/name spec.pools[0].start: message`.
 pub fn human_results(findings: &[Finding]) -> String {
+    human_lines(findings)
+}
+
+fn human_lines<'a>(findings: impl IntoIterator<Item = &'a Finding>) -> String {
     let mut out = String::new();
     for f in findings {
         let sev = match f.severity {
