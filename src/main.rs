@@ -8,7 +8,7 @@ use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use anyhow::{Context, Result, bail};
+use anyhow::{Context, Result};
 use clap::{Parser, Subcommand};
 use ipreuse::krm::{self, Source};
 use ipreuse::run::{self, RunError};
@@ -160,14 +160,9 @@ fn print(text: &str) -> Result<()> {
     Ok(())
 }
 
-/// Reads `--config`: the first YAML document, as JSON.
+/// Reads `--config`: the file's text, decoded by the framing.
 fn read_config(path: &Path) -> Result<serde_json::Value> {
     let text = std::fs::read_to_string(path)
         .with_context(|| format!("reading --config {}", path.display()))?;
-    let docs = ipreuse::yaml::parse(&text)
-        .with_context(|| format!("--config {} is not YAML", path.display()))?;
-    match docs.first() {
-        Some(d) if !d.root.is_null() => Ok(d.root.to_json()),
-        _ => bail!("--config {} holds no document", path.display()),
-    }
+    Ok(krm::read_config(&path.display().to_string(), &text)?)
 }

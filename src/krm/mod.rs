@@ -8,7 +8,7 @@ pub mod write;
 #[cfg(test)]
 mod tests;
 
-pub use read::{Framing, Input, ReadError, Source, read};
+pub use read::{ConfigFileError, Framing, Input, ReadError, Source, read, read_config};
 pub use write::{
     ResultsEdit, human_results, join_stream, results_edit, results_yaml, stderr_results,
 };

@@ -160,3 +160,34 @@ fn stderr_shows_every_result_of_a_stream_and_the_errors_of_a_resource_list() {
     );
     assert_eq!(stderr_results(Framing::ResourceList, &findings[1..]), "");
 }
+
+#[test]
+fn a_config_file_gives_its_first_document() {
+    let text = "apiVersion: fn.ipreuse.dev/v1alpha1\nkind: IPReuse\nspec:\n  mode: check\n---\nkind: Ignored\n";
+    assert_eq!(
+        read_config("cfg.yaml", text).expect("a document"),
+        serde_json::json!({
+            "apiVersion": "fn.ipreuse.dev/v1alpha1",
+            "kind": "IPReuse",
+            "spec": {"mode": "check"}
+        })
+    );
+}
+
+#[test]
+fn a_config_file_without_a_document_is_refused() {
+    for text in ["", "# nothing here\n", "---\n", "null\n", "~\n"] {
+        let e = read_config("cfg.yaml", text).expect_err(text);
+        assert!(matches!(e, ConfigFileError::NoDocument { .. }), "{text:?}");
+        assert_eq!(e.to_string(), "--config cfg.yaml holds no document");
+    }
+}
+
+#[test]
+fn a_config_file_that_is_not_yaml_says_where() {
+    let e = read_config("cfg.yaml", "spec: [unclosed\n").expect_err("not YAML");
+    assert_eq!(e.to_string(), "--config cfg.yaml is not YAML");
+    // The parser's error is the cause, with its line and column (printed after a `: `).
+    let cause = std::error::Error::source(&e).expect("the parser's error");
+    assert!(cause.to_string().starts_with("line "), "{cause}");
+}
