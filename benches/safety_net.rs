@@ -61,13 +61,9 @@ fn main() {
             to_apply.push((nodes[*item], edit.clone()));
             meant.push((at.doc, edit.prefixed(&at.segments())));
         }
-        let results = Edit::SetValue {
-            path: Vec::new(),
-            key: "results".into(),
-            yaml: krm::results_yaml(&findings),
-        };
-        to_apply.push((&input.docs[0][0].root, results.clone()));
-        meant.push((0, results));
+        let results = krm::results_edit(&input, 0, &findings).expect("a ResourceList");
+        to_apply.push((results.root, results.edit.clone()));
+        meant.push((results.doc, results.edit));
         let applied = yaml::apply_mapped(&sources[0].text, &to_apply).expect("apply");
         let apply = t.elapsed();
 

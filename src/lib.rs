@@ -16,9 +16,12 @@ pub mod mapping;
 pub mod model;
 pub mod names;
 pub mod natural;
-pub mod results;
 pub mod run;
 pub mod selector;
 pub mod transform;
 pub mod verify;
 pub mod yaml;
+
+/// KRM results (`Finding`), as the stages that report them name them: `crate::results`. They
+/// live in `krm/`, whose framing writes them out.
+pub use krm::results;

@@ -8,10 +8,10 @@ use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use anyhow::{Context, Result, bail};
+use anyhow::{Context, Result};
 use clap::{Parser, Subcommand};
-use ipreuse::krm::{self, Framing, Source};
-use ipreuse::run::{self, Outcome, RunError};
+use ipreuse::krm::{self, Source};
+use ipreuse::run::{self, RunError};
 
 use cli::in_place::{self, WriteError};
 
@@ -126,7 +126,10 @@ fn execute(cli: Cli) -> Result<bool, Failure> {
         RunError::ConfigTwice => Failure::Usage(e.into()),
         e => Failure::Input(e.into()),
     })?;
-    report(&outcome);
+    eprint!(
+        "{}",
+        krm::stderr_results(outcome.framing, &outcome.findings)
+    );
     if cli.in_place {
         if let (false, Some(named)) = (outcome.has_errors(), &named) {
             let written = in_place::write(named, &outcome.outputs, &outcome.changed)
@@ -145,37 +148,9 @@ fn execute(cli: Cli) -> Result<bool, Failure> {
             }
         }
     } else {
-        print(&join_outputs(&outcome)).map_err(Failure::Input)?;
+        print(&krm::join_stream(&outcome.outputs)).map_err(Failure::Input)?;
     }
     Ok(!outcome.has_errors())
-}
-
-/// Results for a person on stderr: a ResourceList carries them itself, so only errors there.
-fn report(outcome: &Outcome) {
-    let shown: Vec<_> = outcome
-        .findings
-        .iter()
-        .filter(|f| outcome.framing == Framing::Stream || f.is_error())
-        .cloned()
-        .collect();
-    eprint!("{}", krm::human_results(&shown));
-}
-
-/// The output stream: every source's text, separated by `---` where needed.
-fn join_outputs(outcome: &Outcome) -> String {
-    let mut out = String::new();
-    for text in &outcome.outputs {
-        if !out.is_empty() {
-            if !out.ends_with('\n') {
-                out.push('\n');
-            }
-            if !text.starts_with("---") {
-                out.push_str("---\n");
-            }
-        }
-        out.push_str(text);
-    }
-    out
 }
 
 fn print(text: &str) -> Result<()> {
@@ -185,14 +160,9 @@ fn print(text: &str) -> Result<()> {
     Ok(())
 }
 
-/// Reads `--config`: the first YAML document, as JSON.
+/// Reads `--config`: the file's text, decoded by the framing.
 fn read_config(path: &Path) -> Result<serde_json::Value> {
     let text = std::fs::read_to_string(path)
         .with_context(|| format!("reading --config {}", path.display()))?;
-    let docs = ipreuse::yaml::parse(&text)
-        .with_context(|| format!("--config {} is not YAML", path.display()))?;
-    match docs.first() {
-        Some(d) if !d.root.is_null() => Ok(d.root.to_json()),
-        _ => bail!("--config {} holds no document", path.display()),
-    }
+    Ok(krm::read_config(&path.display().to_string(), &text)?)
 }

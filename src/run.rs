@@ -185,8 +185,7 @@ impl Write<'_> {
         let mut outputs = Vec::with_capacity(self.sources.len());
         let mut failures = Vec::new();
         for (s, edits) in per_source.iter().enumerate() {
-            let results = (self.input.framing == Framing::ResourceList && s == 0)
-                .then(|| krm::results_yaml(results));
+            let results = krm::results_edit(self.input, s, results);
             match self.source(s, edits, results) {
                 Ok(text) => outputs.push(text),
                 Err(f) => failures.extend(f),
@@ -205,24 +204,10 @@ impl Write<'_> {
         &self,
         s: usize,
         edits: &[(usize, &Edit)],
-        results: Option<String>,
+        results: Option<krm::ResultsEdit<'_>>,
     ) -> Result<String, Vec<(Option<usize>, Failure)>> {
         let source = &self.sources[s];
         let docs = &self.input.docs[s];
-        let root = docs
-            .first()
-            .map(|d| &d.root)
-            .filter(|r| r.as_map().is_some());
-        let results = results.and_then(|yaml| {
-            root.map(|root| {
-                let edit = Edit::SetValue {
-                    path: Vec::new(),
-                    key: "results".into(),
-                    yaml,
-                };
-                (root, edit)
-            })
-        });
         if edits.is_empty() && results.is_none() {
             return Ok(source.text.clone());
         }
@@ -242,9 +227,9 @@ impl Write<'_> {
         if !refused.is_empty() {
             return Err(refused);
         }
-        if let Some((root, edit)) = results {
-            meant.push((0, edit.clone()));
-            to_apply.push((root, edit));
+        if let Some(results) = results {
+            meant.push((results.doc, results.edit.clone()));
+            to_apply.push((results.root, results.edit));
         }
         let applied = match yaml::apply_mapped(&source.text, &to_apply) {
             Ok(applied) => applied,

@@ -2,7 +2,13 @@
 //! (stdin or files). Reading finds the items; writing puts the edited text and the results back.
 
 pub mod read;
+pub mod results;
 pub mod write;
 
-pub use read::{Framing, Input, ReadError, Source, read};
-pub use write::{human_results, results_yaml};
+#[cfg(test)]
+mod tests;
+
+pub use read::{ConfigFileError, Framing, Input, ReadError, Source, read, read_config};
+pub use write::{
+    ResultsEdit, human_results, join_stream, results_edit, results_yaml, stderr_results,
+};

@@ -3,7 +3,7 @@
 use serde_json::Value;
 use thiserror::Error;
 
-use crate::results::Finding;
+use super::results::Finding;
 use crate::yaml::{self, Document, Node, Seg};
 
 /// One named input text (a file, or `-` for stdin).
@@ -31,6 +31,34 @@ pub enum ReadError {
         source_name: String,
         message: String,
     },
+}
+
+/// A `--config` file that gives no functionConfig.
+#[derive(Debug, Error)]
+pub enum ConfigFileError {
+    #[error("--config {name} is not YAML")]
+    NotYaml {
+        name: String,
+        #[source]
+        error: yaml::YamlError,
+    },
+    #[error("--config {name} holds no document")]
+    NoDocument { name: String },
+}
+
+/// The functionConfig a `--config` file gives a plain stream, as JSON: its first YAML document.
+/// `name` is the file as the person named it.
+pub fn read_config(name: &str, text: &str) -> Result<Value, ConfigFileError> {
+    let docs = yaml::parse(text).map_err(|error| ConfigFileError::NotYaml {
+        name: name.to_string(),
+        error,
+    })?;
+    match docs.first() {
+        Some(d) if !d.root.is_null() => Ok(d.root.to_json()),
+        _ => Err(ConfigFileError::NoDocument {
+            name: name.to_string(),
+        }),
+    }
 }
 
 /// Parsed input: the documents of every source, and where the items are.

@@ -2,8 +2,9 @@
 
 use serde_json::Value;
 
-use crate::results::{Finding, Severity};
-use crate::yaml;
+use super::read::{Framing, Input};
+use super::results::{Finding, Severity};
+use crate::yaml::{self, Edit, Node};
 
 /// The `results` list of a ResourceList, as block YAML at indent 0.
 pub fn results_yaml(findings: &[Finding]) -> String {
@@ -11,8 +12,80 @@ pub fn results_yaml(findings: &[Finding]) -> String {
     yaml::to_yaml_block(&value)
 }
 
+/// The results of a ResourceList as an edit of its text: `results` set at the root of its one
+/// document. Only [`yaml::apply`] writes text, so the run applies this edit together with the
+/// items' edits, and the safety net checks it with them.
+#[derive(Debug, Clone)]
+pub struct ResultsEdit<'a> {
+    /// The document of the source the edit is in.
+    pub doc: usize,
+    /// That document's root, which the edit's (empty) path starts from.
+    pub root: &'a Node,
+    pub edit: Edit,
+}
+
+/// The edit that writes `findings` into source `source`: `None` for a plain stream, whose
+/// results go to stderr, and for any source but the ResourceList's.
+pub fn results_edit<'a>(
+    input: &'a Input,
+    source: usize,
+    findings: &[Finding],
+) -> Option<ResultsEdit<'a>> {
+    if input.framing != Framing::ResourceList || source != 0 {
+        return None;
+    }
+    let root = input
+        .docs
+        .get(source)?
+        .first()
+        .map(|d| &d.root)
+        .filter(|r| r.as_map().is_some())?;
+    Some(ResultsEdit {
+        doc: 0,
+        root,
+        edit: Edit::SetValue {
+            path: Vec::new(),
+            key: "results".into(),
+            yaml: results_yaml(findings),
+        },
+    })
+}
+
+/// The output stream: every source's output text in order, each after a `---` line unless it
+/// starts with one itself, and each `---` on a line of its own even when the text before it
+/// has no final newline. A ResourceList is one source, written as it is.
+pub fn join_stream(outputs: &[String]) -> String {
+    let mut out = String::new();
+    for text in outputs {
+        if !out.is_empty() {
+            if !out.ends_with('\n') {
+                out.push('\n');
+            }
+            if !text.starts_with("---") {
+                out.push_str("---\n");
+            }
+        }
+        out.push_str(text);
+    }
+    out
+}
+
+/// The results for a person on stderr: all of them for a plain stream; only the errors for a
+/// ResourceList, which carries them all in its `results`.
+pub fn stderr_results(framing: Framing, findings: &[Finding]) -> String {
+    human_lines(
+        findings
+            .iter()
+            .filter(|f| framing == Framing::Stream || f.is_error()),
+    )
+}
+
 /// One line per result, for stderr: `error: IPPool ns/name spec.pools[0].start: message`.
 pub fn human_results(findings: &[Finding]) -> String {
+    human_lines(findings)
+}
+
+fn human_lines<'a>(findings: impl IntoIterator<Item = &'a Finding>) -> String {
     let mut out = String::new();
     for f in findings {
         let sev = match f.severity {

@@ -1,0 +1,193 @@
+//! The framing's own units: what `run` and `main.rs` hand to `krm` to write.
+
+use super::results::{Finding, ResourceRef};
+use super::*;
+use crate::yaml;
+
+fn source(name: &str, text: &str) -> Source {
+    Source {
+        name: name.into(),
+        text: text.into(),
+    }
+}
+
+const RESOURCE_LIST: &str = "apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems: []\n";
+
+#[test]
+fn results_of_a_resource_list_are_an_edit_at_its_root() {
+    let rl = source("<stdin>", RESOURCE_LIST);
+    let input = read(std::slice::from_ref(&rl)).expect("YAML");
+    let findings = [Finding::info("2 added").at("spec.preAllocations")];
+    let results = results_edit(&input, 0, &findings).expect("a ResourceList takes results");
+    assert_eq!(results.doc, 0);
+    assert!(std::ptr::eq(results.root, &input.docs[0][0].root));
+    let text = yaml::apply(&rl.text, &[(results.root, results.edit)]).expect("applies");
+    assert_eq!(
+        text,
+        format!(
+            "{RESOURCE_LIST}results:\n  - severity: info\n    message: 2 added\n    field:\n      path: spec.preAllocations\n"
+        )
+    );
+}
+
+#[test]
+fn results_replace_those_a_resource_list_came_with() {
+    let rl = source(
+        "<stdin>",
+        &format!(
+            "{RESOURCE_LIST}results:\n- severity: error\n  message: from an earlier function\n"
+        ),
+    );
+    let input = read(std::slice::from_ref(&rl)).expect("YAML");
+    let results = results_edit(&input, 0, &[]).expect("a ResourceList takes results");
+    let text = yaml::apply(&rl.text, &[(results.root, results.edit)]).expect("applies");
+    assert_eq!(text, format!("{RESOURCE_LIST}results: []\n"));
+}
+
+#[test]
+fn a_stream_takes_no_results_edit() {
+    let sources = [
+        source("a.yaml", "apiVersion: v1\nkind: ConfigMap\n"),
+        source("b.yaml", "apiVersion: v1\nkind: Secret\n"),
+    ];
+    let input = read(&sources).expect("YAML");
+    assert_eq!(input.framing, Framing::Stream);
+    let findings = [Finding::error("no")];
+    assert!((0..sources.len()).all(|s| results_edit(&input, s, &findings).is_none()));
+}
+
+fn join(outputs: &[&str]) -> String {
+    join_stream(&outputs.iter().map(|s| s.to_string()).collect::<Vec<_>>())
+}
+
+#[test]
+fn one_output_is_written_as_it_is() {
+    assert_eq!(join(&[RESOURCE_LIST]), RESOURCE_LIST);
+    assert_eq!(join(&["a: 1"]), "a: 1", "no newline is added at the end");
+    assert_eq!(join(&[]), "");
+}
+
+#[test]
+fn outputs_are_joined_by_a_separator_on_its_own_line() {
+    assert_eq!(join(&["a: 1\n", "b: 2\n"]), "a: 1\n---\nb: 2\n");
+    assert_eq!(
+        join(&["a: 1", "b: 2", "c: 3\n"]),
+        "a: 1\n---\nb: 2\n---\nc: 3\n",
+        "a text without a final newline gets one before the separator"
+    );
+}
+
+#[test]
+fn an_output_that_starts_with_a_separator_keeps_its_own() {
+    assert_eq!(join(&["a: 1\n", "---\nb: 2\n"]), "a: 1\n---\nb: 2\n");
+    assert_eq!(join(&["a: 1", "--- # b\nb: 2\n"]), "a: 1\n--- # b\nb: 2\n");
+    assert_eq!(
+        join(&["---\na: 1\n", "b: 2\n"]),
+        "---\na: 1\n---\nb: 2\n",
+        "the first output's own separator stays"
+    );
+}
+
+#[test]
+fn empty_outputs_add_no_document_before_the_first_text() {
+    assert_eq!(join(&["", "", "a: 1\n"]), "a: 1\n");
+    // After a text, an empty output is an empty document: read back, it is no item.
+    assert_eq!(join(&["a: 1\n", "", "b: 2\n"]), "a: 1\n---\n---\nb: 2\n");
+}
+
+#[test]
+fn joined_outputs_read_back_as_the_documents_of_every_source() {
+    let outputs = ["a: 1", "# only a comment\n", "---\nb: 2\n---\nc: 3"];
+    let joined = join(&outputs);
+    let docs = yaml::parse(&joined).expect("YAML");
+    let values: Vec<_> = docs
+        .iter()
+        .filter(|d| !d.root.is_null())
+        .map(|d| d.root.to_json())
+        .collect();
+    assert_eq!(
+        values,
+        [
+            serde_json::json!({"a": 1}),
+            serde_json::json!({"b": 2}),
+            serde_json::json!({"c": 3})
+        ]
+    );
+}
+
+fn pool(namespace: Option<&str>) -> ResourceRef {
+    ResourceRef {
+        api_version: "ipam.metal3.io/v1alpha1".into(),
+        kind: "IPPool".into(),
+        name: "prov".into(),
+        namespace: namespace.map(Into::into),
+    }
+}
+
+#[test]
+fn human_results_name_object_and_field_when_known() {
+    let findings = [
+        Finding::error("taken")
+            .on(pool(Some("m3")))
+            .at("spec.pools[0].start"),
+        Finding::warning("odd").on(pool(None)),
+        Finding::info("read").at("items"),
+        Finding::error("not YAML"),
+    ];
+    assert_eq!(
+        human_results(&findings),
+        "error: IPPool m3/prov spec.pools[0].start: taken\n\
+         warning: IPPool prov: odd\n\
+         info: items: read\n\
+         error: not YAML\n"
+    );
+}
+
+#[test]
+fn stderr_shows_every_result_of_a_stream_and_the_errors_of_a_resource_list() {
+    let findings = [
+        Finding::error("bad").on(pool(Some("m3"))),
+        Finding::warning("odd"),
+        Finding::info("2 added"),
+    ];
+    assert_eq!(
+        stderr_results(Framing::Stream, &findings),
+        human_results(&findings)
+    );
+    assert_eq!(
+        stderr_results(Framing::ResourceList, &findings),
+        "error: IPPool m3/prov: bad\n"
+    );
+    assert_eq!(stderr_results(Framing::ResourceList, &findings[1..]), "");
+}
+
+#[test]
+fn a_config_file_gives_its_first_document() {
+    let text = "apiVersion: fn.ipreuse.dev/v1alpha1\nkind: IPReuse\nspec:\n  mode: check\n---\nkind: Ignored\n";
+    assert_eq!(
+        read_config("cfg.yaml", text).expect("a document"),
+        serde_json::json!({
+            "apiVersion": "fn.ipreuse.dev/v1alpha1",
+            "kind": "IPReuse",
+            "spec": {"mode": "check"}
+        })
+    );
+}
+
+#[test]
+fn a_config_file_without_a_document_is_refused() {
+    for text in ["", "# nothing here\n", "---\n", "null\n", "~\n"] {
+        let e = read_config("cfg.yaml", text).expect_err(text);
+        assert!(matches!(e, ConfigFileError::NoDocument { .. }), "{text:?}");
+        assert_eq!(e.to_string(), "--config cfg.yaml holds no document");
+    }
+}
+
+#[test]
+fn a_config_file_that_is_not_yaml_says_where() {
+    let e = read_config("cfg.yaml", "spec: [unclosed\n").expect_err("not YAML");
+    assert_eq!(e.to_string(), "--config cfg.yaml is not YAML");
+    // The parser's error is the cause, with its line and column (printed after a `: `).
+    let cause = std::error::Error::source(&e).expect("the parser's error");
+    assert!(cause.to_string().starts_with("line "), "{cause}");
+}
