@@ -9,25 +9,14 @@ use std::cmp::Reverse;
 use std::collections::{HashMap, HashSet};
 
 use super::edit_util::{
-    NewValue, ValueKind, find_step, indent_lines, indent_rest, not_found, parent_slot, props_after,
-    props_before, resolve, unsupported_empty, wrong,
+    find_step, not_found, parent_slot, props_after, props_before, resolve, unsupported_empty, wrong,
 };
+pub use super::emit::WriteStyle;
+use super::emit::{NewValue, ValueKind, indent_lines, indent_rest, scalar_replacing};
 use super::map_edit::Groups;
 use super::parse::colon_after_key;
-use super::scalar::{double_quote, plain_safe, plain_type, single_quote, single_quote_safe};
 use super::text::{at_line_start, break_before, column, line_break_of, line_end};
 use super::tree::{Node, NodeKind, ScalarStyle, Seg, path_to_string};
-
-/// How [`Edit::SetScalar`] writes its value.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum WriteStyle {
-    /// The node's current style when the value can be written in it safely (plain: only if the
-    /// value reads back as the same text and the same core-schema type as the old value;
-    /// single-quoted: one printable line), else double-quoted. Block scalars become double-quoted.
-    Keep,
-    /// Always double-quoted (escaped).
-    DoubleQuoted,
-}
 
 /// One change to the text, addressed by a path relative to the node it is applied with.
 #[derive(Debug, Clone, PartialEq)]
@@ -423,7 +412,7 @@ impl<'t> Cx<'t> {
             let NodeKind::Scalar(old) = &node.kind else {
                 return Err(wrong(path, "a scalar"));
             };
-            let rendered = render_scalar(old, value, style);
+            let rendered = scalar_replacing(old, value, style);
             if map.flow {
                 let at = k.span.end;
                 self.push_node(at, at, format!(": {rendered}"), 0, path);
@@ -450,7 +439,7 @@ impl<'t> Cx<'t> {
         let NodeKind::Scalar(old) = &node.kind else {
             return Err(wrong(path, "a scalar"));
         };
-        let rendered = render_scalar(old, value, style);
+        let rendered = scalar_replacing(old, value, style);
         let span = node.span.clone();
         let mut text = String::new();
         if span.is_empty()
@@ -755,22 +744,6 @@ impl<'t> Cx<'t> {
             }
         }
         Ok(Applied::new(out, changes))
-    }
-}
-
-/// `value` written for the scalar `old` in `style` (see [`WriteStyle`]).
-fn render_scalar(old: &super::tree::Scalar, value: &str, style: WriteStyle) -> String {
-    match (style, old.style) {
-        (WriteStyle::Keep, ScalarStyle::Plain)
-            if plain_safe(value)
-                && (old.tag.is_some() || plain_type(value) == plain_type(&old.value)) =>
-        {
-            value.to_owned()
-        }
-        (WriteStyle::Keep, ScalarStyle::SingleQuoted) if single_quote_safe(value) => {
-            single_quote(value)
-        }
-        _ => double_quote(value),
     }
 }
 

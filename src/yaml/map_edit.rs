@@ -4,12 +4,9 @@
 use std::collections::{HashMap, HashSet};
 
 use super::edit::{Cx, Edit, EditError, is_null_like};
-use super::edit_util::{
-    NewValue, entries_value, entry_block, indent_lines, indent_rest, map_value,
-    new_value_from_yaml, not_found, parent_slot, props_after, quoted_value, resolve, wrong,
-};
+use super::edit_util::{not_found, parent_slot, props_after, resolve, wrong};
+use super::emit::{NewValue, entry, flow_entry, indent_lines, indent_rest};
 use super::parse::{colon_after_key, parse};
-use super::scalar::string_scalar;
 use super::text::{
     at_line_start, break_before, column, has_break_after, line_end, line_start, next_line_start,
 };
@@ -69,14 +66,9 @@ fn key_path(path: &[Seg], key: &str) -> Vec<Seg> {
 /// An entry's key as YAML text at indent 0 (`key: ...`).
 fn addition_value(value: &AddValue, step: usize) -> NewValue {
     match value {
-        AddValue::Str(v) => quoted_value(v),
-        AddValue::Entries(entries) => entries_value(entries, step),
-        AddValue::Yaml(v) => NewValue {
-            block: v.block.clone(),
-            inline: v.inline.clone(),
-            flow: v.flow.clone(),
-            kind: v.kind,
-        },
+        AddValue::Str(v) => NewValue::string(v),
+        AddValue::Entries(entries) => NewValue::entries(entries, step),
+        AddValue::Yaml(v) => v.clone(),
     }
 }
 
@@ -158,7 +150,11 @@ impl<'t> Cx<'t> {
                 }
             }
             Edit::SetValue { path, key, yaml } => {
-                let value = new_value_from_yaml(yaml, path)?;
+                let value =
+                    NewValue::from_yaml(yaml).map_err(|message| EditError::InvalidYaml {
+                        path: path_to_string(path),
+                        message,
+                    })?;
                 let node = resolve(root, path)?;
                 match &node.kind {
                     NodeKind::Map(map) if map.position(key).is_some() => {
@@ -223,7 +219,7 @@ impl<'t> Cx<'t> {
                 if additions.is_empty() {
                     return Ok(());
                 }
-                let value = map_value(&additions, step);
+                let value = NewValue::map(&additions, step);
                 let (parent, seg) = parent_slot(g.root, path)?;
                 return self.write_slot(parent, seg, g.node, &value, step, path);
             }
@@ -261,10 +257,7 @@ impl<'t> Cx<'t> {
         if map.flow {
             self.flow_map_edit(g.node, map, &removed, &additions, path)
         } else {
-            let lines: Vec<String> = additions
-                .iter()
-                .map(|(k, v)| entry_block(k, v, step))
-                .collect();
+            let lines: Vec<String> = additions.iter().map(|(k, v)| entry(k, v, step)).collect();
             self.block_map_edit(g, map, &removed, &lines, path)
         }
     }
@@ -286,7 +279,7 @@ impl<'t> Cx<'t> {
         }
         let texts: Vec<String> = additions
             .iter()
-            .map(|(k, v)| format!("{}: {}", string_scalar(k), v.flow))
+            .map(|(k, v)| flow_entry(k, &v.flow))
             .collect();
         let n = map.entries.len();
         let ext: Vec<(usize, usize)> = map

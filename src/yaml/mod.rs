@@ -10,10 +10,10 @@
 
 mod edit;
 mod edit_util;
+mod emit;
 mod map_edit;
 mod meaning;
 mod parse;
-mod render;
 mod scalar;
 mod simple_read;
 mod text;
@@ -23,9 +23,9 @@ mod tree;
 mod tests;
 
 pub use edit::{Applied, Change, Edit, EditError, WriteStyle, apply, apply_mapped};
+pub use emit::to_yaml_block;
 pub use meaning::MeaningError;
 pub use parse::{YamlError, parse};
-pub use render::to_yaml_block;
 pub use simple_read::read_simple;
 pub use tree::{
     Document, Mapping, Node, NodeKind, Scalar, ScalarStyle, Seg, Sequence, path_to_string,
