@@ -5,13 +5,17 @@
 //! replacements spliced in one pass: everything an edit does not touch is kept byte for byte
 //! (comments, quoting, key order, indentation, line endings). [`to_yaml_block`] renders a JSON
 //! value as clean block YAML (for `results:`).
+//!
+//! The parts: `text` (byte positions and line breaks), `scalar` (core-schema resolution and
+//! quoting), `tree` (the positioned nodes), `parse`, `simple_read` (the safety net's lean
+//! reader), `emit` (the one writer of new YAML text), `edit` (the edits, spliced into the
+//! original text; see its own parts there), `meaning` (what an edit means for the JSON a
+//! document reads as).
 
 #![deny(missing_docs)]
 
 mod edit;
-mod edit_util;
 mod emit;
-mod map_edit;
 mod meaning;
 mod parse;
 mod scalar;
