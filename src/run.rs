@@ -12,7 +12,7 @@ use crate::config::{self, Mode};
 use crate::krm::{self, Framing, ReadError, Source};
 use crate::mapping;
 use crate::model;
-use crate::results::Finding;
+use crate::results::{self, Finding};
 use crate::verify;
 use crate::yaml::{self, Edit, Node, Seg};
 
@@ -100,7 +100,7 @@ pub fn run(sources: &[Source], config_file: Option<&Value>) -> Result<Outcome, R
     // A pool's summary says what was written: reported only when the edits are written.
     let mut if_written = findings.clone();
     if_written.extend(summaries);
-    sort(&mut if_written);
+    results::sort(&mut if_written);
     let write = Write {
         input: &input,
         sources,
@@ -114,7 +114,7 @@ pub fn run(sources: &[Source], config_file: Option<&Value>) -> Result<Outcome, R
             for (item, failure) in failures {
                 findings.push(write.finding(item, failure, &objects));
             }
-            sort(&mut findings);
+            results::sort(&mut findings);
             let outputs = write.all(&[], &findings).map_err(|failures| {
                 let message = failures
                     .into_iter()
@@ -382,22 +382,4 @@ fn check_findings(index: &model::Index, edits: &[(usize, Edit)], findings: &mut 
             );
         }
     }
-}
-
-/// Results in a stable order: by severity, then object, field and message.
-fn sort(findings: &mut [Finding]) {
-    findings.sort_by(|a, b| {
-        (
-            a.severity,
-            &a.resource_ref,
-            a.field.as_ref().map(|f| &f.path),
-            &a.message,
-        )
-            .cmp(&(
-                b.severity,
-                &b.resource_ref,
-                b.field.as_ref().map(|f| &f.path),
-                &b.message,
-            ))
-    });
 }

@@ -71,3 +71,22 @@ impl Finding {
         self.severity == Severity::Error
     }
 }
+
+/// Results in the order they are reported, stable from run to run: by severity (errors first),
+/// then object, field and message.
+pub fn sort(findings: &mut [Finding]) {
+    findings.sort_by(|a, b| {
+        (
+            a.severity,
+            &a.resource_ref,
+            a.field.as_ref().map(|f| &f.path),
+            &a.message,
+        )
+            .cmp(&(
+                b.severity,
+                &b.resource_ref,
+                b.field.as_ref().map(|f| &f.path),
+                &b.message,
+            ))
+    });
+}

@@ -1,6 +1,6 @@
 //! The framing's own units: what `run` and `main.rs` hand to `krm` to write.
 
-use super::results::{Finding, ResourceRef};
+use super::results::{self, Finding, ResourceRef};
 use super::*;
 use crate::yaml;
 
@@ -190,4 +190,26 @@ fn a_config_file_that_is_not_yaml_says_where() {
     // The parser's error is the cause, with its line and column (printed after a `: `).
     let cause = std::error::Error::source(&e).expect("the parser's error");
     assert!(cause.to_string().starts_with("line "), "{cause}");
+}
+
+#[test]
+fn results_sort_errors_first_then_by_object_field_and_message() {
+    let mut findings = vec![
+        Finding::info("a"),
+        Finding::error("b").on(pool(Some("m3"))),
+        Finding::error("a").on(pool(Some("m3"))).at("spec"),
+        Finding::warning("w"),
+        Finding::error("z"),
+        Finding::error("a").on(pool(Some("m3"))),
+    ];
+    results::sort(&mut findings);
+    assert_eq!(
+        human_results(&findings),
+        "error: z\n\
+         error: IPPool m3/prov: a\n\
+         error: IPPool m3/prov: b\n\
+         error: IPPool m3/prov spec: a\n\
+         warning: w\n\
+         info: a\n"
+    );
 }
