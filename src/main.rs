@@ -1,5 +1,6 @@
-//! The `ipreuse` binary: CLI, framing of stdin / files / in-place, and exit codes.
-//! All the work is in the library ([`ipreuse::run::run`]); errors map to exit codes in [`main`] only.
+//! The `ipreuse` binary: CLI, I/O (stdin, stdout, stderr, files, in-place), and exit codes.
+//! All the work is in the library ([`ipreuse::run::run`]; how input and output are framed is
+//! [`ipreuse::krm`]'s); errors map to exit codes in [`main`] only.
 #![forbid(unsafe_code)]
 
 mod cli;

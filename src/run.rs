@@ -2,7 +2,8 @@
 //!
 //! `read → index → plan → allocate → (check | apply → verify)`; on any error every item is
 //! returned exactly as it came in (SPEC §6 "Transactional"), and nothing is returned that the
-//! safety net ([`crate::verify`]) has not read back as meant (SPEC §6 "Sound").
+//! safety net ([`crate::verify`]) has not read back as meant (SPEC §6 "Sound"). How the input is
+//! read and the output framed (results included) is [`crate::krm`]'s.
 
 use serde_json::Value;
 use thiserror::Error;

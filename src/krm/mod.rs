@@ -1,5 +1,8 @@
 //! KRM framing (SPEC §1): a `ResourceList` on stdin, or a plain stream of YAML documents
-//! (stdin or files). Reading finds the items; writing puts the edited text and the results back.
+//! (stdin or files). Both ends of a run are here: [`mod@read`] finds the items (and the
+//! functionConfig, of a ResourceList or of a `--config` file); [`mod@write`] frames what goes out
+//! (the results of a ResourceList as an edit the run applies, the output stream, the lines for
+//! stderr); [`results`] are the KRM results the stages report.
 
 pub mod read;
 pub mod results;

@@ -1,4 +1,5 @@
-//! Reading the input: YAML sources → documents → items (+ the functionConfig of a ResourceList).
+//! Reading the input: YAML sources → documents → items (+ the functionConfig of a ResourceList,
+//! or of a `--config` file for a plain stream).
 
 use serde_json::Value;
 use thiserror::Error;

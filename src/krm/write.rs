@@ -1,4 +1,6 @@
-//! Writing results: as the `results:` of a ResourceList, or as lines for a person on stderr.
+//! Framing the output: the results as the `results:` of a ResourceList (an edit, written and
+//! checked with the items' edits) or as lines for a person on stderr, and the outputs of several
+//! sources as one stream.
 
 use serde_json::Value;
 
