@@ -829,6 +829,8 @@ fn model_apply(doc: &Doc, edits: &[Edit]) -> Result<Value, String> {
                     None => return Err("not a mapping".into()),
                 }
             }
+            // not generated yet
+            Edit::AppendItem { .. } => return Err("append not modelled".into()),
         }
     }
     // no edit may reach into what another one destroys
