@@ -19,12 +19,16 @@ use super::scalar::{
 };
 use super::tree::{NodeKind, Scalar, ScalarStyle};
 
-/// How an edit writes a new string scalar ([`crate::yaml::Edit::SetScalar`]).
+/// How an edit writes a new string scalar ([`crate::yaml::Edit::SetScalar`],
+/// [`crate::yaml::Edit::AppendItem`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum WriteStyle {
     /// The node's current style when the value can be written in it safely (plain: only if the
     /// value reads back as the same text and the same core-schema type as the old value;
     /// single-quoted: one printable line), else double-quoted. Block scalars become double-quoted.
+    /// A new sequence item takes the style of the sequence's last item by the same rules, plain
+    /// only when it reads back as the same string (plain when safe if the last item is not a
+    /// scalar, or there is none).
     Keep,
     /// Always double-quoted (escaped).
     DoubleQuoted,
@@ -171,6 +175,23 @@ fn item_text(value: Form<'_>) -> String {
     match value {
         Form::Inline(inline) => format!("- {inline}"),
         Form::Block(block) => format!("- {}", indent_rest(block, 2)),
+    }
+}
+
+/// The sequence item `- value` at indent 0 (`value` one line).
+pub(crate) fn item(value: &str) -> String {
+    item_text(Form::Inline(value))
+}
+
+/// The string `value` written as a new scalar next to a sibling of style `like` (`None`: no
+/// scalar sibling), in `style` (see [`WriteStyle`]): it reads back as this very string.
+pub(crate) fn string_like(like: Option<ScalarStyle>, value: &str, style: WriteStyle) -> String {
+    match (style, like) {
+        (WriteStyle::Keep, None | Some(ScalarStyle::Plain)) => string_scalar(value),
+        (WriteStyle::Keep, Some(ScalarStyle::SingleQuoted)) if single_quote_safe(value) => {
+            single_quote(value)
+        }
+        _ => double_quote(value),
     }
 }
 

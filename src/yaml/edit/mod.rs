@@ -2,8 +2,9 @@
 //!
 //! [`apply`] resolves every edit first: scalar and value replacements become splices at once;
 //! all `AddEntries` / `RemoveEntry` (and `SetValue` of a new key) aimed at one mapping are
-//! gathered into one map edit whose splices never overlap. Then the splices are checked (no
-//! anchor that an alias still uses is removed) and spliced into the text.
+//! gathered into one map edit whose splices never overlap, all `AppendItem` aimed at one
+//! sequence into one append. Then the splices are checked (no anchor that an alias still uses
+//! is removed) and spliced into the text.
 //!
 //! The parts, each using only those listed before it:
 //! - `error`: [`EditError`];
@@ -13,15 +14,17 @@
 //!   the indentation step);
 //! - `slot`: writing a value in place of a node (scalars, entry values, sequence items);
 //! - `map`: the edits of mappings (entries added, removed, set);
+//! - `seq`: the edits of sequences (items appended);
 //!
-//! (`slot` and `map` add their methods to `Cx`), and this module, which says what each [`Edit`]
-//! is and hands it to its part. The text of new values comes from the YAML emitter
+//! (`slot`, `map` and `seq` add their methods to `Cx`), and this module, which says what each
+//! [`Edit`] is and hands it to its part. The text of new values comes from the YAML emitter
 //! (`crate::yaml::emit`).
 
 mod error;
 mod layout;
 mod map;
 mod path;
+mod seq;
 mod slot;
 mod splice;
 
@@ -32,6 +35,7 @@ pub use splice::{Applied, Change};
 use crate::yaml::tree::{Node, Seg};
 use layout::Cx;
 use map::Groups;
+use seq::Appends;
 
 /// One change to the text, addressed by a path relative to the node it is applied with.
 #[derive(Debug, Clone, PartialEq)]
@@ -90,6 +94,31 @@ pub enum Edit {
         /// The value, as YAML text.
         yaml: String,
     },
+    /// Append the string `value` as the last item of the sequence at `path`, written in
+    /// `style` (Keep = like the sequence's last item, see [`WriteStyle::Keep`]; DoubleQuoted).
+    /// Only the new item's text is inserted:
+    /// - a block sequence gets a `- value` line right after its last item (after the comment
+    ///   on the last item's last line, after the kept lines of a `|+` item), at the column of
+    ///   its dashes (so both `- ` at the parent key's indentation and indented dashes are
+    ///   kept); comments and blank lines after the sequence stay after it;
+    /// - a flow sequence gets `, value` after its last item; when the last item stands on a
+    ///   line of its own, the new item goes on a new line at its indentation (after the
+    ///   comment on that line), with a trailing comma when the last item has one; an empty
+    ///   `[]` becomes `[value]`.
+    ///
+    /// The node at `path` must be a sequence: a missing key, `null` or an empty value is an
+    /// error (NotFound, WrongKind). The edit never creates the list: to write one where there
+    /// is none, use [`Edit::SetValue`] on the mapping that holds it (key `args`, YAML
+    /// `- value`), which adds the key, or replaces a `null`. Several `AppendItem` on one
+    /// sequence in one [`apply`] are appended in order.
+    AppendItem {
+        /// Where the sequence is.
+        path: Vec<Seg>,
+        /// The new item's string value.
+        value: String,
+        /// How to write it.
+        style: WriteStyle,
+    },
 }
 
 /// Applies `edits` to `text`, each path relative to the node paired with it (a node of a
@@ -112,6 +141,7 @@ pub fn apply(text: &str, edits: &[(&Node, Edit)]) -> Result<String, EditError> {
 pub fn apply_mapped(text: &str, edits: &[(&Node, Edit)]) -> Result<Applied, EditError> {
     let mut cx = Cx::new(text);
     let mut groups = Groups::default();
+    let mut appends = Appends::default();
     for (root, edit) in edits {
         if text.get(root.span.clone()).is_none() {
             return Err(EditError::Unsupported {
@@ -119,26 +149,29 @@ pub fn apply_mapped(text: &str, edits: &[(&Node, Edit)]) -> Result<Applied, Edit
                 reason: "the node's position is not in this text (was it parsed from it?)".into(),
             });
         }
-        collect(&mut cx, root, edit, &mut groups)?;
+        collect(&mut cx, root, edit, &mut groups, &mut appends)?;
     }
     cx.perform(groups)?;
+    cx.perform_appends(appends)?;
     let mut splices = cx.splices;
     splices.check_targets()?;
     splices.check_anchors(text)?;
     splices.splice(text)
 }
 
-/// Resolves one edit: replacements become splices now, map edits are gathered.
+/// Resolves one edit: replacements become splices now, map and sequence edits are gathered.
 fn collect<'n>(
     cx: &mut Cx<'_>,
     root: &'n Node,
     edit: &Edit,
     groups: &mut Groups<'n>,
+    appends: &mut Appends<'n>,
 ) -> Result<(), EditError> {
     match edit {
         Edit::SetScalar { path, value, style } => cx.set_scalar_at(root, path, value, *style),
         Edit::RemoveEntry { path, key } => groups.remove_entry(root, path, key),
         Edit::AddEntries { path, entries } => groups.add_entries(root, path, entries),
         Edit::SetValue { path, key, yaml } => cx.set_value(root, path, key, yaml, groups),
+        Edit::AppendItem { path, value, style } => appends.append_item(root, path, value, *style),
     }
 }
