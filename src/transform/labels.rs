@@ -186,9 +186,8 @@ fn label_claim(o: &Object, value: &Value, pairs: &Pairs, out: &mut Outcome) {
         if candidates.is_empty() {
             out.findings.push(
                 Finding::warning(format!(
-                    "{}: its name is the claim name of {}, but spec.pool.name is {:?}; its labels are left \
-                     as they are: rename the claim or fix spec.pool.name",
-                    o.display(),
+                    "its name is the claim name of {}, but spec.pool.name is {:?}; its labels are left as \
+                     they are: rename the claim or fix spec.pool.name",
                     named.join(" and of "),
                     short(pool)
                 ))
@@ -198,7 +197,7 @@ fn label_claim(o: &Object, value: &Value, pairs: &Pairs, out: &mut Outcome) {
             return;
         }
     }
-    let (_, pool) = match candidates.as_slice() {
+    let (host, pool) = match candidates.as_slice() {
         [one] => *one,
         several => {
             let named: Vec<String> = several
@@ -207,9 +206,8 @@ fn label_claim(o: &Object, value: &Value, pairs: &Pairs, out: &mut Outcome) {
                 .collect();
             out.findings.push(
                 Finding::warning(format!(
-                    "{}: its name is the claim name of both {}; without spec.pool.name ipreuse cannot tell \
+                    "its name is the claim name of both {}; without spec.pool.name ipreuse cannot tell \
                      which, so its labels are left as they are: set spec.pool.name, or rename a host or pool",
-                    o.display(),
                     named.join(" and ")
                 ))
                 .on(o.resource_ref())
@@ -225,10 +223,9 @@ fn label_claim(o: &Object, value: &Value, pairs: &Pairs, out: &mut Outcome) {
     match owners.as_slice() {
         [] => out.findings.push(
             Finding::warning(format!(
-                "{}: no ownerReferences entry of kind Metal3Data, so label {DATA_NAME} is not set (CAPM3 \
+                "no ownerReferences entry of kind Metal3Data, so label {DATA_NAME} is not set (CAPM3 \
                  lists a host's claims by it on release); add the owner reference CAPM3 wrote, or set the \
-                 label by hand",
-                o.display()
+                 label by hand"
             ))
             .on(o.resource_ref())
             .at("metadata.ownerReferences"),
@@ -236,16 +233,14 @@ fn label_claim(o: &Object, value: &Value, pairs: &Pairs, out: &mut Outcome) {
         [one] => wanted.push(Wanted {
             key: DATA_NAME,
             value: one,
-            from: claim
-                .data_owners
-                .first()
-                .map_or_else(String::new, |d| d.field.clone()),
+            from: claim.data_owners.first().map_or_else(String::new, |d| {
+                format!("the Metal3Data that owns it, {}", d.field)
+            }),
         }),
         several => out.findings.push(
             Finding::warning(format!(
-                "{}: ownerReferences name {} Metal3Data ({}); label {DATA_NAME} is not set: keep the one \
+                "ownerReferences name {} Metal3Data ({}); label {DATA_NAME} is not set: keep the one \
                  the claim was made for",
-                o.display(),
                 several.len(),
                 several
                     .iter()
@@ -260,7 +255,11 @@ fn label_claim(o: &Object, value: &Value, pairs: &Pairs, out: &mut Outcome) {
     wanted.push(Wanted {
         key: POOL_NAME,
         value: pool,
-        from: "metadata.name".into(),
+        from: format!(
+            "its name is the claim of host {} in pool {}",
+            short(host),
+            short(pool)
+        ),
     });
     write(o, &claim.labels, &wanted, out);
 }
@@ -303,7 +302,7 @@ fn label_data(o: &Object, value: &Value, templates: &mut Templates, out: &mut Ou
     let mut wanted = vec![Wanted {
         key: DATA_NAME,
         value: &o.name,
-        from: "metadata.name".into(),
+        from: "its own name".into(),
     }];
     let pool_name = first_pool(o, &data, templates, &mut out.findings);
     if let Some((pool, field)) = &pool_name {
@@ -324,7 +323,7 @@ fn first_pool(
     templates: &mut Templates,
     findings: &mut Vec<Finding>,
 ) -> Option<(String, String)> {
-    let not_set = |why: String| format!("{}: label {POOL_NAME} is not set: {why}", o.display());
+    let not_set = |why: String| format!("label {POOL_NAME} is not set: {why}");
     let Some(t) = &data.template else {
         findings.push(
             Finding::warning(not_set(
@@ -365,7 +364,10 @@ fn first_pool(
     match (template.first_metal3_pool(), &first.name) {
         (Some(name), _) => Some((
             name.to_string(),
-            format!("Metal3DataTemplate {shown} {}", first.field),
+            format!(
+                "the first Metal3 pool of its Metal3DataTemplate {shown}, {}",
+                first.field
+            ),
         )),
         (None, PoolName::Named(_)) => None,
         (None, PoolName::FromAnnotation { annotation, .. }) => {
@@ -400,9 +402,8 @@ fn write(o: &Object, labels: &Labels, wanted: &[Wanted], out: &mut Outcome) {
         if let Some(problem) = label_value_problem(w.value) {
             out.findings.push(
                 Finding::error(format!(
-                    "{}: label {} would be {:?} (from {}), which {problem}; CAPM3 cannot create its claims \
-                     with such a label either: use a shorter name",
-                    o.display(),
+                    "label {} would be {:?} ({}), which {problem}; CAPM3 cannot create its claims with \
+                     such a label either: use a shorter name",
                     w.key,
                     short(w.value),
                     w.from
@@ -421,10 +422,8 @@ fn write(o: &Object, labels: &Labels, wanted: &[Wanted], out: &mut Outcome) {
             Some(LabelValue::NotScalar) => {
                 out.findings.push(
                     Finding::error(format!(
-                        "{}: label {} is a mapping or a list, not a string; write {:?}",
-                        o.display(),
-                        w.key,
-                        w.value
+                        "label {} is a mapping or a list, not a string; write {:?}",
+                        w.key, w.value
                     ))
                     .on(o.resource_ref())
                     .at(field),
@@ -466,8 +465,7 @@ fn write(o: &Object, labels: &Labels, wanted: &[Wanted], out: &mut Outcome) {
 fn rewritten(o: &Object, w: &Wanted, old: &str, field: &str, out: &mut Outcome) {
     out.findings.push(
         Finding::warning(format!(
-            "{}: label {} was {old}; rewritten to {:?} (from {}), the value CAPM3 gives it",
-            o.display(),
+            "label {} was {old}; rewritten to {:?}, the value CAPM3 gives it: {}",
             w.key,
             short(w.value),
             w.from

@@ -202,7 +202,9 @@ fn a_claim_without_a_metal3data_owner_gets_pool_name_and_a_warning() {
     let warnings = only(&out.findings, Severity::Warning);
     assert_eq!(warnings.len(), 1, "{:?}", out.findings);
     assert!(
-        warnings[0].message.contains("IPClaim lab/node-1-prov")
+        warnings[0]
+            .message
+            .contains("no ownerReferences entry of kind Metal3Data")
             && warnings[0].message.contains(DATA_NAME),
         "{}",
         warnings[0].message
