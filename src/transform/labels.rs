@@ -465,7 +465,7 @@ fn write(o: &Object, labels: &Labels, wanted: &[Wanted], out: &mut Outcome) {
 fn rewritten(o: &Object, w: &Wanted, old: &str, field: &str, out: &mut Outcome) {
     out.findings.push(
         Finding::warning(format!(
-            "label {} was {old}; rewritten to {:?}, the value CAPM3 gives it: {}",
+            "label {} was {old}; rewritten to {:?}: {}",
             w.key,
             short(w.value),
             w.from
