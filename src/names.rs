@@ -19,6 +19,33 @@ fn is_label_text(s: &str) -> bool {
     b.first().is_some_and(ok) && b.last().is_some_and(ok) && b.iter().all(|c| ok(c) || *c == b'-')
 }
 
+/// The most characters Kubernetes allows in a label value.
+pub const LABEL_VALUE_MAX: usize = 63;
+
+/// Why `v` cannot be a Kubernetes label value, or `None` when it can: at most 63 characters,
+/// empty or alphanumerics, `-`, `_` and `.`, starting and ending alphanumeric (the API server's
+/// `IsValidLabelValue`).
+pub fn label_value_problem(v: &str) -> Option<String> {
+    let n = v.chars().count();
+    if n > LABEL_VALUE_MAX {
+        return Some(format!(
+            "is {n} characters long, over the {LABEL_VALUE_MAX} Kubernetes allows in a label value"
+        ));
+    }
+    let b = v.as_bytes();
+    let end_ok = |c: &u8| c.is_ascii_alphanumeric();
+    let ok = b.is_empty()
+        || (b.first().is_some_and(end_ok)
+            && b.last().is_some_and(end_ok)
+            && b.iter()
+                .all(|c| c.is_ascii_alphanumeric() || matches!(c, b'-' | b'_' | b'.')));
+    (!ok).then(|| {
+        "is not a valid label value (alphanumerics, '-', '_' and '.', starting and ending \
+         alphanumeric)"
+            .to_string()
+    })
+}
+
 /// The claim name CAPM3 uses for a host and a pool (plain concatenation, FACTS §1).
 pub fn claim_name(host: &str, pool: &str) -> String {
     format!("{host}-{pool}")
@@ -68,6 +95,18 @@ pub fn list_some(items: impl ExactSizeIterator<Item = String>, shown: usize) -> 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn label_values() {
+        assert_eq!(label_value_problem(""), None);
+        assert_eq!(label_value_problem("pool-v4.lab_1"), None);
+        assert_eq!(label_value_problem(&"a".repeat(63)), None);
+        let long = label_value_problem(&"a".repeat(64)).expect("too long");
+        assert!(long.contains("64 characters"), "{long}");
+        for bad in ["-a", "a-", ".a", "a b", "a/b", "é"] {
+            assert!(label_value_problem(bad).is_some(), "{bad:?}");
+        }
+    }
 
     #[test]
     fn dns1123_labels() {

@@ -14,6 +14,7 @@ use crate::krm::{self, Framing, ReadError, Source};
 use crate::mapping;
 use crate::model;
 use crate::results::{self, Finding};
+use crate::transform;
 use crate::verify;
 use crate::yaml::{self, Edit, Node, Seg};
 
@@ -85,9 +86,18 @@ pub fn run(sources: &[Source], config_file: Option<&Value>) -> Result<Outcome, R
                 let plan = mapping::plan(&index, &cfg, &mut findings);
                 let allocation = allocate::allocate(&index, &plan, &cfg, &mut findings);
                 edits = allocation.edits;
+                let labels = if cfg.labels {
+                    transform::labels::apply(&index, &values, &cfg)
+                } else {
+                    transform::Outcome::default()
+                };
+                findings.extend(labels.findings);
                 if cfg.mode == Mode::Check {
                     check_findings(&index, &edits, &mut findings);
+                    findings.extend(transform::labels::check(&index, &labels.edits));
                     edits.clear();
+                } else {
+                    edits.extend(labels.edits.into_iter().map(|e| (e.item, e.edit)));
                 }
                 summaries = allocation.summaries;
                 objects = index.objects;

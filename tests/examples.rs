@@ -12,9 +12,10 @@
 //! - `eval_makes_the_same_change`: `kpt fn eval PKG --exec BIN` with the Kptfile's config
 //!   (`configPath` → `--fn-config`, `configMap` → `-- key=value`) makes the same change.
 //! - `render_is_lossless`: the package rendered with ipreuse and rendered with an identity
-//!   function (`cat`) differ only in `preAllocations` lines: added entries, the added
-//!   `preAllocations:` key (in place of a `preAllocations: {}`), and entries whose IPv6 text
-//!   was rewritten to RFC 5952 form.
+//!   function (`cat`) differ only in `preAllocations` lines (added entries, the added
+//!   `preAllocations:` key in place of a `preAllocations: {}`, and entries whose IPv6 text
+//!   was rewritten to RFC 5952 form) and in the `data-name` / `pool-name` label lines (added
+//!   or rewritten, and an added `labels:` key of `metadata`).
 //!
 //! `kpt` and `git` must be installed: without them these tests fail, they never skip.
 //! `KPT=/path/to/kpt` chooses another kpt. `UPDATE_EXPECTED=1` rewrites `.expected/` from
@@ -681,6 +682,26 @@ fn parent<'a>(lines: &[&'a str], at: usize) -> Option<&'a str> {
         .copied()
 }
 
+/// The two labels the function writes (SPEC §7).
+const LABEL_KEYS: [&str; 2] = [
+    "infrastructure.cluster.x-k8s.io/data-name",
+    "infrastructure.cluster.x-k8s.io/pool-name",
+];
+
+fn is_labels_key(line: &str) -> bool {
+    let t = line.trim();
+    t == "labels:" || t.starts_with("labels: #")
+}
+
+/// A `data-name` / `pool-name` label line of a block `labels:` map: (indent, key).
+fn label_line<'a>(lines: &[&'a str], at: usize) -> Option<(usize, &'a str)> {
+    let line = lines[at];
+    let indent = line.len() - line.trim_start_matches(' ').len();
+    let (key, _) = line[indent..].split_once(": ")?;
+    (LABEL_KEYS.contains(&key) && parent(lines, at).is_some_and(is_labels_key))
+        .then_some((indent, key))
+}
+
 fn is_pre_allocations_key(line: &str) -> bool {
     let t = line.trim();
     t == "preAllocations:" || t.starts_with("preAllocations: #")
@@ -713,12 +734,16 @@ fn lossless_problems(before: &str, after: &str) -> Vec<String> {
         match *op {
             Op::Same(..) => {}
             Op::Added(j) => {
+                let labels_added = is_labels_key(b[j])
+                    && parent(&b, j).is_some_and(|p| p.trim_start().starts_with("metadata:"));
                 if !(is_pre_allocations_key(b[j])
                     && parent(&b, j).is_some_and(|p| p.trim_start().starts_with("spec:")))
                     && written_entry(&b, j).is_none()
+                    && !labels_added
+                    && label_line(&b, j).is_none()
                 {
                     problems.push(format!(
-                        "line {} was added but is not a preAllocations entry: {:?}",
+                        "line {} was added but is not a preAllocations entry or a label ipreuse writes: {:?}",
                         j + 1,
                         b[j]
                     ));
@@ -740,10 +765,16 @@ fn lossless_problems(before: &str, after: &str) -> Vec<String> {
                                     .any(|&(wi, wk, wa)| wi == indent && wk == key && wa == old)
                         })
                 });
-                if !emptied && !rewritten {
+                // A data-name / pool-name label whose value was rewritten in place.
+                let relabelled = label_line(&a, i).is_some_and(|(indent, key)| {
+                    added
+                        .iter()
+                        .any(|&j| label_line(&b, j) == Some((indent, key)))
+                });
+                if !emptied && !rewritten && !relabelled {
                     problems.push(format!(
-                        "line {} was removed or changed, and it is not an empty preAllocations or an \
-                         IPv6 entry rewritten to RFC 5952: {:?}",
+                        "line {} was removed or changed, and it is not an empty preAllocations, an \
+                         IPv6 entry rewritten to RFC 5952 or a label ipreuse rewrites: {:?}",
                         i + 1,
                         a[i]
                     ));
@@ -775,6 +806,21 @@ fn the_lossless_check_itself() {
     assert_eq!(lossless_problems(v6, v6_moved).len(), 1);
     let unquoted = "spec:\n  preAllocations:\n    a-p: 10.0.0.2\n";
     assert_eq!(lossless_problems("spec:\n", unquoted).len(), 1);
+    let labelled = "metadata:\n  name: x\n  labels:\n    a: b\n    infrastructure.cluster.x-k8s.io/pool-name: p\n";
+    let relabelled = "metadata:\n  name: x\n  labels:\n    a: b\n    infrastructure.cluster.x-k8s.io/pool-name: q\n    \
+                      infrastructure.cluster.x-k8s.io/data-name: \"d\"\n";
+    assert_eq!(
+        lossless_problems(labelled, relabelled),
+        Vec::<String>::new()
+    );
+    let created =
+        "metadata:\n  name: x\n  labels:\n    infrastructure.cluster.x-k8s.io/data-name: \"d\"\n";
+    assert_eq!(
+        lossless_problems("metadata:\n  name: x\n", created),
+        Vec::<String>::new()
+    );
+    let other_label = "metadata:\n  name: x\n  labels:\n    a: c\n    infrastructure.cluster.x-k8s.io/pool-name: p\n";
+    assert_eq!(lossless_problems(labelled, other_label).len(), 2);
     let emptied_only = "spec:\n  pools: []\n";
     assert_eq!(
         lossless_problems("spec:\n  pools: []\n  preAllocations: {}\n", emptied_only).len(),

@@ -201,7 +201,7 @@ fn pin_differing_from_the_existing_entry_is_an_error() {
     assert_error(
         &o,
         Want {
-            path: Some("metadata.annotations.ipreuse.dev/ip.pool"),
+            path: Some("metadata.annotations.[ipreuse.dev/ip.pool]"),
             object: Some(("BareMetalHost", "node-1")),
             says: &["10.0.0.12", "10.0.0.11"],
         },
@@ -232,7 +232,7 @@ fn pin_on_the_gateway_is_an_error() {
     assert_error(
         &o,
         Want {
-            path: Some("metadata.annotations.ipreuse.dev/ip.pool"),
+            path: Some("metadata.annotations.[ipreuse.dev/ip.pool]"),
             says: &["10.0.0.10", "gateway"],
             ..Want::default()
         },
@@ -247,7 +247,7 @@ fn pin_on_the_gateway_error_names_the_host() {
     assert_error(
         &o,
         Want {
-            path: Some("metadata.annotations.ipreuse.dev/ip.pool"),
+            path: Some("metadata.annotations.[ipreuse.dev/ip.pool]"),
             object: Some(("BareMetalHost", "node-1")),
             says: &["10.0.0.10"],
         },
@@ -264,7 +264,7 @@ fn pin_outside_the_pool_is_an_error() {
     assert_error(
         &o,
         Want {
-            path: Some("metadata.annotations.ipreuse.dev/ip.pool"),
+            path: Some("metadata.annotations.[ipreuse.dev/ip.pool]"),
             object: Some(("BareMetalHost", "node-1")),
             says: &["10.0.0.99"],
         },
@@ -282,7 +282,7 @@ fn pin_on_an_address_another_host_holds_live_is_an_error() {
     assert_error(
         &o,
         Want {
-            path: Some("metadata.annotations.ipreuse.dev/ip.pool"),
+            path: Some("metadata.annotations.[ipreuse.dev/ip.pool]"),
             says: &["10.0.0.12", "node-1-pool"],
             ..Want::default()
         },
@@ -310,7 +310,7 @@ fn pin_not_required_is_a_warning_and_still_taken() {
     assert_warning(
         &o,
         Want {
-            path: Some("metadata.annotations.ipreuse.dev/ip.pool"),
+            path: Some("metadata.annotations.[ipreuse.dev/ip.pool]"),
             object: Some(("BareMetalHost", "node-2")),
             ..Want::default()
         },

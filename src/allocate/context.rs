@@ -267,7 +267,7 @@ impl<'a> Context<'a> {
                                     short(key2)
                                 ))
                                 .on(pool.object.resource_ref())
-                                .at(format!("spec.preAllocations.{key}")),
+                                .at(crate::results::key_path("spec.preAllocations", key)),
                             );
                         }
                         Some(_) => {}
@@ -421,7 +421,7 @@ fn check_in_use(
                     short(claim),
                     short(text)
                 ),
-                format!("status.indexes.{claim}"),
+                crate::results::key_path("status.indexes", claim),
             ),
         };
         findings.push(
@@ -452,7 +452,7 @@ fn read_existing(
                                 "entry {key}: {text:?} is not a valid address: {e}"
                             ))
                             .on(pool.object.resource_ref())
-                            .at(format!("spec.preAllocations.{key}")),
+                            .at(crate::results::key_path("spec.preAllocations", key)),
                         );
                     }
                     None
@@ -491,7 +491,10 @@ fn read_pins(
                             "pin for IPPool {pool:?} is {text:?}, which is not a valid address: {e}"
                         ))
                         .on(host.object.resource_ref())
-                        .at(format!("metadata.annotations.{PIN_PREFIX}{pool}")),
+                        .at(crate::results::key_path(
+                            "metadata.annotations",
+                            &format!("{PIN_PREFIX}{pool}"),
+                        )),
                     );
                 }
             }

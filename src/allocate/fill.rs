@@ -110,7 +110,7 @@ fn fill(
                             ipam::canonical(l.ip())
                         ))
                         .on(v.rref.clone())
-                        .at(format!("status.indexes.{claim}")),
+                        .at(crate::results::key_path("status.indexes", &claim)),
                     );
                 }
                 waiting.push((claim, h));
@@ -192,7 +192,7 @@ fn warn_if_moves(
                 ipam::canonical(l.ip())
             ))
             .on(v.rref.clone())
-            .at(format!("spec.preAllocations.{claim}")),
+            .at(crate::results::key_path("spec.preAllocations", claim)),
         );
     }
 }
@@ -243,7 +243,7 @@ fn prune(v: &PoolView, findings: &mut Vec<Finding>, edits: &mut Vec<(usize, Edit
         let Some(x) = v.stale_host(&e.key) else {
             continue;
         };
-        let field = format!("spec.preAllocations.{}", e.key);
+        let field = crate::results::key_path("spec.preAllocations", &e.key);
         if v.ctx.cfg.prune {
             pruned += 1;
             findings.push(

@@ -137,7 +137,10 @@ fn warn_pins_without_pool(ctx: &context::Context, findings: &mut Vec<Finding>) {
                         host.object.namespace
                     ))
                     .on(host.object.resource_ref())
-                    .at(format!("metadata.annotations.{}{pool}", crate::model::host::PIN_PREFIX)),
+                    .at(crate::results::key_path(
+                        "metadata.annotations",
+                        &format!("{}{pool}", crate::model::host::PIN_PREFIX),
+                    )),
                 );
             }
         }

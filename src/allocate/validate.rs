@@ -35,7 +35,7 @@ pub fn existing<'a>(
     };
     for e in &v.st.existing {
         let Some(a) = e.addr else { continue };
-        let field = format!("spec.preAllocations.{}", e.key);
+        let field = crate::results::key_path("spec.preAllocations", &e.key);
         out.by_key.insert(e.key.as_str(), a);
         let text = ipam::canonical(a.ip());
         if !v.st.ipam.is_candidate(a) {
@@ -109,7 +109,8 @@ pub fn pins(
     for pin in pins {
         let host = &v.ctx.idx.hosts[pin.host];
         let host_ref = host.object.resource_ref();
-        let field = format!("metadata.annotations.{PIN_PREFIX}{pname}");
+        let field =
+            crate::results::key_path("metadata.annotations", &format!("{PIN_PREFIX}{pname}"));
         if !required.contains(&pin.host) {
             findings.push(
                 Finding::warning(format!(

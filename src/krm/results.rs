@@ -22,6 +22,13 @@ pub struct ResourceRef {
     pub namespace: Option<String>,
 }
 
+/// The `field.path` of key `key` in the mapping at the dotted path `map`:
+/// `metadata.annotations.[ipreuse.dev/ip.pool]`, `spec.preAllocations.node-1-pool` (a key that
+/// is not a plain word is bracketed, see [`crate::yaml::path_key`]).
+pub fn key_path(map: &str, key: &str) -> String {
+    format!("{map}.{}", crate::yaml::path_key(key))
+}
+
 /// One KRM result.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
@@ -30,7 +37,8 @@ pub struct Finding {
     pub message: String,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub resource_ref: Option<ResourceRef>,
-    /// Field path in kpt's dotted form, e.g. `spec.pools[0].start`.
+    /// Field path in kpt's dotted form, e.g. `spec.pools[0].start`; keys that are not plain
+    /// words in brackets (see [`key_path`]).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub field: Option<FieldRef>,
 }
@@ -89,4 +97,43 @@ pub fn sort(findings: &mut [Finding]) {
                 &b.message,
             ))
     });
+}
+
+#[cfg(test)]
+mod tests {
+    use super::key_path;
+
+    #[test]
+    fn keys_that_are_not_plain_words_are_bracketed_as_kyaml_reads_them() {
+        assert_eq!(
+            key_path("spec.preAllocations", "node-1_a-pool"),
+            "spec.preAllocations.node-1_a-pool"
+        );
+        assert_eq!(
+            key_path("metadata.annotations", "ipreuse.dev/ip.pool"),
+            "metadata.annotations.[ipreuse.dev/ip.pool]"
+        );
+        assert_eq!(
+            key_path("metadata.labels", "app/name"),
+            "metadata.labels.[app/name]"
+        );
+        assert_eq!(
+            key_path("spec.preAllocations", "node1.lab-v4"),
+            "spec.preAllocations.[node1.lab-v4]"
+        );
+        assert_eq!(key_path("data", ""), "data.[]");
+        use crate::yaml::{Seg, path_to_string};
+        assert_eq!(
+            path_to_string(&[
+                Seg::key("metadata"),
+                Seg::key("labels"),
+                Seg::key("infrastructure.cluster.x-k8s.io/pool-name")
+            ]),
+            "metadata.labels.[infrastructure.cluster.x-k8s.io/pool-name]"
+        );
+        assert_eq!(
+            path_to_string(&[Seg::key("spec"), Seg::key("pools"), Seg::Index(0)]),
+            "spec.pools[0]"
+        );
+    }
 }

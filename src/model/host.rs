@@ -33,7 +33,10 @@ impl Host {
             ("metadata.namespace".into(), object.namespace.as_str()),
         ];
         for (pool, addr) in &pins {
-            fields.push((format!("metadata.annotations.{PIN_PREFIX}{pool}"), addr));
+            fields.push((
+                crate::results::key_path("metadata.annotations", &format!("{PIN_PREFIX}{pool}")),
+                addr,
+            ));
         }
         if let Some((field, text)) = fields.iter().find(|(_, t)| is_template(t)) {
             findings.push(skipped_for_template(object, field, text));

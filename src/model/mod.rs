@@ -6,6 +6,9 @@
 
 pub mod data_template;
 pub mod host;
+pub mod ip_claim;
+pub mod labels;
+pub mod metal3_data;
 pub mod pool;
 pub mod value;
 

@@ -84,7 +84,7 @@ impl Pool {
             Some(Value::Object(m)) => (
                 m.iter()
                     .filter_map(|(k, v)| {
-                        let field = format!("spec.preAllocations.{k}");
+                        let field = crate::results::key_path("spec.preAllocations", k);
                         r.text(k, &field);
                         if v.is_null() {
                             // `key:` with no value is an entry that does not parse, never a free slot.

@@ -32,5 +32,5 @@ pub use meaning::MeaningError;
 pub use parse::{YamlError, parse};
 pub use simple_read::read_simple;
 pub use tree::{
-    Document, Mapping, Node, NodeKind, Scalar, ScalarStyle, Seg, Sequence, path_to_string,
+    Document, Mapping, Node, NodeKind, Scalar, ScalarStyle, Seg, Sequence, path_key, path_to_string,
 };

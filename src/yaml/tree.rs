@@ -135,7 +135,8 @@ impl Seg {
     }
 }
 
-/// Formats a path as `spec.items[3].name` (the empty path is `.`).
+/// Formats a path as `spec.items[3].name` (the empty path is `.`); a key that is not a plain
+/// word is written in brackets, as [`path_key`] says: `metadata.labels.[app.kubernetes.io/name]`.
 pub fn path_to_string(path: &[Seg]) -> String {
     let mut out = String::new();
     for seg in path {
@@ -144,7 +145,7 @@ pub fn path_to_string(path: &[Seg]) -> String {
                 if !out.is_empty() {
                     out.push('.');
                 }
-                out.push_str(k);
+                out.push_str(&path_key(k));
             }
             Seg::Index(i) => {
                 out.push('[');
@@ -157,6 +158,25 @@ pub fn path_to_string(path: &[Seg]) -> String {
         out.push('.');
     }
     out
+}
+
+/// One mapping key as a segment of a dotted field path (`field.path` of a KRM result).
+///
+/// A key made only of ASCII letters, digits, `-` and `_` is written as it is; any other key
+/// (one with a `.` or `/`, such as a label, annotation or host name, or an empty key) is written
+/// in brackets, `[config.kubernetes.io/local-config]`, as kustomize's kyaml path syntax reads it
+/// (its `SmarterPathSplitter`: a bracketed segment without `=` is one mapping key), so that
+/// `metadata.annotations.[ipreuse.dev/ip.pool]` says where one key ends.
+pub fn path_key(key: &str) -> std::borrow::Cow<'_, str> {
+    let plain = !key.is_empty()
+        && key
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_');
+    if plain {
+        std::borrow::Cow::Borrowed(key)
+    } else {
+        std::borrow::Cow::Owned(format!("[{key}]"))
+    }
 }
 
 impl fmt::Display for Seg {
