@@ -1,14 +1,16 @@
 //! The edit layer's oracle, shared by the `edit` fuzz target and the proptest in
 //! `src/yaml/tests/prop_tests.rs` (which includes this file).
 //!
-//! It builds a random valid YAML document (block and flow collections, comments, anchors,
-//! aliases, merge keys, explicit `? key` entries, block scalars `|` `|-` `|+` `>` `>-`, quoted
-//! and plain scalars, LF / CRLF / CR line breaks) together with a model of what it reads as,
-//! applies random edits (on paths that exist or not) both with `yaml::apply` and to the model,
-//! and checks: `apply` returns an error, or its output parses and reads back (`to_json`)
-//! exactly as the model says, everything else included. Where the model says the edits cannot
-//! be performed (a path through an alias or a merge key, a missing key, two edits of one node,
-//! a duplicate key, removing an anchor an alias still uses), `apply` must return an error.
+//! It builds a random valid YAML document (block and flow collections, flow sequences over
+//! several lines, comments, anchors, aliases, merge keys, explicit `? key` entries, block
+//! scalars `|` `|-` `|+` `>` `>-`, quoted and plain scalars, LF / CRLF / CR line breaks)
+//! together with a model of what it reads as, applies random edits (on paths that exist or
+//! not; items appended to its sequences) both with `yaml::apply` and to the model, and checks:
+//! `apply` returns an error, or its output parses and reads back (`to_json`) exactly as the
+//! model says, everything else included. Where the model says the edits cannot be performed (a
+//! path through an alias or a merge key, a missing key, two edits of one node, a duplicate key,
+//! removing an anchor an alias still uses, an edit inside a list another edit replaces),
+//! `apply` must return an error.
 //! Whenever the safety net's lean reader (`read_simple`) answers on a text, it must read it
 //! exactly as the full parser does.
 //!
@@ -30,6 +32,7 @@ pub struct Input {
     pub header: bool,
     pub wide: bool,
     pub edits: Vec<GEdit>,
+    pub appends: Vec<GAppend>,
 }
 
 /// The line break the document is written with.
@@ -58,7 +61,10 @@ pub enum GNode {
     Map(Vec<GEntry>),
     Seq(Vec<GEntry>, bool),
     FlowMap(Vec<(u8, u8, bool)>),
-    FlowSeq(Vec<u8>),
+    /// Its items, and its layout: on one line (`layout % 3 == 0`), else over several lines
+    /// (`[`, one item per line, `]` on a line of its own), with a trailing comma after the last
+    /// item when `layout % 3 == 2`.
+    FlowSeq(Vec<u8>, u8),
     Empty,
     EmptyMap,
     Alias(u8),
@@ -88,6 +94,16 @@ pub enum GEdit {
         key: u8,
         yaml: u8,
     },
+}
+
+/// A string item appended to a sequence picked among the document's (`target`), placed at
+/// `at` among the other edits. Left out when the document has no sequence.
+#[derive(Arbitrary, Debug, Clone)]
+pub struct GAppend {
+    pub target: u16,
+    pub value: u8,
+    pub quoted: bool,
+    pub at: u8,
 }
 
 /// (written, read) keys of generated entries.
@@ -440,6 +456,31 @@ impl Gen {
                 self.out.push_str(&format!("{props}{c}\n"));
                 return self.node(M::Scalar(Value::Null), path);
             }
+            GNode::FlowSeq(items, layout) if layout % 3 > 0 => {
+                let trailing = layout % 3 == 2;
+                self.last_block = false;
+                let pad = Self::pad(col + self.step);
+                let mut ids = Vec::new();
+                let mut texts = Vec::new();
+                for (i, s) in items.iter().take(4).enumerate() {
+                    let (t, j) = SCALARS[*s as usize % SCALARS.len()];
+                    let mut p = path.to_vec();
+                    p.push(Seg::Index(i));
+                    ids.push(self.node(M::Scalar(json(j)), &p));
+                    texts.push(t);
+                }
+                self.out.push_str(&format!("{props} [{c}\n"));
+                for (i, t) in texts.iter().enumerate() {
+                    let comma = if i + 1 < texts.len() || trailing {
+                        ","
+                    } else {
+                        ""
+                    };
+                    self.out.push_str(&format!("{pad}{t}{comma}{c}\n"));
+                }
+                self.out.push_str(&format!("{pad}]\n"));
+                return self.node(M::Seq(ids), path);
+            }
             _ => {}
         }
         self.last_block = false;
@@ -487,7 +528,7 @@ impl Gen {
                     },
                 )
             }
-            GNode::FlowSeq(items) => {
+            GNode::FlowSeq(items, _) => {
                 let mut parts = Vec::new();
                 let mut ids = Vec::new();
                 for (i, s) in items.iter().take(4).enumerate() {
@@ -713,6 +754,7 @@ enum Effect {
     Add(usize, String, Value),
     Replace(usize, Value),
     Create(usize, String, Vec<(String, String)>),
+    Append(usize, Value),
 }
 
 /// Applies `edits` (all relative to the root) to the model: the JSON the edited document must
@@ -829,6 +871,16 @@ fn model_apply(doc: &Doc, edits: &[Edit]) -> Result<Value, String> {
                     None => return Err("not a mapping".into()),
                 }
             }
+            Edit::AppendItem { path, value, .. } => {
+                let ids = doc.walk(path).map_err(|_| "path")?;
+                let id = *ids.last().unwrap_or(&doc.root);
+                if !matches!(doc.arena.get(id), Some(M::Seq(_))) {
+                    return Err("not a sequence".into());
+                }
+                // whatever its style, the new item reads as the string
+                let item = Value::from(value.as_str());
+                effects.push((Effect::Append(id, item), ids, HashSet::new()));
+            }
         }
     }
     // no edit may reach into what another one destroys
@@ -861,7 +913,8 @@ fn model_apply(doc: &Doc, edits: &[Edit]) -> Result<Value, String> {
             return Err("removes a used anchor".into());
         }
     }
-    // perform: replacements, then per mapping its removals, then its additions in order
+    // perform: replacements, then per mapping its removals, then its additions in order, and
+    // per sequence its appends in order
     let mut arena = doc.arena.clone();
     let mut removed: HashSet<(usize, String)> = HashSet::new();
     for (e, _, _) in &effects {
@@ -873,6 +926,13 @@ fn model_apply(doc: &Doc, edits: &[Edit]) -> Result<Value, String> {
                 }
                 if let Some(M::Map { entries, .. }) = arena.get_mut(*id) {
                     entries.retain(|(k, _)| k != key);
+                }
+            }
+            Effect::Append(id, v) => {
+                arena.push(M::Scalar(v.clone()));
+                let new = arena.len() - 1;
+                if let Some(M::Seq(items)) = arena.get_mut(*id) {
+                    items.push(new);
                 }
             }
             _ => {}
@@ -949,7 +1009,13 @@ fn edits(input: &Input, doc: &Doc) -> Vec<Edit> {
             .map(|(p, _)| p.clone())
             .unwrap_or_default()
     };
-    input
+    let seqs: Vec<Vec<Seg>> = doc
+        .paths
+        .iter()
+        .filter(|(_, id)| matches!(doc.arena.get(*id), Some(M::Seq(_))))
+        .map(|(p, _)| p.clone())
+        .collect();
+    let mut edits: Vec<Edit> = input
         .edits
         .iter()
         .take(6)
@@ -1005,7 +1071,28 @@ fn edits(input: &Input, doc: &Doc) -> Vec<Edit> {
                 yaml: pick(YAMLS, *yaml).to_owned(),
             },
         })
-        .collect()
+        .collect();
+    // appends need a sequence: where the document has none, they are left out (one there would
+    // be refused by kind whatever the text, which the unit tests pin)
+    if !seqs.is_empty() {
+        for a in input.appends.iter().take(3) {
+            let edit = Edit::AppendItem {
+                path: seqs
+                    .get(a.target as usize % seqs.len())
+                    .cloned()
+                    .unwrap_or_default(),
+                value: pick(VALUES, a.value).to_owned(),
+                style: if a.quoted {
+                    WriteStyle::DoubleQuoted
+                } else {
+                    WriteStyle::Keep
+                },
+            };
+            let at = a.at as usize % (edits.len() + 1);
+            edits.insert(at, edit);
+        }
+    }
+    edits
 }
 
 /// The oracle: panics (with the text, the edits and the output) when `apply` returns a text

@@ -231,3 +231,61 @@ fn the_shortcuts_never_confirm_what_the_exact_check_refuses() {
         assert!(refused > 100, "the mutations must break something");
     }
 }
+
+/// An item appended to a list (a controller's `args`) is confirmed by the shortcuts, in a
+/// stream and in a large ResourceList, and a wrong item is refused at its path.
+#[test]
+fn an_appended_list_item_is_confirmed_and_a_wrong_one_refused() {
+    let deployment = "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: capm3\nspec:\n  template:\n    spec:\n      containers:\n      - name: manager\n        args:\n        - --leader-elect\n";
+    let args = vec![
+        k("spec"),
+        k("template"),
+        k("spec"),
+        k("containers"),
+        Seg::Index(0),
+        k("args"),
+    ];
+    let append = Edit::AppendItem {
+        path: args.clone(),
+        value: "--enable-bmh-name-based-preallocation=true".into(),
+        style: WriteStyle::Keep,
+    };
+    let stream = [pool("a", 1), deployment.to_string()].join("---\n");
+    let mut rl = resource_list(70);
+    let at = rl.find("functionConfig:").expect("the frame's last key");
+    let item: String = deployment
+        .lines()
+        .enumerate()
+        .map(|(j, line)| format!("{}{line}\n", if j == 0 { "- " } else { "  " }))
+        .collect();
+    rl.insert_str(at, &item);
+    let in_rl = append.prefixed(&[k("items"), Seg::Index(70)]);
+    for (text, edits) in [(stream, vec![(1, append.clone())]), (rl, vec![(0, in_rl)])] {
+        let (docs, edits, out) = applied(&text, &edits);
+        // one line inserted, under the last item and like it
+        let line = text
+            .lines()
+            .find(|l| l.ends_with("- --leader-elect"))
+            .expect("the last item");
+        let new = line.replace(
+            "--leader-elect",
+            "--enable-bmh-name-based-preallocation=true",
+        );
+        assert_eq!(
+            out.text,
+            text.replace(line, &format!("{line}\n{new}")),
+            "{}",
+            out.text
+        );
+        assert!(
+            quick(&text, &docs, &edits, &out),
+            "the shortcut confirms it"
+        );
+        assert_eq!(check(&text, &docs, &edits, &out), Ok(()));
+        let wrong = out.text.find("=true").expect("the new item") + 1;
+        let m = check(&text, &docs, &edits, &mutated(&out, wrong, b'T')).expect_err("refused");
+        let path = edits[0].1.path();
+        assert_eq!(m.path.get(..path.len()), Some(path), "{m:?}");
+        assert_eq!(m.path.last(), Some(&Seg::Index(1)), "{m:?}");
+    }
+}

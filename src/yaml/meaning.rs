@@ -28,7 +28,8 @@ impl Edit {
             Edit::SetScalar { path, .. }
             | Edit::AddEntries { path, .. }
             | Edit::RemoveEntry { path, .. }
-            | Edit::SetValue { path, .. } => path,
+            | Edit::SetValue { path, .. }
+            | Edit::AppendItem { path, .. } => path,
         }
     }
 
@@ -60,6 +61,11 @@ impl Edit {
                 key: key.clone(),
                 yaml: yaml.clone(),
             },
+            Edit::AppendItem { value, style, .. } => Edit::AppendItem {
+                path,
+                value: value.clone(),
+                style: *style,
+            },
         }
     }
 
@@ -72,7 +78,8 @@ impl Edit {
     ///   entries, values as strings;
     /// - `RemoveEntry`: the mapping at `path` loses `key` (and is `{}` when it was the last);
     /// - `SetValue`: the mapping at `path` (`null` counts as empty) gets `key` set to the value
-    ///   of the YAML text `yaml`.
+    ///   of the YAML text `yaml`;
+    /// - `AppendItem`: the sequence at `path` gains the string `value` as its last item.
     pub fn apply_to_json(&self, root: &mut Value) -> Result<(), MeaningError> {
         match self {
             Edit::SetScalar { path, value, style } => {
@@ -113,6 +120,13 @@ impl Edit {
                 map_at(root, path, true)?.insert(key.clone(), value);
                 Ok(())
             }
+            Edit::AppendItem { path, value, .. } => match at_mut(root, path)? {
+                Value::Array(items) => {
+                    items.push(Value::String(value.clone()));
+                    Ok(())
+                }
+                _ => Err(err(path, "not a sequence".into())),
+            },
         }
     }
 }
@@ -243,6 +257,41 @@ mod tests {
         assert_eq!(
             v,
             json!({"kind": "ResourceList", "results": [{"message": "hi", "severity": "info"}]})
+        );
+    }
+
+    #[test]
+    fn append_item_adds_a_string_at_the_end_of_a_sequence() {
+        let append = |value: &str, style| Edit::AppendItem {
+            path: vec![k("args")],
+            value: value.into(),
+            style,
+        };
+        let mut v = json!({"args": ["--a"]});
+        append("12", WriteStyle::Keep)
+            .apply_to_json(&mut v)
+            .unwrap();
+        append("--b", WriteStyle::DoubleQuoted)
+            .apply_to_json(&mut v)
+            .unwrap();
+        // always a string, whatever it looks like
+        assert_eq!(v, json!({"args": ["--a", "12", "--b"]}));
+        for mut other in [json!({"args": null}), json!({"args": {}}), json!({})] {
+            assert!(
+                append("x", WriteStyle::Keep)
+                    .apply_to_json(&mut other)
+                    .is_err(),
+                "{other} has no sequence at args"
+            );
+        }
+        let moved = append("x", WriteStyle::Keep).prefixed(&[k("spec")]);
+        assert_eq!(
+            moved,
+            Edit::AppendItem {
+                path: vec![k("spec"), k("args")],
+                value: "x".into(),
+                style: WriteStyle::Keep
+            }
         );
     }
 

@@ -5,15 +5,19 @@
 //! replacements spliced in one pass: everything an edit does not touch is kept byte for byte
 //! (comments, quoting, key order, indentation, line endings). [`to_yaml_block`] renders a JSON
 //! value as clean block YAML (for `results:`).
+//!
+//! The parts: `text` (byte positions and line breaks), `scalar` (core-schema resolution and
+//! quoting), `tree` (the positioned nodes), `parse`, `simple_read` (the safety net's lean
+//! reader), `emit` (the one writer of new YAML text), `edit` (the edits, spliced into the
+//! original text; see its own parts there), `meaning` (what an edit means for the JSON a
+//! document reads as).
 
 #![deny(missing_docs)]
 
 mod edit;
-mod edit_util;
-mod map_edit;
+mod emit;
 mod meaning;
 mod parse;
-mod render;
 mod scalar;
 mod simple_read;
 mod text;
@@ -23,9 +27,9 @@ mod tree;
 mod tests;
 
 pub use edit::{Applied, Change, Edit, EditError, WriteStyle, apply, apply_mapped};
+pub use emit::to_yaml_block;
 pub use meaning::MeaningError;
 pub use parse::{YamlError, parse};
-pub use render::to_yaml_block;
 pub use simple_read::read_simple;
 pub use tree::{
     Document, Mapping, Node, NodeKind, Scalar, ScalarStyle, Seg, Sequence, path_to_string,

@@ -1,5 +1,6 @@
 //! Tests of the yaml layer.
 
+mod append_tests;
 mod edit_tests;
 mod parse_tests;
 mod prop_tests;

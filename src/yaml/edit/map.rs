@@ -1,19 +1,18 @@
 //! Map edits: every `AddEntries` / `RemoveEntry` (and `SetValue` of a new key) aimed at one
-//! mapping, performed together as removals plus appends whose splices never overlap.
+//! mapping is gathered into one group ([`Groups`]), performed together as removals plus appends
+//! whose splices never overlap. `SetValue` of an existing key replaces its value at once.
 
 use std::collections::{HashMap, HashSet};
 
-use super::edit::{Cx, Edit, EditError, is_null_like};
-use super::edit_util::{
-    NewValue, entries_value, entry_block, indent_lines, indent_rest, map_value,
-    new_value_from_yaml, not_found, parent_slot, props_after, quoted_value, resolve, wrong,
-};
-use super::parse::{colon_after_key, parse};
-use super::scalar::string_scalar;
-use super::text::{
+use super::error::{EditError, duplicate, not_found, wrong};
+use super::layout::{Cx, props_after};
+use super::path::{is_null_like, key_path, parent_slot, resolve};
+use crate::yaml::emit::{NewValue, entry, flow_entry, indent_lines, indent_rest};
+use crate::yaml::parse::colon_after_key;
+use crate::yaml::text::{
     at_line_start, break_before, column, has_break_after, line_end, line_start, next_line_start,
 };
-use super::tree::{Mapping, Node, NodeKind, Seg, path_to_string};
+use crate::yaml::tree::{Mapping, Node, NodeKind, Seg, path_to_string};
 
 /// A value to add under a new key.
 enum AddValue {
@@ -34,7 +33,7 @@ struct Group<'n> {
     additions: Vec<(String, AddValue)>,
 }
 
-/// The map edits of one [`super::apply`], by target node.
+/// The map edits of one [`super::apply`], by target mapping.
 #[derive(Default)]
 pub(super) struct Groups<'n> {
     list: Vec<Group<'n>>,
@@ -58,132 +57,134 @@ impl<'n> Groups<'n> {
         // `i` is always a valid index: it was pushed when first seen
         &mut self.list[i.min(last)]
     }
-}
 
-fn key_path(path: &[Seg], key: &str) -> Vec<Seg> {
-    let mut p = path.to_vec();
-    p.push(Seg::Key(key.to_owned()));
-    p
-}
+    /// Gathers a [`super::Edit::RemoveEntry`].
+    pub(super) fn remove_entry(
+        &mut self,
+        root: &'n Node,
+        path: &[Seg],
+        key: &str,
+    ) -> Result<(), EditError> {
+        let node = resolve(root, path)?;
+        let NodeKind::Map(map) = &node.kind else {
+            return Err(wrong(path, "a mapping"));
+        };
+        if map.position(key).is_none() {
+            let p = key_path(path, key);
+            return Err(if map.merged(key).is_some() {
+                EditError::Merged {
+                    path: path_to_string(&p),
+                }
+            } else {
+                not_found(&p)
+            });
+        }
+        self.get(root, path, node).removals.push(key.to_owned());
+        Ok(())
+    }
 
-/// An entry's key as YAML text at indent 0 (`key: ...`).
-fn addition_value(value: &AddValue, step: usize) -> NewValue {
-    match value {
-        AddValue::Str(v) => quoted_value(v),
-        AddValue::Entries(entries) => entries_value(entries, step),
-        AddValue::Yaml(v) => NewValue {
-            block: v.block.clone(),
-            inline: v.inline.clone(),
-            flow: v.flow.clone(),
-            kind: v.kind,
-        },
+    /// Gathers a [`super::Edit::AddEntries`].
+    pub(super) fn add_entries(
+        &mut self,
+        root: &'n Node,
+        path: &[Seg],
+        entries: &[(String, String)],
+    ) -> Result<(), EditError> {
+        let mut seen = HashSet::new();
+        for (k, _) in entries {
+            if !seen.insert(k.as_str()) {
+                return Err(EditError::DuplicateKey {
+                    path: path_to_string(path),
+                    key: k.clone(),
+                });
+            }
+        }
+        if entries.is_empty() {
+            return Ok(());
+        }
+        match resolve(root, path) {
+            Ok(node) => {
+                if node.as_map().is_none() && !is_null_like(node) {
+                    return Err(wrong(path, "a mapping"));
+                }
+                let group = self.get(root, path, node);
+                for (k, v) in entries {
+                    group.additions.push((k.clone(), AddValue::Str(v.clone())));
+                }
+                Ok(())
+            }
+            Err(EditError::NotFound { .. }) => {
+                let Some((Seg::Key(key), parent_path)) = path.split_last() else {
+                    return Err(not_found(path));
+                };
+                let parent = resolve(root, parent_path).map_err(|_| not_found(path))?;
+                if !matches!(parent.kind, NodeKind::Map(_)) {
+                    return Err(wrong(parent_path, "a mapping"));
+                }
+                let group = self.get(root, parent_path, parent);
+                // several AddEntries at one missing mapping fill one new mapping
+                let existing = group.additions.iter_mut().find_map(|(k, v)| match v {
+                    AddValue::Entries(list) if k == key => Some(list),
+                    _ => None,
+                });
+                match existing {
+                    Some(list) => list.extend(entries.iter().cloned()),
+                    None => group
+                        .additions
+                        .push((key.clone(), AddValue::Entries(entries.to_vec()))),
+                }
+                Ok(())
+            }
+            Err(e) => Err(e),
+        }
     }
 }
 
-impl<'t> Cx<'t> {
-    /// Resolves one edit: replacements become splices now, map edits are gathered.
-    pub(super) fn collect<'n>(
+/// The value an addition writes under its new key.
+fn addition_value(value: &AddValue, step: usize) -> NewValue {
+    match value {
+        AddValue::Str(v) => NewValue::string(v),
+        AddValue::Entries(entries) => NewValue::entries(entries, step),
+        AddValue::Yaml(v) => v.clone(),
+    }
+}
+
+impl Cx<'_> {
+    /// Performs a [`super::Edit::SetValue`] of an existing key at once; gathers one of a new key.
+    pub(super) fn set_value<'n>(
         &mut self,
         root: &'n Node,
-        edit: &Edit,
+        path: &[Seg],
+        key: &str,
+        yaml: &str,
         groups: &mut Groups<'n>,
     ) -> Result<(), EditError> {
-        match edit {
-            Edit::SetScalar { path, value, style } => self.set_scalar_at(root, path, value, *style),
-            Edit::RemoveEntry { path, key } => {
-                let node = resolve(root, path)?;
-                let NodeKind::Map(map) = &node.kind else {
-                    return Err(wrong(path, "a mapping"));
+        let value = NewValue::from_yaml(yaml).map_err(|message| EditError::InvalidYaml {
+            path: path_to_string(path),
+            message,
+        })?;
+        let node = resolve(root, path)?;
+        match &node.kind {
+            NodeKind::Map(map) if map.position(key).is_some() => {
+                let Some((k, v)) = map.position(key).and_then(|i| map.entries.get(i)) else {
+                    return Err(not_found(&key_path(path, key)));
                 };
-                if map.position(key).is_none() {
-                    let p = key_path(path, key);
-                    return Err(if map.merged(key).is_some() {
-                        EditError::Merged {
-                            path: path_to_string(&p),
-                        }
-                    } else {
-                        not_found(&p)
-                    });
-                }
-                groups.get(root, path, node).removals.push(key.clone());
+                let step = self.step(root);
+                self.splices.target(node.span.clone(), path_to_string(path));
+                self.splices.destroy(v.span.clone());
+                self.replace_value(map.flow, k, v, &value, step, &key_path(path, key))
+            }
+            NodeKind::Map(map) if map.merged(key).is_some() => Err(EditError::Merged {
+                path: path_to_string(&key_path(path, key)),
+            }),
+            _ if node.as_map().is_some() || is_null_like(node) => {
+                groups
+                    .get(root, path, node)
+                    .additions
+                    .push((key.to_owned(), AddValue::Yaml(value)));
                 Ok(())
             }
-            Edit::AddEntries { path, entries } => {
-                let mut seen = HashSet::new();
-                for (k, _) in entries {
-                    if !seen.insert(k.as_str()) {
-                        return Err(EditError::DuplicateKey {
-                            path: path_to_string(path),
-                            key: k.clone(),
-                        });
-                    }
-                }
-                if entries.is_empty() {
-                    return Ok(());
-                }
-                match resolve(root, path) {
-                    Ok(node) => {
-                        if node.as_map().is_none() && !is_null_like(node) {
-                            return Err(wrong(path, "a mapping"));
-                        }
-                        let group = groups.get(root, path, node);
-                        for (k, v) in entries {
-                            group.additions.push((k.clone(), AddValue::Str(v.clone())));
-                        }
-                        Ok(())
-                    }
-                    Err(EditError::NotFound { .. }) => {
-                        let Some((Seg::Key(key), parent_path)) = path.split_last() else {
-                            return Err(not_found(path));
-                        };
-                        let parent = resolve(root, parent_path).map_err(|_| not_found(path))?;
-                        if !matches!(parent.kind, NodeKind::Map(_)) {
-                            return Err(wrong(parent_path, "a mapping"));
-                        }
-                        let group = groups.get(root, parent_path, parent);
-                        // several AddEntries at one missing mapping fill one new mapping
-                        let existing = group.additions.iter_mut().find_map(|(k, v)| match v {
-                            AddValue::Entries(list) if k == key => Some(list),
-                            _ => None,
-                        });
-                        match existing {
-                            Some(list) => list.extend(entries.iter().cloned()),
-                            None => group
-                                .additions
-                                .push((key.clone(), AddValue::Entries(entries.clone()))),
-                        }
-                        Ok(())
-                    }
-                    Err(e) => Err(e),
-                }
-            }
-            Edit::SetValue { path, key, yaml } => {
-                let value = new_value_from_yaml(yaml, path)?;
-                let node = resolve(root, path)?;
-                match &node.kind {
-                    NodeKind::Map(map) if map.position(key).is_some() => {
-                        let Some((k, v)) = map.position(key).and_then(|i| map.entries.get(i))
-                        else {
-                            return Err(not_found(&key_path(path, key)));
-                        };
-                        let step = self.step(root);
-                        self.targets.push((node.span.clone(), path_to_string(path)));
-                        self.destroyed.push(v.span.clone());
-                        self.replace_value(map.flow, k, v, &value, step, &key_path(path, key))
-                    }
-                    NodeKind::Map(map) if map.merged(key).is_some() => Err(EditError::Merged {
-                        path: path_to_string(&key_path(path, key)),
-                    }),
-                    _ if node.as_map().is_some() || is_null_like(node) => {
-                        groups
-                            .get(root, path, node)
-                            .additions
-                            .push((key.clone(), AddValue::Yaml(value)));
-                        Ok(())
-                    }
-                    _ => Err(wrong(path, "a mapping")),
-                }
-            }
+            _ => Err(wrong(path, "a mapping")),
         }
     }
 
@@ -197,8 +198,8 @@ impl<'t> Cx<'t> {
 
     fn map_edit(&mut self, g: &Group<'_>) -> Result<(), EditError> {
         let path = g.path.as_slice();
-        self.targets
-            .push((g.node.span.clone(), path_to_string(path)));
+        self.splices
+            .target(g.node.span.clone(), path_to_string(path));
         let step = self.step(g.root);
         let mut added = HashSet::new();
         let mut additions: Vec<(String, NewValue)> = Vec::with_capacity(g.additions.len());
@@ -223,7 +224,7 @@ impl<'t> Cx<'t> {
                 if additions.is_empty() {
                     return Ok(());
                 }
-                let value = map_value(&additions, step);
+                let value = NewValue::map(&additions, step);
                 let (parent, seg) = parent_slot(g.root, path)?;
                 return self.write_slot(parent, seg, g.node, &value, step, path);
             }
@@ -249,7 +250,7 @@ impl<'t> Cx<'t> {
             }
             removed[i] = true;
             if let Some((_, v)) = map.entries.get(i) {
-                self.destroyed.push(v.span.clone());
+                self.splices.destroy(v.span.clone());
             }
         }
         for (k, _) in &additions {
@@ -261,10 +262,7 @@ impl<'t> Cx<'t> {
         if map.flow {
             self.flow_map_edit(g.node, map, &removed, &additions, path)
         } else {
-            let lines: Vec<String> = additions
-                .iter()
-                .map(|(k, v)| entry_block(k, v, step))
-                .collect();
+            let lines: Vec<String> = additions.iter().map(|(k, v)| entry(k, v, step)).collect();
             self.block_map_edit(g, map, &removed, &lines, path)
         }
     }
@@ -286,7 +284,7 @@ impl<'t> Cx<'t> {
         }
         let texts: Vec<String> = additions
             .iter()
-            .map(|(k, v)| format!("{}: {}", string_scalar(k), v.flow))
+            .map(|(k, v)| flow_entry(k, &v.flow))
             .collect();
         let n = map.entries.len();
         let ext: Vec<(usize, usize)> = map
@@ -295,7 +293,8 @@ impl<'t> Cx<'t> {
             .map(|(k, v)| (self.entry_start(k), self.entry_end(k, v)))
             .collect();
         let Some(last_kept) = (0..n).rev().find(|&i| !removed[i]) else {
-            self.push(open + 1, close, texts.join(", "), 0, path);
+            self.splices
+                .push(open + 1, close, texts.join(", "), 0, path);
             return Ok(());
         };
         let mut i = 0;
@@ -313,7 +312,7 @@ impl<'t> Cx<'t> {
             match ext.get(i) {
                 Some(&(next_start, _)) => {
                     let start = ext.get(a).map_or(next_start, |e| e.0);
-                    self.push(start, next_start, String::new(), 0, path);
+                    self.splices.push(start, next_start, String::new(), 0, path);
                 }
                 None => {
                     let from = ext.get(a.saturating_sub(1)).map_or(open + 1, |e| e.1);
@@ -324,10 +323,10 @@ impl<'t> Cx<'t> {
         }
         let added: String = texts.iter().map(|t| format!(", {t}")).collect();
         match tail_removed {
-            Some((from, to)) => self.push(from, to, added, 0, path),
+            Some((from, to)) => self.splices.push(from, to, added, 0, path),
             None if !added.is_empty() => {
                 let at = ext.get(last_kept).map_or(open + 1, |e| e.1);
-                self.push(at, at, added, 0, path);
+                self.splices.push(at, at, added, 0, path);
             }
             None => {}
         }
@@ -366,9 +365,11 @@ impl<'t> Cx<'t> {
                 let block = lines.join("\n");
                 if first_leading {
                     let ls = line_start(self.bytes, first_start);
-                    self.push(ls, end, indent_lines(&block, col), col, path);
+                    self.splices
+                        .push(ls, end, indent_lines(&block, col), col, path);
                 } else {
-                    self.push(first_start, end, indent_rest(&block, col), col, path);
+                    self.splices
+                        .push(first_start, end, indent_rest(&block, col), col, path);
                 }
                 return Ok(());
             }
@@ -376,11 +377,11 @@ impl<'t> Cx<'t> {
             // a line of its own
             match self.value_slot(g).filter(|_| first_leading) {
                 Some(slot) if slot < line_start(self.bytes, first_start) => {
-                    self.push(slot, slot, " {}".into(), 0, path);
+                    self.splices.push(slot, slot, " {}".into(), 0, path);
                     let from = line_end(self.bytes, slot);
-                    self.push(from, end, String::new(), 0, path);
+                    self.splices.push(from, end, String::new(), 0, path);
                 }
-                _ => self.push(first_start, end, "{}".into(), 0, path),
+                _ => self.splices.push(first_start, end, "{}".into(), 0, path),
             }
             return Ok(());
         }
@@ -443,9 +444,9 @@ impl<'t> Cx<'t> {
                         text.push('\n');
                     }
                 }
-                self.push(start, end, text, col, path);
+                self.splices.push(start, end, text, col, path);
             } else {
-                self.push(s, e, String::new(), col, path);
+                self.splices.push(s, e, String::new(), col, path);
             }
         }
         if !last_removed && !lines.is_empty() {
@@ -483,7 +484,7 @@ impl<'t> Cx<'t> {
                 text.push_str(&indent_lines(l, col));
                 text.push('\n');
             }
-            self.push(end, end, text, col, path);
+            self.splices.push(end, end, text, col, path);
         } else {
             for l in lines {
                 text.push('\n');
@@ -493,29 +494,9 @@ impl<'t> Cx<'t> {
                 self.bytes,
                 end.max(map.entries.last().map_or(end, |(k, _)| k.span.end)),
             );
-            self.push(at, at, text, col, path);
+            self.splices.push(at, at, text, col, path);
         }
         Ok(())
-    }
-
-    /// Whether the text of `v` ends with a keep-chomping block scalar (`|+`), itself or as the
-    /// last value of a block collection: the blank lines after it belong to it.
-    fn ends_with_kept_lines(&self, v: &Node) -> bool {
-        let mut node = v;
-        loop {
-            node = match &node.kind {
-                NodeKind::Map(m) if !m.flow => match m.entries.last() {
-                    Some((_, last)) => last,
-                    None => return false,
-                },
-                NodeKind::Seq(s) if !s.flow => match s.items.last() {
-                    Some(last) => last,
-                    None => return false,
-                },
-                NodeKind::Scalar(_) => return self.keeps_trailing_lines(node),
-                _ => return false,
-            };
-        }
     }
 
     /// For the mapping of a group, the position after the indicator that introduces it (the
@@ -541,118 +522,4 @@ impl<'t> Cx<'t> {
         let props = props_after(self.text, indicator_end);
         Some(props.last().map_or(indicator_end, |r| r.end))
     }
-
-    /// The first `-` at or after `from`, across blanks, line breaks and comments.
-    fn dash_after(&self, from: usize) -> Option<usize> {
-        let bytes = self.bytes;
-        let mut i = from;
-        loop {
-            match bytes.get(i) {
-                Some(b' ' | b'\t' | b'\n' | b'\r') => i += 1,
-                Some(b'#')
-                    if i > from
-                        && matches!(bytes.get(i - 1), Some(b' ' | b'\t' | b'\n' | b'\r')) =>
-                {
-                    i = line_end(bytes, i);
-                }
-                Some(b'-') => return Some(i),
-                _ => return None,
-            }
-        }
-    }
-
-    /// Refuses the splices if one removes the anchor (`&name`) of a node that an alias outside
-    /// the removed text still refers to.
-    pub(super) fn check_anchors(&self) -> Result<(), EditError> {
-        let removes_anchor = self
-            .splices
-            .iter()
-            .any(|s| s.start < s.end && self.slice(s.start, s.end).contains('&'));
-        if !removes_anchor || !self.text.contains('*') {
-            return Ok(());
-        }
-        let Ok(docs) = parse(self.text) else {
-            return Ok(());
-        };
-        let mut spans = Vec::new();
-        for d in &docs {
-            collect_aliases(&d.root, &mut spans);
-        }
-        let aliases: Vec<(usize, &str)> = spans
-            .iter()
-            .map(|r| (r.start, self.slice(r.start + 1, r.end)))
-            .collect();
-        for s in self.splices.iter().filter(|s| s.start < s.end) {
-            let removed = self.slice(s.start, s.end);
-            let rewritten = anchor_names(&s.text);
-            for name in anchor_names(removed) {
-                if rewritten.contains(&name) {
-                    continue;
-                }
-                let used = aliases.iter().any(|(at, alias)| {
-                    *alias == name
-                        && *at >= s.start
-                        && !self.splices.iter().any(|o| o.start <= *at && *at < o.end)
-                });
-                if used {
-                    return Err(EditError::Unsupported {
-                        path: s.path.clone(),
-                        reason: format!(
-                            "the edit would remove the anchor &{name} that an alias (*{name}) still uses"
-                        ),
-                    });
-                }
-            }
-        }
-        Ok(())
-    }
-}
-
-fn duplicate(path: &[Seg], key: &str) -> EditError {
-    EditError::DuplicateKey {
-        path: path_to_string(path),
-        key: key.to_owned(),
-    }
-}
-
-/// The spans of every alias under `node` (not through aliases).
-fn collect_aliases(node: &Node, out: &mut Vec<std::ops::Range<usize>>) {
-    match &node.kind {
-        NodeKind::Alias(_) => out.push(node.span.clone()),
-        NodeKind::Map(m) => {
-            for (k, v) in &m.entries {
-                collect_aliases(k, out);
-                collect_aliases(v, out);
-            }
-        }
-        NodeKind::Seq(s) => s.items.iter().for_each(|i| collect_aliases(i, out)),
-        NodeKind::Scalar(_) => {}
-    }
-}
-
-/// The names of the `&name` tokens in `text` (a `&` at the start of a token).
-fn anchor_names(text: &str) -> Vec<&str> {
-    let bytes = text.as_bytes();
-    let mut out = Vec::new();
-    for (i, &b) in bytes.iter().enumerate() {
-        if b != b'&' {
-            continue;
-        }
-        if i > 0
-            && !matches!(
-                bytes[i - 1],
-                b' ' | b'\t' | b'\n' | b'\r' | b'[' | b'{' | b','
-            )
-        {
-            continue;
-        }
-        let rest = &text[i + 1..];
-        let end = rest
-            .find([' ', '\t', '\n', '\r', ',', '[', ']', '{', '}'])
-            .unwrap_or(rest.len());
-        if end > 0 {
-            out.push(&rest[..end]);
-        }
-    }
-    out
 }
