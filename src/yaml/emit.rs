@@ -26,8 +26,9 @@ pub enum WriteStyle {
     /// The node's current style when the value can be written in it safely (plain: only if the
     /// value reads back as the same text and the same core-schema type as the old value;
     /// single-quoted: one printable line), else double-quoted. Block scalars become double-quoted.
-    /// A new sequence item is written like the sequence's last item the same way, plain only
-    /// when it reads back as a string (and plain when safe if there is no scalar item to copy).
+    /// A new sequence item takes the style of the sequence's last item by the same rules, plain
+    /// only when it reads back as the same string (plain when safe if the last item is not a
+    /// scalar, or there is none).
     Keep,
     /// Always double-quoted (escaped).
     DoubleQuoted,

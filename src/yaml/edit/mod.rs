@@ -16,8 +16,8 @@
 //! - `map`: the edits of mappings (entries added, removed, set);
 //! - `seq`: the edits of sequences (items appended);
 //!
-//! (`slot`, `map` and `seq` add their methods to `Cx`), and this module, which says what each [`Edit`]
-//! is and hands it to its part. The text of new values comes from the YAML emitter
+//! (`slot`, `map` and `seq` add their methods to `Cx`), and this module, which says what each
+//! [`Edit`] is and hands it to its part. The text of new values comes from the YAML emitter
 //! (`crate::yaml::emit`).
 
 mod error;

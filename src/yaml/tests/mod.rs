@@ -3,10 +3,10 @@
 mod append_tests;
 mod block_style_tests;
 mod edit_tests;
+mod emit_tests;
 mod parse_tests;
 mod prop_tests;
 mod regression_tests;
-mod render_tests;
 mod simple_read_tests;
 mod size_tests;
 

@@ -1,3 +1,5 @@
+//! `to_yaml_block`, the emitter's renderer of JSON values as block YAML.
+
 use serde_json::json;
 
 use super::doc;
