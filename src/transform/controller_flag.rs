@@ -290,7 +290,8 @@ impl Cx<'_> {
                 o,
                 field,
                 format!(
-                    "is the CAPM3 manager ({}) but has no container named {MANAGER_CONTAINER}: \
+                    "this Deployment is the CAPM3 manager ({}) but has no container named \
+                     {MANAGER_CONTAINER}: \
                      ipreuse cannot tell which container runs CAPM3; add \
                      {ARG_KEBAB}=true (CAPM3 v1.13+) or {ARG_CAMEL}=true (older) to its args",
                     if named {
@@ -436,15 +437,17 @@ impl Cx<'_> {
             self.warn(
                 o,
                 field,
-                "is not a string holding a clusterctl configuration; ipreuse leaves it alone"
-                    .into(),
+                format!(
+                    "data.{CLUSTERCTL_KEY} is not a string holding a clusterctl configuration; \
+                     ipreuse leaves it alone"
+                ),
             );
             return;
         };
         let refuse = |why: String| {
             format!(
-                "{why}; ipreuse cannot set {VAR_UPPER}: \"true\" in this clusterctl \
-                 configuration: set it at the top level by hand"
+                "data.{CLUSTERCTL_KEY} {why}; ipreuse cannot set {VAR_UPPER}: \"true\" in \
+                 this clusterctl configuration: set it at the top level by hand"
             )
         };
         let docs = match yaml::parse(text) {
@@ -483,7 +486,7 @@ impl Cx<'_> {
                     o,
                     field.clone(),
                     format!(
-                        "its clusterctl configuration has {key} under variables:, which clusterctl \
+                        "{field} has {key} under variables:, which clusterctl \
                          does not read (it reads top-level keys only); ipreuse sets the top-level \
                          key{}: move the setting to the top level and remove the nested one",
                         if node_reads_true(v) {
@@ -690,7 +693,7 @@ impl Cx<'_> {
                     &p.object,
                     "spec.configSecret",
                     format!(
-                        "has no spec.configSecret, so the operator installs CAPM3 with the \
+                        "spec.configSecret is not set, so the operator installs CAPM3 with the \
                          controller flag off (its default): add a configSecret naming a Secret \
                          with {VAR_UPPER}: \"true\" (with the Secret in this package, ipreuse \
                          adds the key)"
