@@ -13,7 +13,7 @@ use crate::config::{self, Mode};
 use crate::krm::{self, Framing, ReadError, Source};
 use crate::mapping;
 use crate::model;
-use crate::results::{self, Finding};
+use crate::results::{self, Finding, Severity};
 use crate::transform;
 use crate::verify;
 use crate::yaml::{self, Edit, Node, Seg};
@@ -100,6 +100,20 @@ pub fn run(sources: &[Source], config_file: Option<&Value>) -> Result<Outcome, R
                     edits.extend(labels.edits.into_iter().map(|e| (e.item, e.edit)));
                 }
                 summaries = allocation.summaries;
+                if cfg.controller_flag {
+                    // SPEC §8. In check mode its results are the check errors, each at its own
+                    // object and field; its infos say what was written, so they count only then.
+                    let flag = transform::controller_flag::apply(&index, &values, &cfg);
+                    let (infos, rest): (Vec<Finding>, Vec<Finding>) = flag
+                        .findings
+                        .into_iter()
+                        .partition(|f| f.severity == Severity::Info);
+                    findings.extend(rest);
+                    summaries.extend(infos);
+                    if cfg.mode == Mode::Fill {
+                        edits.extend(flag.edits.into_iter().map(|e| (e.item, e.edit)));
+                    }
+                }
                 objects = index.objects;
             }
         }

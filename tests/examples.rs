@@ -14,8 +14,11 @@
 //! - `render_is_lossless`: the package rendered with ipreuse and rendered with an identity
 //!   function (`cat`) differ only in `preAllocations` lines (added entries, the added
 //!   `preAllocations:` key in place of a `preAllocations: {}`, and entries whose IPv6 text
-//!   was rewritten to RFC 5952 form) and in the `data-name` / `pool-name` label lines (added
-//!   or rewritten, and an added `labels:` key of `metadata`).
+//!   was rewritten to RFC 5952 form), in the `data-name` / `pool-name` label lines (added
+//!   or rewritten, and an added `labels:` key of `metadata`), and in controller flag lines (SPEC §8: a flag arg or
+//!   clusterctl variable whose value became true, everything else on its line unchanged; an
+//!   added `- --flag=true` item or `VARIABLE: "true"` entry, with the `args:` or
+//!   `stringData:` key that holds it when that is new too).
 //!
 //! `kpt` and `git` must be installed: without them these tests fail, they never skip.
 //! `KPT=/path/to/kpt` chooses another kpt. `UPDATE_EXPECTED=1` rewrites `.expected/` from
@@ -741,6 +744,7 @@ fn lossless_problems(before: &str, after: &str) -> Vec<String> {
                     && written_entry(&b, j).is_none()
                     && !labels_added
                     && label_line(&b, j).is_none()
+                    && !flag_line_added(&a, &b, j, &ops)
                 {
                     problems.push(format!(
                         "line {} was added but is not a preAllocations entry or a label ipreuse writes: {:?}",
@@ -771,7 +775,15 @@ fn lossless_problems(before: &str, after: &str) -> Vec<String> {
                         .iter()
                         .any(|&j| label_line(&b, j) == Some((indent, key)))
                 });
-                if !emptied && !rewritten && !relabelled {
+                let flag_rewritten = flag_value(a[i]).is_some_and(|(before, value, after)| {
+                    !value_reads_true(value)
+                        && added.iter().any(|&j| {
+                            flag_value(b[j]).is_some_and(|(b2, v2, a2)| {
+                                b2 == before && a2 == after && value_reads_true(v2)
+                            })
+                        })
+                });
+                if !emptied && !rewritten && !relabelled && !flag_rewritten {
                     problems.push(format!(
                         "line {} was removed or changed, and it is not an empty preAllocations, an \
                          IPv6 entry rewritten to RFC 5952 or a label ipreuse rewrites: {:?}",
@@ -786,6 +798,120 @@ fn lossless_problems(before: &str, after: &str) -> Vec<String> {
         problems.push("the final newline changed".into());
     }
     problems
+}
+
+/// The CAPM3 flag's spellings, and its clusterctl variable's (SPEC §8).
+const FLAGS: [&str; 2] = [
+    "--enable-bmh-name-based-preallocation",
+    "--enableBMHNameBasedPreallocation",
+];
+const VARIABLES: [&str; 2] = [
+    "ENABLE_BMH_NAME_BASED_PREALLOCATION",
+    "enableBMHNameBasedPreallocation",
+];
+
+/// A line holding the flag with a value (`--flag=VALUE`, also inside a flow list) or a
+/// variable entry (`VARIABLE: VALUE # comment`), split into the text before the value, the
+/// value (quotes of a variable's value included) and the text after it.
+fn flag_value(line: &str) -> Option<(&str, &str, &str)> {
+    for flag in FLAGS {
+        if let Some(at) = line.find(&format!("{flag}=")) {
+            let start = at + flag.len() + 1;
+            let end = line[start..]
+                .find(['"', '\'', ',', ']', ' '])
+                .map_or(line.len(), |e| start + e);
+            return Some((&line[..start], &line[start..end], &line[end..]));
+        }
+    }
+    for variable in VARIABLES {
+        let key = format!("{variable}: ");
+        let indent = line.len() - line.trim_start_matches(' ').len();
+        if line[indent..].starts_with(&key) {
+            let start = indent + key.len();
+            let end = line[start..].find(" #").map_or(line.len(), |e| start + e);
+            return Some((&line[..start], &line[start..end], &line[end..]));
+        }
+    }
+    None
+}
+
+/// Whether a flag or variable value is `true` (as text, quoted, or base64 in a Secret's data).
+fn value_reads_true(value: &str) -> bool {
+    matches!(
+        value,
+        "true" | "\"true\"" | "'true'" | "dHJ1ZQ==" | "\"dHJ1ZQ==\""
+    )
+}
+
+/// Whether added line `j` of `b` is a flag change: a flag or variable value rewritten to true
+/// (the same line with another value is removed from `a`), a new `- --flag=true` item or
+/// `VARIABLE: "true"` entry, or a new `args:` / `stringData:` key right above one.
+fn flag_line_added(a: &[&str], b: &[&str], j: usize, ops: &[Op]) -> bool {
+    let is_new_flag = |line: &str| {
+        flag_value(line).is_some_and(|(before, value, after)| {
+            let before = before.trim_start();
+            let item = FLAGS.iter().any(|f| {
+                before == format!("- {f}=") || before == format!("- \"{f}=") && after == "\""
+            });
+            let entry = VARIABLES.iter().any(|v| before == format!("{v}: "));
+            value_reads_true(value)
+                && (item && (after.is_empty() || after == "\"") || entry && after.is_empty())
+        })
+    };
+    if is_new_flag(b[j]) {
+        return true;
+    }
+    if let Some((before, value, after)) = flag_value(b[j])
+        && value_reads_true(value)
+        && ops.iter().any(|o| {
+            matches!(*o, Op::Removed(i) if flag_value(a[i])
+                .is_some_and(|(b2, v2, a2)| b2 == before && a2 == after && v2 != value))
+        })
+    {
+        return true;
+    }
+    let key = b[j].trim();
+    (key == "args:" || key == "stringData:")
+        && b.get(j + 1).is_some_and(|next| is_new_flag(next))
+        && ops.contains(&Op::Added(j + 1))
+}
+
+#[test]
+fn the_lossless_check_allows_flag_lines_and_nothing_else() {
+    let before = "args:\n- --a\n- \"--enable-bmh-name-based-preallocation=${X:=false}\" # c\n";
+    let ok = "args:\n- --a\n- \"--enable-bmh-name-based-preallocation=true\" # c\n";
+    assert_eq!(lossless_problems(before, ok), Vec::<String>::new());
+    let comment_lost = "args:\n- --a\n- \"--enable-bmh-name-based-preallocation=true\"\n";
+    assert!(!lossless_problems(before, comment_lost).is_empty());
+    let other_arg = "args:\n- --b\n- \"--enable-bmh-name-based-preallocation=true\" # c\n";
+    assert!(!lossless_problems(before, other_arg).is_empty());
+    let flow = "args: [--a, \"--enableBMHNameBasedPreallocation=false\", --b]\n";
+    let flow_ok = "args: [--a, \"--enableBMHNameBasedPreallocation=true\", --b]\n";
+    assert_eq!(lossless_problems(flow, flow_ok), Vec::<String>::new());
+    let flow_other = "args: [--a, \"--enableBMHNameBasedPreallocation=true\", --c]\n";
+    assert!(!lossless_problems(flow, flow_other).is_empty());
+    let appended = "args:\n- --a\n- --enableBMHNameBasedPreallocation=true\n";
+    assert_eq!(
+        lossless_problems("args:\n- --a\n", appended),
+        Vec::<String>::new()
+    );
+    let appended_false = "args:\n- --a\n- --enableBMHNameBasedPreallocation=false\n";
+    assert!(!lossless_problems("args:\n- --a\n", appended_false).is_empty());
+    let secret = "data:\n  A: eA==\n";
+    let secret_ok = "data:\n  A: eA==\n  ENABLE_BMH_NAME_BASED_PREALLOCATION: \"dHJ1ZQ==\"\n";
+    assert_eq!(lossless_problems(secret, secret_ok), Vec::<String>::new());
+    let new_map = "type: Opaque\nstringData:\n  ENABLE_BMH_NAME_BASED_PREALLOCATION: \"true\"\n";
+    assert_eq!(
+        lossless_problems("type: Opaque\n", new_map),
+        Vec::<String>::new()
+    );
+    let new_map_other = "type: Opaque\nstringData:\n  OTHER: \"true\"\n";
+    assert!(!lossless_problems("type: Opaque\n", new_map_other).is_empty());
+    let var = "  enableBMHNameBasedPreallocation: 'no' # x\n";
+    let var_ok = "  enableBMHNameBasedPreallocation: 'true' # x\n";
+    assert_eq!(lossless_problems(var, var_ok), Vec::<String>::new());
+    let var_off = "  enableBMHNameBasedPreallocation: 'false' # x\n";
+    assert!(!lossless_problems(var, var_off).is_empty());
 }
 
 #[test]

@@ -1234,7 +1234,8 @@ fn pools_of_other_namespaces_do_not_count_as_overlapping() {
             .prefix(24)
             .yaml(),
     ];
-    let o = run_docs(&docs, None);
+    // No CAPM3 manifests here: without controllerFlag: false, a warning would say so.
+    let o = run_docs(&docs, Some(&config(json!({"controllerFlag": false}))));
     assert_no_errors(&o);
     assert_eq!(
         entry_of(&o, "ns", "pool", "node-1-pool").as_deref(),

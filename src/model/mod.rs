@@ -4,12 +4,15 @@
 //! what each item is ([`Object`]), and reads the kinds the function cares about
 //! ([`host::Host`], [`pool::Pool`], control-plane endpoints). Nothing here writes text.
 
+pub mod config_data;
 pub mod data_template;
+pub mod deployment;
 pub mod host;
 pub mod ip_claim;
 pub mod labels;
 pub mod metal3_data;
 pub mod pool;
+pub mod provider;
 pub mod value;
 
 use std::collections::{BTreeMap, HashSet};

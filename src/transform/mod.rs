@@ -5,6 +5,7 @@
 //! Each transformation is a module with one entry point of the same shape,
 //! `fn apply(index: &Index, values: &[Value], config: &Config) -> Outcome`.
 
+pub mod controller_flag;
 pub mod labels;
 
 use crate::results::Finding;

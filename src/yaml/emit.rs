@@ -32,6 +32,12 @@ pub enum WriteStyle {
     Keep,
     /// Always double-quoted (escaped).
     DoubleQuoted,
+    /// As [`WriteStyle::Keep`], except that a literal block scalar (`|`) stays one when the
+    /// value can be written as one exactly ([`literal_lines`]): at the block's own content
+    /// indentation, its header comment kept, `|` for a value that ends with one line break and
+    /// `|-` for one that ends without (a SetScalar of a multi-line text, such as a file kept in
+    /// a ConfigMap). Any other value of a block scalar is double-quoted, as with Keep.
+    KeepBlock,
 }
 
 /// The kind of a value.
@@ -187,8 +193,12 @@ pub(crate) fn item(value: &str) -> String {
 /// scalar sibling), in `style` (see [`WriteStyle`]): it reads back as this very string.
 pub(crate) fn string_like(like: Option<ScalarStyle>, value: &str, style: WriteStyle) -> String {
     match (style, like) {
-        (WriteStyle::Keep, None | Some(ScalarStyle::Plain)) => string_scalar(value),
-        (WriteStyle::Keep, Some(ScalarStyle::SingleQuoted)) if single_quote_safe(value) => {
+        (WriteStyle::Keep | WriteStyle::KeepBlock, None | Some(ScalarStyle::Plain)) => {
+            string_scalar(value)
+        }
+        (WriteStyle::Keep | WriteStyle::KeepBlock, Some(ScalarStyle::SingleQuoted))
+            if single_quote_safe(value) =>
+        {
             single_quote(value)
         }
         _ => double_quote(value),
@@ -198,17 +208,52 @@ pub(crate) fn string_like(like: Option<ScalarStyle>, value: &str, style: WriteSt
 /// `value` written for the scalar `old` it replaces, in `style` (see [`WriteStyle`]).
 pub(crate) fn scalar_replacing(old: &Scalar, value: &str, style: WriteStyle) -> String {
     match (style, old.style) {
-        (WriteStyle::Keep, ScalarStyle::Plain)
+        (WriteStyle::Keep | WriteStyle::KeepBlock, ScalarStyle::Plain)
             if plain_safe(value)
                 && (old.tag.is_some() || plain_type(value) == plain_type(&old.value)) =>
         {
             value.to_owned()
         }
-        (WriteStyle::Keep, ScalarStyle::SingleQuoted) if single_quote_safe(value) => {
+        (WriteStyle::Keep | WriteStyle::KeepBlock, ScalarStyle::SingleQuoted)
+            if single_quote_safe(value) =>
+        {
             single_quote(value)
         }
         _ => double_quote(value),
     }
+}
+
+/// The lines of `value` written as the content of a literal block scalar, with its chomping
+/// indicator (`""` for clip, `"-"` for strip); `None` when a literal block cannot hold the value
+/// exactly: an empty value, more than one final line break (that needs `|+`), a first line
+/// that starts with a space or tab (that needs an indentation indicator), a line of nothing but
+/// spaces and tabs, or a character YAML does not allow there (a control character other than
+/// tab, a CR, a BOM, a Unicode line or paragraph separator).
+pub(crate) fn literal_lines(value: &str) -> Option<(Vec<&str>, &'static str)> {
+    let (body, chomp) = match value.strip_suffix('\n') {
+        Some(body) => (body, ""),
+        None => (value, "-"),
+    };
+    let allowed = |c: char| {
+        c == '\t'
+            || c == '\n'
+            || !(c.is_control() || matches!(c, '\u{feff}' | '\u{2028}' | '\u{2029}'))
+    };
+    if body.is_empty()
+        || body.ends_with('\n')
+        || body.starts_with([' ', '\t', '\n'])
+        || !body.chars().all(allowed)
+    {
+        return None;
+    }
+    let lines: Vec<&str> = body.split('\n').collect();
+    if lines
+        .iter()
+        .any(|l| !l.is_empty() && l.trim_matches([' ', '\t']).is_empty())
+    {
+        return None;
+    }
+    Some((lines, chomp))
 }
 
 /// `value` as flow YAML on one line.

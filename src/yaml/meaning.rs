@@ -86,7 +86,7 @@ impl Edit {
                 let slot = at_mut(root, path)?;
                 let typed = resolve_plain(value);
                 *slot = match (style, &*slot) {
-                    (WriteStyle::Keep, old)
+                    (WriteStyle::Keep | WriteStyle::KeepBlock, old)
                         if !old.is_string() && same_kind(old, &typed) && !typed.is_string() =>
                     {
                         typed

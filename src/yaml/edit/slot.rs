@@ -8,11 +8,11 @@ use super::error::{EditError, not_found, unsupported_empty, wrong};
 use super::layout::{Cx, props_after, props_before};
 use super::path::{parent_slot, resolve};
 use crate::yaml::emit::{
-    NewValue, ValueKind, WriteStyle, indent_lines, indent_rest, scalar_replacing,
+    NewValue, ValueKind, WriteStyle, indent_lines, indent_rest, literal_lines, scalar_replacing,
 };
 use crate::yaml::parse::colon_after_key;
-use crate::yaml::text::{column, line_end};
-use crate::yaml::tree::{Node, NodeKind, Seg, path_to_string};
+use crate::yaml::text::{column, line_end, next_line_start};
+use crate::yaml::tree::{Node, NodeKind, ScalarStyle, Seg, path_to_string};
 
 impl Cx<'_> {
     /// Performs a [`super::Edit::SetScalar`].
@@ -64,6 +64,17 @@ impl Cx<'_> {
         let NodeKind::Scalar(old) = &node.kind else {
             return Err(wrong(path, "a scalar"));
         };
+        if style == WriteStyle::KeepBlock
+            && old.style == ScalarStyle::Literal
+            && let Some(text) = self.literal_block(node, value)
+        {
+            let (start, end) = (
+                node.span.start,
+                self.trim_kept(node.span.start, node.span.end),
+            );
+            self.splices.push_node(start, end, text, 0, path);
+            return Ok(());
+        }
         let rendered = scalar_replacing(old, value, style);
         let span = node.span.clone();
         let mut text = String::new();
@@ -77,6 +88,43 @@ impl Cx<'_> {
         let (start, end) = (span.start, self.trim_kept(span.start, span.end));
         self.splices.push_node(start, end, text, 0, path);
         Ok(())
+    }
+
+    /// `value` as the literal block scalar `node` (`|`, written from its header to its last
+    /// content line) is to become: the header with the new chomping indicator and the old
+    /// comment, the lines at the old content's indentation (empty lines empty). `None` when the
+    /// value cannot be written as a literal block ([`literal_lines`]), when the header has an
+    /// indentation indicator, or when the block has no content line to take the indentation
+    /// from.
+    fn literal_block(&self, node: &Node, value: &str) -> Option<String> {
+        let (lines, chomp) = literal_lines(value)?;
+        let start = node.span.start;
+        let header = self.text.get(start..line_end(self.bytes, start))?;
+        let rest = header.strip_prefix('|')?;
+        let indicators = rest.len() - rest.trim_start_matches(['+', '-']).len();
+        let (marks, comment) = rest.split_at(indicators);
+        if marks.len() > 1 || comment.starts_with(|c: char| c.is_ascii_digit()) {
+            return None;
+        }
+        // the first content line after the header gives the indentation
+        let body = self
+            .text
+            .get(next_line_start(self.bytes, start)..node.span.end)?;
+        let indent = body
+            .split(['\n', '\r'])
+            .find(|l| !l.trim_matches([' ', '\t']).is_empty())
+            .map(|l| l.len() - l.trim_start_matches(' ').len())
+            .filter(|&n| n > 0)?;
+        let pad = " ".repeat(indent);
+        let mut text = format!("|{chomp}{comment}");
+        for line in lines {
+            text.push('\n');
+            if !line.is_empty() {
+                text.push_str(&pad);
+                text.push_str(line);
+            }
+        }
+        Some(text)
     }
 
     /// Replaces the value `v` of the existing entry with key `k` of a non-empty mapping (flow

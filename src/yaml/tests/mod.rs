@@ -1,6 +1,7 @@
 //! Tests of the yaml layer.
 
 mod append_tests;
+mod block_style_tests;
 mod edit_tests;
 mod emit_tests;
 mod parse_tests;

@@ -1,0 +1,232 @@
+//! Cluster API Operator providers (`operator.cluster.x-k8s.io`, `v1alpha1` and `v1alpha2`):
+//! `InfrastructureProvider`, the GitOps way to install CAPM3. Its `spec.configSecret` names
+//! the Secret whose keys the operator feeds to clusterctl's variable substitution (SPEC §8).
+
+use serde_json::Value;
+
+use super::Object;
+use super::value::{is_template, str_at};
+use crate::results::Finding;
+
+/// The API group of the Cluster API Operator.
+pub const OPERATOR_GROUP: &str = "operator.cluster.x-k8s.io";
+
+/// An `InfrastructureProvider` as the controller flag reads it.
+#[derive(Debug, Clone)]
+pub struct Provider {
+    pub object: Object,
+    /// `spec.version` (the provider release to install), when written and not a template.
+    pub version: Option<String>,
+    /// `spec.configSecret`, resolved; `None` when not set (or unreadable, with a warning).
+    pub config_secret: Option<SecretRef>,
+    /// Whether `spec.configSecret` is written (and not `null`), readable or not.
+    pub config_secret_written: bool,
+}
+
+/// A reference to a Secret, its namespace resolved.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+pub struct SecretRef {
+    pub namespace: String,
+    pub name: String,
+}
+
+impl Provider {
+    /// Reads a provider. `spec.configSecret.namespace` defaults to the provider's own
+    /// namespace, as the operator's defaulting webhook sets it (`setDefaultProviderSpec` in
+    /// cluster-api-operator `internal/webhook`). A `configSecret` that is not a mapping, a name
+    /// that is missing or not a string, and a name or namespace that is an unrendered template
+    /// are warnings naming the field; the reference is then left out.
+    pub fn read(object: &Object, value: &Value, findings: &mut Vec<Finding>) -> Provider {
+        let mut warn = |field: &str, what: String| {
+            findings.push(
+                Finding::warning(format!("{}: {field} {what}", object.display()))
+                    .on(object.resource_ref())
+                    .at(field),
+            );
+        };
+        let version = str_at(value, &["spec", "version"])
+            .filter(|v| !is_template(v))
+            .map(String::from);
+        let written = value.pointer("/spec/configSecret");
+        let config_secret_written = !matches!(written, None | Some(Value::Null));
+        let config_secret = match written {
+            None | Some(Value::Null) => None,
+            Some(Value::Object(r)) => {
+                let name = r.get("name");
+                let namespace = r.get("namespace");
+                match (name, namespace) {
+                    (Some(Value::String(name)), _) if name.is_empty() => {
+                        warn(
+                            "spec.configSecret.name",
+                            "is empty; name the Secret that holds the clusterctl variables".into(),
+                        );
+                        None
+                    }
+                    (Some(Value::String(name)), _) if is_template(name) => {
+                        warn(
+                            "spec.configSecret.name",
+                            format!(
+                                "is an unrendered template ({name:?}); render it before running ipreuse"
+                            ),
+                        );
+                        None
+                    }
+                    (Some(Value::String(name)), None | Some(Value::Null)) => Some(SecretRef {
+                        namespace: object.namespace.clone(),
+                        name: name.clone(),
+                    }),
+                    (Some(Value::String(_)), Some(Value::String(ns))) if is_template(ns) => {
+                        warn(
+                            "spec.configSecret.namespace",
+                            format!(
+                                "is an unrendered template ({ns:?}); render it before running ipreuse"
+                            ),
+                        );
+                        None
+                    }
+                    (Some(Value::String(name)), Some(Value::String(ns))) => Some(SecretRef {
+                        namespace: if ns.is_empty() {
+                            object.namespace.clone()
+                        } else {
+                            ns.clone()
+                        },
+                        name: name.clone(),
+                    }),
+                    (Some(Value::String(_)), Some(_)) => {
+                        warn(
+                            "spec.configSecret.namespace",
+                            "is not a string; write the Secret's namespace".into(),
+                        );
+                        None
+                    }
+                    (None | Some(Value::Null), _) => {
+                        warn(
+                            "spec.configSecret.name",
+                            "is missing; name the Secret that holds the clusterctl variables"
+                                .into(),
+                        );
+                        None
+                    }
+                    (Some(_), _) => {
+                        warn(
+                            "spec.configSecret.name",
+                            "is not a string; write the Secret's name".into(),
+                        );
+                        None
+                    }
+                }
+            }
+            Some(_) => {
+                warn(
+                    "spec.configSecret",
+                    "is not a mapping; write {name: SECRET, namespace: NAMESPACE}".into(),
+                );
+                None
+            }
+        };
+        Provider {
+            object: object.clone(),
+            version,
+            config_secret,
+            config_secret_written,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn read(yaml: &str) -> (Provider, Vec<Finding>) {
+        let docs = crate::yaml::parse(yaml).expect("test YAML parses");
+        let value = docs[0].root.to_json();
+        let object = Object::read(0, &value).expect("an object");
+        let mut findings = Vec::new();
+        (Provider::read(&object, &value, &mut findings), findings)
+    }
+
+    const HEAD: &str =
+        "apiVersion: operator.cluster.x-k8s.io/v1alpha2\nkind: InfrastructureProvider\n";
+
+    fn secret(ns: &str, name: &str) -> Option<SecretRef> {
+        Some(SecretRef {
+            namespace: ns.into(),
+            name: name.into(),
+        })
+    }
+
+    #[test]
+    fn the_secret_namespace_defaults_to_the_providers_own() {
+        for (meta, reference, expected) in [
+            (
+                "{name: metal3, namespace: capm3-system}",
+                "{name: vars}",
+                secret("capm3-system", "vars"),
+            ),
+            (
+                "{name: metal3, namespace: capm3-system}",
+                "{name: vars, namespace: ''}",
+                secret("capm3-system", "vars"),
+            ),
+            (
+                "{name: metal3, namespace: capm3-system}",
+                "{name: vars, namespace: null}",
+                secret("capm3-system", "vars"),
+            ),
+            (
+                "{name: metal3, namespace: capm3-system}",
+                "{name: vars, namespace: other}",
+                secret("other", "vars"),
+            ),
+            // no metadata.namespace: the object's namespace as ipreuse reads it (`default`)
+            ("{name: metal3}", "{name: vars}", secret("default", "vars")),
+        ] {
+            let (p, findings) = read(&format!(
+                "{HEAD}metadata: {meta}\nspec:\n  version: v1.10.1\n  configSecret: {reference}\n"
+            ));
+            assert!(findings.is_empty(), "{reference}: {findings:?}");
+            assert_eq!(p.config_secret, expected, "{meta} {reference}");
+            assert_eq!(p.version.as_deref(), Some("v1.10.1"));
+        }
+    }
+
+    #[test]
+    fn bad_references_are_warnings_naming_the_field() {
+        for (reference, field) in [
+            ("[vars]", "spec.configSecret"),
+            ("{namespace: x}", "spec.configSecret.name"),
+            ("{name: 5}", "spec.configSecret.name"),
+            ("{name: ''}", "spec.configSecret.name"),
+            ("{name: '${SECRET}'}", "spec.configSecret.name"),
+            ("{name: v, namespace: [x]}", "spec.configSecret.namespace"),
+            (
+                "{name: v, namespace: '${NS}'}",
+                "spec.configSecret.namespace",
+            ),
+        ] {
+            let (p, findings) = read(&format!(
+                "{HEAD}metadata: {{name: metal3, namespace: n}}\nspec:\n  configSecret: {reference}\n"
+            ));
+            assert!(
+                p.config_secret.is_none() && p.config_secret_written,
+                "{reference}"
+            );
+            assert_eq!(findings.len(), 1, "{reference}: {findings:?}");
+            assert_eq!(
+                findings[0].field.as_ref().map(|f| f.path.as_str()),
+                Some(field),
+                "{reference}"
+            );
+        }
+    }
+
+    #[test]
+    fn no_config_secret_and_template_versions() {
+        let (p, findings) = read(&format!(
+            "{HEAD}metadata: {{name: metal3}}\nspec:\n  version: ${{CAPM3_VERSION}}\n"
+        ));
+        assert!(findings.is_empty());
+        assert!(p.config_secret.is_none() && !p.config_secret_written);
+        assert!(p.version.is_none(), "a template version is not a version");
+    }
+}
