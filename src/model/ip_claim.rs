@@ -12,7 +12,7 @@ use super::{Object, skipped_for_template};
 use crate::results::Finding;
 
 /// The API group of Metal3Data (and of the other CAPM3 kinds).
-pub const CAPM3_GROUP: &str = "infrastructure.cluster.x-k8s.io";
+pub use super::CAPM3_GROUP;
 
 /// An `ownerReferences` entry naming a Metal3Data.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -1,9 +1,12 @@
 //! Typed, read-only views of the items the function reads (SPEC §3).
 //!
 //! Every item comes in as a JSON value (read from the lossless YAML tree). This module says
-//! what each item is ([`Object`]), and reads the kinds the function cares about
-//! ([`host::Host`], [`pool::Pool`], control-plane endpoints). Nothing here writes text.
+//! what each item is ([`Object`]); each kind the function reads has its own module with its
+//! reader. The [`Index`] holds the kinds every stage needs (hosts, pools, control-plane
+//! endpoints: [`Indexed`]); a transformation that needs another kind reads it with that
+//! kind's reader from [`Index::objects_of`]. Nothing here writes text.
 
+pub mod cluster;
 pub mod config_data;
 pub mod data_template;
 pub mod deployment;
@@ -21,7 +24,14 @@ use serde_json::Value;
 
 use crate::names::{ordinal, short};
 use crate::results::{Finding, ResourceRef};
-use value::{at, is_template, str_at};
+use value::{at, str_at};
+
+/// The group of BareMetalHosts.
+pub const BMO_GROUP: &str = "metal3.io";
+/// The group of the IPAM's kinds (IPPool, IPClaim, IPAddress).
+pub const IPAM_GROUP: &str = "ipam.metal3.io";
+/// The group of CAPM3's kinds (Metal3Cluster, Metal3Data, Metal3DataTemplate, ...).
+pub const CAPM3_GROUP: &str = "infrastructure.cluster.x-k8s.io";
 
 /// Annotation that marks an object as local configuration (kpt, kustomize): never read or changed.
 pub const LOCAL_CONFIG: &str = "config.kubernetes.io/local-config";
@@ -160,6 +170,52 @@ pub struct Index {
     pub endpoints: BTreeMap<String, Vec<(String, usize)>>,
 }
 
+/// The kinds the index reads itself, for every stage.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Indexed {
+    /// `metal3.io` BareMetalHost: [`host::Host`].
+    Host,
+    /// `ipam.metal3.io` IPPool: [`pool::Pool`].
+    Pool,
+    /// Cluster API `Cluster` or CAPM3 `Metal3Cluster`: the control-plane endpoint ([`cluster`]).
+    Cluster,
+}
+
+impl Indexed {
+    /// Which of the indexed kinds `object` is, if any.
+    pub fn of(object: &Object) -> Option<Indexed> {
+        if object.is(BMO_GROUP, "BareMetalHost") {
+            Some(Indexed::Host)
+        } else if object.is(IPAM_GROUP, "IPPool") {
+            Some(Indexed::Pool)
+        } else if cluster::is_cluster(object) {
+            Some(Indexed::Cluster)
+        } else {
+            None
+        }
+    }
+}
+
+impl Index {
+    /// The objects of `group`/`kind` (any version) the function may read: not local
+    /// configuration, with a usable name and namespace, in input order.
+    pub fn objects_of<'a>(
+        &'a self,
+        group: &'a str,
+        kind: &'a str,
+    ) -> impl Iterator<Item = &'a Object> + 'a {
+        self.objects
+            .iter()
+            .flatten()
+            .filter(move |o| o.is(group, kind) && !o.local_config && o.bad_identity.is_none())
+    }
+
+    /// The object at input position `item`, if it is a Kubernetes object.
+    pub fn object(&self, item: usize) -> Option<&Object> {
+        self.objects.get(item).and_then(Option::as_ref)
+    }
+}
+
 /// Builds the index of the input items; reports duplicates, unrendered templates and mixed namespaces.
 pub fn index(values: &[Value], findings: &mut Vec<Finding>) -> Index {
     let mut idx = Index::default();
@@ -175,13 +231,10 @@ pub fn index(values: &[Value], findings: &mut Vec<Finding>) -> Index {
             idx.objects.push(obj);
             continue;
         }
-        let reads = o.is("metal3.io", "BareMetalHost")
-            || o.is("ipam.metal3.io", "IPPool")
-            || o.is("infrastructure.cluster.x-k8s.io", "Metal3Cluster")
-            || o.is("cluster.x-k8s.io", "Cluster");
+        let kind = Indexed::of(o);
         if let Some((field, what)) = &o.bad_identity {
             // Only the objects the function reads need a name and namespace it can use.
-            if reads {
+            if kind.is_some() {
                 findings.push(
                     Finding::error(format!(
                         "{}: {field} {what}; give it a name (and namespace) as Kubernetes requires, \
@@ -211,25 +264,19 @@ pub fn index(values: &[Value], findings: &mut Vec<Finding>) -> Index {
                 .at("metadata.name"),
             );
         }
-        let read = if o.is("metal3.io", "BareMetalHost") {
-            host::Host::read(o, value, findings).map(|h| idx.hosts.push(h))
-        } else if o.is("ipam.metal3.io", "IPPool") {
-            pool::Pool::read(o, value, findings).map(|p| idx.pools.push(p))
-        } else if o.is("infrastructure.cluster.x-k8s.io", "Metal3Cluster")
-            || o.is("cluster.x-k8s.io", "Cluster")
-        {
-            if let Some(host) = str_at(value, &["spec", "controlPlaneEndpoint", "host"])
-                && !is_template(host)
-                && host.parse::<std::net::IpAddr>().is_ok()
-            {
-                idx.endpoints
-                    .entry(o.namespace.clone())
-                    .or_default()
-                    .push((host.to_string(), i));
+        let read = match kind {
+            Some(Indexed::Host) => host::Host::read(o, value, findings).map(|h| idx.hosts.push(h)),
+            Some(Indexed::Pool) => pool::Pool::read(o, value, findings).map(|p| idx.pools.push(p)),
+            Some(Indexed::Cluster) => {
+                if let Some(host) = cluster::endpoint(value) {
+                    idx.endpoints
+                        .entry(o.namespace.clone())
+                        .or_default()
+                        .push((host.to_string(), i));
+                }
+                Some(())
             }
-            Some(())
-        } else {
-            None
+            None => None,
         };
         if read.is_some() {
             let e = ns_written.entry(o.namespace.clone()).or_default();
