@@ -1,6 +1,7 @@
 //! The whole function as one pure call: sources + config → output texts + results.
 //!
-//! `read → index → plan → allocate → (check | apply → verify)`; on any error every item is
+//! `read → index → transformations (preallocations, labels, controller flag) → (check | apply →
+//! verify)`; on any error every item is
 //! returned exactly as it came in (SPEC §6 "Transactional"), and nothing is returned that the
 //! safety net ([`crate::verify`]) has not read back as meant (SPEC §6 "Sound"). How the input is
 //! read and the output framed (results included) is [`crate::krm`]'s.
@@ -8,12 +9,10 @@
 use serde_json::Value;
 use thiserror::Error;
 
-use crate::allocate;
 use crate::config::{self, Mode};
 use crate::krm::{self, Framing, ReadError, Source};
-use crate::mapping;
 use crate::model;
-use crate::results::{self, Finding, Severity};
+use crate::results::{self, Finding};
 use crate::transform;
 use crate::verify;
 use crate::yaml::{self, Edit, Node, Seg};
@@ -83,35 +82,16 @@ pub fn run(sources: &[Source], config_file: Option<&Value>) -> Result<Outcome, R
             Ok(cfg) => {
                 let values: Vec<Value> = nodes.iter().map(|n| n.to_json()).collect();
                 let index = model::index(&values, &mut findings);
-                let plan = mapping::plan(&index, &cfg, &mut findings);
-                let allocation = allocate::allocate(&index, &plan, &cfg, &mut findings);
-                edits = allocation.edits;
-                let labels = if cfg.labels {
-                    transform::labels::apply(&index, &values, &cfg)
-                } else {
-                    transform::Outcome::default()
-                };
-                findings.extend(labels.findings);
-                if cfg.mode == Mode::Check {
-                    check_findings(&index, &edits, &mut findings);
-                    findings.extend(transform::labels::check(&index, &labels.edits));
-                    edits.clear();
-                } else {
-                    edits.extend(labels.edits.into_iter().map(|e| (e.item, e.edit)));
-                }
-                summaries = allocation.summaries;
-                if cfg.controller_flag {
-                    // SPEC §8. In check mode its results are the check errors, each at its own
-                    // object and field; its infos say what was written, so they count only then.
-                    let flag = transform::controller_flag::apply(&index, &values, &cfg);
-                    let (infos, rest): (Vec<Finding>, Vec<Finding>) = flag
-                        .findings
-                        .into_iter()
-                        .partition(|f| f.severity == Severity::Info);
-                    findings.extend(rest);
-                    summaries.extend(infos);
-                    if cfg.mode == Mode::Fill {
-                        edits.extend(flag.edits.into_iter().map(|e| (e.item, e.edit)));
+                for t in transform::ALL.iter().filter(|t| (t.on)(&cfg)) {
+                    let out = (t.apply)(&index, &values, &cfg);
+                    findings.extend(out.findings);
+                    match cfg.mode {
+                        Mode::Fill => {
+                            edits.extend(out.edits.into_iter().map(|e| (e.item, e.edit)));
+                            summaries.extend(out.written);
+                        }
+                        // Each change fill would make is an error at its own object and field.
+                        Mode::Check => findings.extend(out.check),
                     }
                 }
                 objects = index.objects;
@@ -389,22 +369,5 @@ fn edit_failure(error: &yaml::EditError) -> Failure {
     Failure {
         field: error.path().to_string(),
         message: format!("ipreuse cannot write this change: {error}; nothing was changed"),
-    }
-}
-
-/// `mode: check`: every item fill would change is an error saying what fill would change.
-fn check_findings(index: &model::Index, edits: &[(usize, Edit)], findings: &mut Vec<Finding>) {
-    for (i, changes) in allocate::Changes::per_item(edits) {
-        if let Some(Some(o)) = index.objects.get(i) {
-            findings.push(
-                Finding::error(format!(
-                    "check: {} is not up to date: fill would {}; run ipreuse in fill mode and commit the result",
-                    o.display(),
-                    changes.describe()
-                ))
-                .on(o.resource_ref())
-                .at("spec.preAllocations"),
-            );
-        }
     }
 }

@@ -27,7 +27,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use serde_json::Value;
 
 use super::{ItemEdit, Outcome};
-use crate::config::{Config, Mode, Version};
+use crate::config::{Config, Version};
 use crate::model::config_data::{ConfigData, DataEntry, DataMap, encode_base64};
 use crate::model::deployment::{CONTAINERS, Container, Deployment, ImageRef};
 use crate::model::provider::{OPERATOR_GROUP, Provider, SecretRef};
@@ -196,23 +196,25 @@ fn container_path(c: &Container) -> Vec<Seg> {
 }
 
 impl Cx<'_> {
-    /// Records one edit of `object` at `field`, with its result: an info in fill mode, an
-    /// error in check mode. `what` is a verb phrase ("set X to Y").
+    /// Records one edit of `object` at `field`, with its results: the info `fill` reports when
+    /// it writes the edit, and the error `check` reports instead. `what` is a verb phrase
+    /// ("set X to Y").
     fn change(&mut self, object: &Object, edit: Edit, field: String, what: String) {
-        let finding = match self.config.mode {
-            Mode::Fill => Finding::info(format!(
-                "{}: {what}, to turn the CAPM3 controller flag on",
-                object.display()
-            )),
-            Mode::Check => Finding::error(format!(
-                "check: {} is not up to date: fill would {what} to turn the CAPM3 controller flag \
-                 on; run ipreuse in fill mode and commit the result",
-                object.display()
-            )),
-        };
+        let written = Finding::info(format!(
+            "{}: {what}, to turn the CAPM3 controller flag on",
+            object.display()
+        ));
+        let check = Finding::error(format!(
+            "check: {} is not up to date: fill would {what} to turn the CAPM3 controller flag \
+             on; run ipreuse in fill mode and commit the result",
+            object.display()
+        ));
         self.out
-            .findings
-            .push(finding.on(object.resource_ref()).at(field));
+            .written
+            .push(written.on(object.resource_ref()).at(field.clone()));
+        self.out
+            .check
+            .push(check.on(object.resource_ref()).at(field));
         self.out.edits.push(ItemEdit {
             item: object.index,
             edit,

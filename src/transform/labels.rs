@@ -23,10 +23,10 @@ use super::{ItemEdit, Outcome};
 use crate::config::Config;
 use crate::mapping;
 use crate::model::data_template::{DataTemplate, PoolName, PoolRef};
-use crate::model::ip_claim::{CAPM3_GROUP, IpClaim};
+use crate::model::ip_claim::IpClaim;
 use crate::model::labels::{LabelValue, Labels};
 use crate::model::metal3_data::Metal3Data;
-use crate::model::{Index, Object};
+use crate::model::{CAPM3_GROUP, IPAM_GROUP, Index, Object};
 use crate::names::{label_value_problem, short};
 use crate::results::{Finding, key_path};
 use crate::yaml::{Edit, Seg, WriteStyle};
@@ -43,23 +43,14 @@ pub fn apply(index: &Index, values: &[Value], config: &Config) -> Outcome {
     if !config.labels {
         return out;
     }
-    let mut claims = Vec::new();
-    let mut data = Vec::new();
+    let claims: Vec<&Object> = index.objects_of(IPAM_GROUP, "IPClaim").collect();
+    let data: Vec<&Object> = index.objects_of(CAPM3_GROUP, "Metal3Data").collect();
     let mut templates: HashMap<&str, HashMap<&str, usize>> = HashMap::new();
-    for o in index.objects.iter().flatten() {
-        if o.local_config || o.bad_identity.is_some() {
-            continue;
-        }
-        if o.is("ipam.metal3.io", "IPClaim") {
-            claims.push(o);
-        } else if o.is(CAPM3_GROUP, "Metal3Data") {
-            data.push(o);
-        } else if o.is(CAPM3_GROUP, "Metal3DataTemplate") {
-            templates
-                .entry(o.namespace.as_str())
-                .or_default()
-                .insert(o.name.as_str(), o.index);
-        }
+    for o in index.objects_of(CAPM3_GROUP, "Metal3DataTemplate") {
+        templates
+            .entry(o.namespace.as_str())
+            .or_default()
+            .insert(o.name.as_str(), o.index);
     }
     if !claims.is_empty() {
         let pairs = Pairs::new(index, config);
@@ -80,12 +71,13 @@ pub fn apply(index: &Index, values: &[Value], config: &Config) -> Outcome {
             label_data(o, v, &mut read_templates, &mut out);
         }
     }
+    out.check = check(index, &out.edits);
     out
 }
 
 /// `mode: check`: one error per label that `fill` would write, at that label's field of its
-/// object. `edits` are the ones [`apply`] returned.
-pub fn check(index: &Index, edits: &[ItemEdit]) -> Vec<Finding> {
+/// object. `edits` are the ones [`apply`] returns.
+fn check(index: &Index, edits: &[ItemEdit]) -> Vec<Finding> {
     let mut findings = Vec::new();
     for e in edits {
         let Some(Some(o)) = index.objects.get(e.item) else {

@@ -5,7 +5,7 @@
 use serde_json::Value;
 
 use super::*;
-use crate::config::Config;
+use crate::config::{Config, Mode};
 use crate::results::Severity;
 
 /// The stream with the transformation's edits written, and its outcome.
@@ -18,7 +18,13 @@ fn run_with(text: &str, config: &Config) -> (String, Outcome) {
         findings.iter().all(|f| !f.is_error()),
         "the index refuses the test input: {findings:?}"
     );
-    let out = apply(&index, &values, config);
+    let mut out = apply(&index, &values, config);
+    // The results the run reports in this mode: what fill wrote, or what check would change.
+    let reported = match config.mode {
+        Mode::Fill => std::mem::take(&mut out.written),
+        Mode::Check => std::mem::take(&mut out.check),
+    };
+    out.findings.extend(reported);
     let edits: Vec<(&yaml::Node, Edit)> = out
         .edits
         .iter()

@@ -3,7 +3,7 @@
 
 use serde_json::Value;
 
-use super::{DATA_NAME, POOL_NAME, apply, check};
+use super::{DATA_NAME, POOL_NAME, apply};
 use crate::config::{Config, PoolName};
 use crate::model::{self, Index};
 use crate::results::{Finding, Severity};
@@ -638,7 +638,7 @@ fn check_names_each_label_at_its_own_field() {
         capm3_claim("node-1", "prov", &format!("{labels}{}", owned_by("md-1"))),
     ]);
     let out = inp.apply(&Config::default());
-    let findings = check(&inp.index, &out.edits);
+    let findings = out.check.clone();
     let fields: Vec<_> = findings.iter().map(|f| (f.severity, field(f))).collect();
     assert_eq!(
         fields,
