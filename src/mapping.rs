@@ -4,7 +4,7 @@
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 
 use crate::config::{Choice, Config};
-use crate::model::Index;
+use crate::model::{HostId, Index, PoolId};
 use crate::names::{claim_name, short};
 use crate::results::Finding;
 
@@ -12,9 +12,9 @@ use crate::results::Finding;
 #[derive(Debug, Default)]
 pub struct Plan {
     /// Managed pools (indexes into [`Index::pools`]), in byte order of (namespace, name).
-    pub managed: Vec<usize>,
+    pub managed: Vec<PoolId>,
     /// Required claims: pool index → host indexes (into [`Index::hosts`]), natural host order not yet applied.
-    pub required: BTreeMap<usize, Vec<usize>>,
+    pub required: BTreeMap<PoolId, Vec<HostId>>,
 }
 
 /// Decides the managed pools and required pairs. `cfg` is resolved
@@ -25,15 +25,15 @@ pub fn plan(idx: &Index, cfg: &Config, findings: &mut Vec<Finding>) -> Plan {
         "config::resolve refuses the mappings this version cannot run"
     );
     let mut plan = Plan::default();
-    let mut order: Vec<usize> = (0..idx.pools.len()).collect();
+    let mut order: Vec<PoolId> = PoolId::all(idx.pools.len()).collect();
     order.sort_by(|&a, &b| {
         let (pa, pb) = (&idx.pools[a].object, &idx.pools[b].object);
         (pa.namespace.as_bytes(), pa.name.as_bytes())
             .cmp(&(pb.namespace.as_bytes(), pb.name.as_bytes()))
     });
     // The selected hosts of each namespace, in input order: one pass over the hosts.
-    let mut selected: HashMap<&str, Vec<usize>> = HashMap::new();
-    for (i, h) in idx.hosts.iter().enumerate() {
+    let mut selected: HashMap<&str, Vec<HostId>> = HashMap::new();
+    for (i, h) in HostId::all(idx.hosts.len()).zip(&idx.hosts) {
         if cfg.host_selector.matches(&h.labels) {
             selected
                 .entry(h.object.namespace.as_str())
@@ -49,7 +49,7 @@ pub fn plan(idx: &Index, cfg: &Config, findings: &mut Vec<Finding>) -> Plan {
         if !cfg.manages_pool(ns, pool.name()) {
             continue;
         }
-        let hosts: Vec<usize> = selected.get(ns).cloned().unwrap_or_default();
+        let hosts: Vec<HostId> = selected.get(ns).cloned().unwrap_or_default();
         if let Some(field) = &pool.skipped {
             if !hosts.is_empty() {
                 findings.push(
@@ -112,7 +112,7 @@ fn check_claim_names(idx: &Index, plan: &Plan, findings: &mut Vec<Finding>) {
     use std::collections::hash_map::Entry;
     // The first pair of each name; pools in byte order, so the pair reported first is the
     // one whose pool sorts first (two pairs of one pool never share a name).
-    let mut first: HashMap<(&str, String), (usize, usize)> = HashMap::new();
+    let mut first: HashMap<(&str, String), (HostId, PoolId)> = HashMap::new();
     for &p in &plan.managed {
         let pool = &idx.pools[p];
         let ns = pool.object.namespace.as_str();

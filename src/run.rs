@@ -12,8 +12,9 @@ use thiserror::Error;
 use crate::config::{self, Mode};
 use crate::krm::{self, Framing, ReadError, Source};
 use crate::model;
+use crate::model::ItemId;
 use crate::results::{self, Finding};
-use crate::transform;
+use crate::transform::{self, ItemEdit};
 use crate::verify;
 use crate::yaml::{self, Edit, Node, Seg};
 
@@ -72,7 +73,7 @@ pub fn run(sources: &[Source], config_file: Option<&Value>) -> Result<Outcome, R
             message: "an item found while reading is not in its document".into(),
         });
     };
-    let mut edits: Vec<(usize, Edit)> = Vec::new();
+    let mut edits: Vec<ItemEdit> = Vec::new();
     let mut summaries = Vec::new();
     let mut objects = Vec::new();
     if findings.iter().all(|f| !f.is_error()) {
@@ -87,7 +88,7 @@ pub fn run(sources: &[Source], config_file: Option<&Value>) -> Result<Outcome, R
                     findings.extend(out.findings);
                     match cfg.mode {
                         Mode::Fill => {
-                            edits.extend(out.edits.into_iter().map(|e| (e.item, e.edit)));
+                            edits.extend(out.edits);
                             summaries.extend(out.written);
                         }
                         // Each change fill would make is an error at its own object and field.
@@ -178,12 +179,12 @@ impl Write<'_> {
     /// each read back and checked. On failure: which item (if known) and why, per failure.
     fn all(
         &self,
-        edits: &[(usize, Edit)],
+        edits: &[ItemEdit],
         results: &[Finding],
-    ) -> Result<Vec<String>, Vec<(Option<usize>, Failure)>> {
-        let mut per_source: Vec<Vec<(usize, &Edit)>> = vec![Vec::new(); self.sources.len()];
-        for (item, edit) in edits {
-            if let Some(at) = self.input.items.get(*item) {
+    ) -> Result<Vec<String>, Vec<(Option<ItemId>, Failure)>> {
+        let mut per_source: Vec<Vec<(ItemId, &Edit)>> = vec![Vec::new(); self.sources.len()];
+        for ItemEdit { item, edit } in edits {
+            if let Some(at) = self.input.items.get(item.0) {
                 per_source[at.source].push((*item, edit));
             }
         }
@@ -208,9 +209,9 @@ impl Write<'_> {
     fn source(
         &self,
         s: usize,
-        edits: &[(usize, &Edit)],
+        edits: &[(ItemId, &Edit)],
         results: Option<krm::ResultsEdit<'_>>,
-    ) -> Result<String, Vec<(Option<usize>, Failure)>> {
+    ) -> Result<String, Vec<(Option<ItemId>, Failure)>> {
         let source = &self.sources[s];
         let docs = &self.input.docs[s];
         if edits.is_empty() && results.is_none() {
@@ -218,13 +219,13 @@ impl Write<'_> {
         }
         let mut to_apply: Vec<(&Node, Edit)> = edits
             .iter()
-            .map(|(item, edit)| (self.nodes[*item], (*edit).clone()))
+            .map(|(item, edit)| (self.nodes[item.0], (*edit).clone()))
             .collect();
         // The safety net reads edits by their path from the document's root.
         let mut meant: Vec<(usize, Edit)> = edits
             .iter()
             .map(|(item, edit)| {
-                let at = &self.input.items[*item];
+                let at = &self.input.items[item.0];
                 (at.doc, edit.prefixed(&at.segments()))
             })
             .collect();
@@ -245,7 +246,7 @@ impl Write<'_> {
             Err(m) => {
                 let item = m.doc.and_then(|d| self.item_at(s, d, &m.path));
                 let path = match item {
-                    Some(i) => m.path.get(self.input.items[i].segments().len()..),
+                    Some(i) => m.path.get(self.input.items[i.0].segments().len()..),
                     None => Some(m.path.as_slice()),
                 };
                 let field = match path {
@@ -267,7 +268,7 @@ impl Write<'_> {
     }
 
     /// Edits inside a node that an alias uses elsewhere: they would change that place too.
-    fn aliased(&self, s: usize, meant: &[(usize, Edit)]) -> Vec<(Option<usize>, Failure)> {
+    fn aliased(&self, s: usize, meant: &[(usize, Edit)]) -> Vec<(Option<ItemId>, Failure)> {
         let docs = &self.input.docs[s];
         let mut anchored: Vec<Option<verify::Anchored>> = Vec::new();
         anchored.resize_with(docs.len(), || None);
@@ -285,7 +286,7 @@ impl Write<'_> {
             };
             let path = edit.path();
             let item = self.item_at(s, *d, path);
-            let skip = item.map_or(0, |i| self.input.items[i].segments().len());
+            let skip = item.map_or(0, |i| self.input.items[i.0].segments().len());
             let field = |p: &[Seg]| yaml::path_to_string(p.get(skip..).unwrap_or(p));
             failures.push((
                 item,
@@ -309,7 +310,7 @@ impl Write<'_> {
 
     /// The item of source `s`, document `doc`, whose path from the document's root is the
     /// longest prefix of `path`.
-    fn item_at(&self, s: usize, doc: usize, path: &[Seg]) -> Option<usize> {
+    fn item_at(&self, s: usize, doc: usize, path: &[Seg]) -> Option<ItemId> {
         self.input
             .items
             .iter()
@@ -317,7 +318,7 @@ impl Write<'_> {
             .filter(|(_, at)| at.source == s && at.doc == doc)
             .filter(|(_, at)| path.starts_with(&at.segments()))
             .max_by_key(|(_, at)| at.path.len())
-            .map(|(i, _)| i)
+            .map(|(i, _)| ItemId(i))
     }
 
     /// The edits of one source did not apply: find the item whose own edits fail, for a
@@ -325,16 +326,16 @@ impl Write<'_> {
     fn edit_failures(
         &self,
         source: &Source,
-        edits: &[(usize, &Edit)],
+        edits: &[(ItemId, &Edit)],
         error: yaml::EditError,
-    ) -> Vec<(Option<usize>, Failure)> {
-        let mut items: Vec<usize> = edits.iter().map(|(i, _)| *i).collect();
+    ) -> Vec<(Option<ItemId>, Failure)> {
+        let mut items: Vec<ItemId> = edits.iter().map(|(i, _)| *i).collect();
         items.dedup();
         for item in items {
             let own: Vec<(&Node, Edit)> = edits
                 .iter()
                 .filter(|(i, _)| *i == item)
-                .map(|(i, e)| (self.nodes[*i], (*e).clone()))
+                .map(|(i, e)| (self.nodes[i.0], (*e).clone()))
                 .collect();
             if let Err(e) = yaml::apply(&source.text, &own) {
                 return vec![(Some(item), edit_failure(&e))];
@@ -346,12 +347,12 @@ impl Write<'_> {
     /// The error result for a failure, on its object when known.
     fn finding(
         &self,
-        item: Option<usize>,
+        item: Option<ItemId>,
         failure: Failure,
         objects: &[Option<model::Object>],
     ) -> Finding {
         let finding = Finding::error(failure.message);
-        let object = item.and_then(|i| objects.get(i)).and_then(Option::as_ref);
+        let object = item.and_then(|i| objects.get(i.0)).and_then(Option::as_ref);
         let finding = match object {
             Some(o) => finding.on(o.resource_ref()),
             None => finding,

@@ -10,6 +10,7 @@ use std::collections::{HashMap, HashSet};
 use super::context::{Context, Pin, PoolState};
 use super::shared::Shared;
 use crate::ipam::{self, Addr, FreeCursor, IntervalSet};
+use crate::model::PoolId;
 
 /// The addresses a new entry of one pool may not take, and who holds them.
 pub struct Blocked<'a> {
@@ -28,12 +29,12 @@ pub struct Blocked<'a> {
     /// Candidates held outside their candidates by overlapping pools filled earlier.
     added_outside: HashSet<u128>,
     st: &'a PoolState,
-    pool: usize,
+    pool: PoolId,
 }
 
 impl<'a> Blocked<'a> {
     /// The blocked addresses of pool `p`, whose pins are `pins`.
-    pub fn for_pool(ctx: &'a Context, p: usize, st: &'a PoolState, pins: &[Pin]) -> Blocked<'a> {
+    pub fn for_pool(ctx: &'a Context, p: PoolId, st: &'a PoolState, pins: &[Pin]) -> Blocked<'a> {
         let mut own: HashMap<u128, u32> = HashMap::new();
         for a in st
             .existing

@@ -6,8 +6,8 @@ use super::shared::{self, HeldBuilder, Shared};
 use crate::config::Config;
 use crate::ipam::{self, Addr, IntervalSet};
 use crate::mapping::Plan;
-use crate::model::Index;
 use crate::model::host::PIN_PREFIX;
+use crate::model::{HostId, Index, PoolId};
 use crate::names::short;
 use crate::results::Finding;
 
@@ -23,7 +23,7 @@ pub struct Existing {
 /// A pin: the host annotation `ipreuse.dev/ip.{pool}`.
 #[derive(Debug, Clone)]
 pub struct Pin {
-    pub host: usize,
+    pub host: HostId,
     pub addr: Addr,
 }
 
@@ -51,7 +51,7 @@ pub struct PoolState {
     /// Candidates held outside their own candidates by an overlapping pool.
     pub held_outside: HashSet<u128>,
     /// Entries added by this run (host, key, address), in order.
-    pub added: Vec<(usize, String, Addr)>,
+    pub added: Vec<(HostId, String, Addr)>,
     /// Claims of `status.indexes` whose address no entry admits any more (SPEC §5 "In use",
     /// an error already reported).
     pub out_of_bounds: HashSet<String>,
@@ -63,7 +63,7 @@ pub struct Context<'a> {
     pub plan: &'a Plan,
     pub cfg: &'a Config,
     /// Valid pools by index into `idx.pools`.
-    pub pools: HashMap<usize, PoolState>,
+    pub pools: HashMap<PoolId, PoolState>,
     /// Pins by (namespace, pool name).
     pub pins: HashMap<(String, String), Vec<Pin>>,
     /// Rule 3: `spec.reserve` of the config.
@@ -71,7 +71,7 @@ pub struct Context<'a> {
     /// Rule 4: IP-literal control-plane endpoints per namespace.
     pub endpoints: HashMap<String, IntervalSet>,
     /// Host names per namespace → host index.
-    pub hosts_by_name: HashMap<String, HashMap<String, usize>>,
+    pub hosts_by_name: HashMap<String, HashMap<String, HostId>>,
     /// What the valid pools of each namespace share: overlaps and held addresses.
     pub shared: HashMap<String, Shared>,
     /// One info result per filled pool; reported only when the run writes its edits.
@@ -102,15 +102,15 @@ impl<'a> Context<'a> {
                 }
             }
         }
-        let mut hosts_by_name: HashMap<String, HashMap<String, usize>> = HashMap::new();
-        for (i, h) in idx.hosts.iter().enumerate() {
+        let mut hosts_by_name: HashMap<String, HashMap<String, HostId>> = HashMap::new();
+        for (i, h) in HostId::all(idx.hosts.len()).zip(&idx.hosts) {
             hosts_by_name
                 .entry(h.object.namespace.clone())
                 .or_default()
                 .insert(h.object.name.clone(), i);
         }
         let mut pools = HashMap::new();
-        for (p, pool) in idx.pools.iter().enumerate() {
+        for (p, pool) in PoolId::all(idx.pools.len()).zip(&idx.pools) {
             if pool.skipped.is_some() {
                 continue;
             }
@@ -194,7 +194,7 @@ impl<'a> Context<'a> {
     }
 
     /// The host of the input that an entry key `{host}-{pool}` names in `ns`, if any.
-    pub fn host_of_key(&self, ns: &str, pool: &str, key: &str) -> Option<usize> {
+    pub fn host_of_key(&self, ns: &str, pool: &str, key: &str) -> Option<HostId> {
         let host = key.strip_suffix(pool)?.strip_suffix('-')?;
         self.hosts_by_name.get(ns)?.get(host).copied()
     }
@@ -207,7 +207,7 @@ impl<'a> Context<'a> {
     }
 
     /// The other valid pools of `p`'s namespace whose candidates overlap `p`'s, in byte order.
-    pub fn overlapping(&self, p: usize) -> Vec<usize> {
+    pub fn overlapping(&self, p: PoolId) -> Vec<PoolId> {
         let (Some(st), Some(sh)) = (self.pools.get(&p), self.shared_of(p)) else {
             return Vec::new();
         };
@@ -218,7 +218,7 @@ impl<'a> Context<'a> {
     }
 
     /// Whether the candidates of valid pools `p` and `q` (of one namespace) overlap.
-    pub fn overlap(&self, p: usize, q: usize) -> bool {
+    pub fn overlap(&self, p: PoolId, q: PoolId) -> bool {
         match (self.pools.get(&p), self.pools.get(&q)) {
             (Some(a), Some(b)) => a.overlaps.binary_search(&b.rank).is_ok(),
             _ => false,
@@ -226,13 +226,13 @@ impl<'a> Context<'a> {
     }
 
     /// What pool `p`'s namespace shares.
-    pub fn shared_of(&self, p: usize) -> Option<&Shared> {
-        self.shared.get(&self.idx.pools.get(p)?.object.namespace)
+    pub fn shared_of(&self, p: PoolId) -> Option<&Shared> {
+        self.shared.get(&self.idx.pools.get(p.0)?.object.namespace)
     }
 
     /// One address given to two different hosts in overlapping pools is an error.
     pub fn check_cross_pool(&self, findings: &mut Vec<Finding>) {
-        let mut by_ns: BTreeMap<&str, Vec<usize>> = BTreeMap::new();
+        let mut by_ns: BTreeMap<&str, Vec<PoolId>> = BTreeMap::new();
         for &p in &self.plan.managed {
             if self.pools.contains_key(&p) {
                 by_ns
@@ -243,7 +243,7 @@ impl<'a> Context<'a> {
         }
         for (ns, pools) in by_ns {
             // address → (host, pool, key) of the first holder, pools in byte order.
-            let mut holders: HashMap<u128, (usize, usize, &str)> = HashMap::new();
+            let mut holders: HashMap<u128, (HostId, PoolId, &str)> = HashMap::new();
             for &p in &pools {
                 let st = &self.pools[&p];
                 let pool = &self.idx.pools[p];
@@ -286,9 +286,9 @@ impl<'a> Context<'a> {
 fn share(
     idx: &Index,
     pins: &HashMap<(String, String), Vec<Pin>>,
-    pools: &mut HashMap<usize, PoolState>,
+    pools: &mut HashMap<PoolId, PoolState>,
 ) -> HashMap<String, Shared> {
-    let mut by_ns: HashMap<&str, Vec<usize>> = HashMap::new();
+    let mut by_ns: HashMap<&str, Vec<PoolId>> = HashMap::new();
     for &p in pools.keys() {
         by_ns
             .entry(idx.pools[p].object.namespace.as_str())
@@ -307,7 +307,7 @@ fn share(
             let cands: Vec<&IntervalSet> = list.iter().map(|p| &pools[p].candidates).collect();
             shared::overlaps(&cands)
         };
-        let pins_of = |p: usize| -> &[Pin] {
+        let pins_of = |p: PoolId| -> &[Pin] {
             pins.get(&(ns.to_string(), idx.pools[p].name().to_string()))
                 .map_or(&[], Vec::as_slice)
         };
@@ -474,7 +474,7 @@ fn read_pins(
     ok: &mut bool,
 ) -> HashMap<(String, String), Vec<Pin>> {
     let mut pins: HashMap<(String, String), Vec<Pin>> = HashMap::new();
-    for (h, host) in idx.hosts.iter().enumerate() {
+    for (h, host) in HostId::all(idx.hosts.len()).zip(&idx.hosts) {
         for (pool, text) in &host.pins {
             match ipam::parse_addr(text) {
                 Ok(p) => pins

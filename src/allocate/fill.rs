@@ -8,17 +8,19 @@ use super::context::{Context, Pin};
 use super::pool_view::PoolView;
 use super::validate;
 use crate::ipam::{self, Addr};
+use crate::model::{HostId, PoolId};
 use crate::names::{claim_name, is_dns1123_subdomain, list_some, short};
 use crate::natural;
 use crate::results::Finding;
+use crate::transform::ItemEdit;
 use crate::yaml::Edit;
 
 /// Fills pool `p`, pushing edits on its item and results; records what it added in `ctx`.
 pub fn fill_pool(
     ctx: &mut Context,
-    p: usize,
+    p: PoolId,
     findings: &mut Vec<Finding>,
-    edits: &mut Vec<(usize, Edit)>,
+    edits: &mut Vec<ItemEdit>,
 ) {
     let Some((added, summary)) = fill(ctx, p, findings, edits) else {
         return;
@@ -39,15 +41,15 @@ pub fn fill_pool(
 
 /// What filling one pool produced: the entries added (host, key, address; in write order)
 /// and its summary.
-type Filled = (Vec<(usize, String, Addr)>, Option<Finding>);
+type Filled = (Vec<(HostId, String, Addr)>, Option<Finding>);
 
 /// The work of [`fill_pool`] on a read-only context: the entries added (in write order) and the
 /// pool's summary when it had no error. `None` for a pool whose ranges are invalid.
 fn fill(
     ctx: &Context,
-    p: usize,
+    p: PoolId,
     findings: &mut Vec<Finding>,
-    edits: &mut Vec<(usize, Edit)>,
+    edits: &mut Vec<ItemEdit>,
 ) -> Option<Filled> {
     let v = PoolView::new(ctx, p)?;
     let findings_before = findings.len();
@@ -59,17 +61,17 @@ fn fill(
     warn_overlaps(&v, p, findings);
     let mut blocked = Blocked::for_pool(ctx, p, v.st, pins);
     let entries = validate::existing(&v, findings, edits);
-    let required: &[usize] = ctx.plan.required.get(&p).map_or(&[], Vec::as_slice);
-    let required_set: HashSet<usize> = required.iter().copied().collect();
+    let required: &[HostId] = ctx.plan.required.get(&p).map_or(&[], Vec::as_slice);
+    let required_set: HashSet<HostId> = required.iter().copied().collect();
     let pin_of = validate::pins(&v, pins, &required_set, &entries, findings);
 
     // Required claims in natural host order: entry, else pin, else live address, else wait
     // for the strategy.
-    let mut hosts: Vec<usize> = required.to_vec();
+    let mut hosts: Vec<HostId> = required.to_vec();
     hosts.sort_by(|a, b| natural::compare(ctx.idx.hosts[*a].name(), ctx.idx.hosts[*b].name()));
-    let mut added: Vec<(usize, String, Addr)> = Vec::new();
+    let mut added: Vec<(HostId, String, Addr)> = Vec::new();
     let mut kept = 0usize;
-    let mut waiting: Vec<(String, usize)> = Vec::new();
+    let mut waiting: Vec<(String, HostId)> = Vec::new();
     for h in hosts {
         let host = &ctx.idx.hosts[h];
         let claim = claim_name(host.name(), v.name);
@@ -124,7 +126,7 @@ fn fill(
     added.sort_by(|a, b| natural::compare(ctx.idx.hosts[a.0].name(), ctx.idx.hosts[b.0].name()));
     let pruned = prune(&v, findings, edits);
     if !added.is_empty() {
-        edits.push((
+        edits.push(ItemEdit::new(
             v.item(),
             Edit::AddEntries {
                 path: PoolView::pre_path(),
@@ -149,7 +151,7 @@ fn fill(
 }
 
 /// One warning for a pool whose candidates overlap other pools of its namespace, naming a few.
-fn warn_overlaps(v: &PoolView, p: usize, findings: &mut Vec<Finding>) {
+fn warn_overlaps(v: &PoolView, p: PoolId, findings: &mut Vec<Finding>) {
     let others = v.ctx.overlapping(p);
     if others.is_empty() {
         return;
@@ -202,9 +204,9 @@ fn warn_if_moves(
 fn sequential(
     v: &PoolView,
     blocked: &mut Blocked,
-    waiting: Vec<(String, usize)>,
+    waiting: Vec<(String, HostId)>,
     findings: &mut Vec<Finding>,
-) -> Vec<(usize, String, Addr)> {
+) -> Vec<(HostId, String, Addr)> {
     let free_before = blocked.count_free(&v.st.ipam);
     let mut cursor = v.st.ipam.allocator();
     let mut left: Vec<&str> = Vec::new();
@@ -237,7 +239,7 @@ fn sequential(
 
 /// SPEC §5 "Prune": entries `{x}-{pool}` whose host is gone and whose claim is not live are
 /// removed with `prune: true`, else kept; a warning each. Returns how many were removed.
-fn prune(v: &PoolView, findings: &mut Vec<Finding>, edits: &mut Vec<(usize, Edit)>) -> usize {
+fn prune(v: &PoolView, findings: &mut Vec<Finding>, edits: &mut Vec<ItemEdit>) -> usize {
     let mut pruned = 0;
     for e in &v.st.existing {
         let Some(x) = v.stale_host(&e.key) else {
@@ -256,7 +258,7 @@ fn prune(v: &PoolView, findings: &mut Vec<Finding>, edits: &mut Vec<(usize, Edit
                 .on(v.rref.clone())
                 .at(field),
             );
-            edits.push((
+            edits.push(ItemEdit::new(
                 v.item(),
                 Edit::RemoveEntry {
                     path: PoolView::pre_path(),

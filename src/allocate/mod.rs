@@ -15,15 +15,16 @@ use std::collections::BTreeMap;
 
 use crate::config::{Choice, Config};
 use crate::mapping::Plan;
-use crate::model::Index;
+use crate::model::{Index, ItemId};
 use crate::results::Finding;
+use crate::transform::ItemEdit;
 use crate::yaml::Edit;
 
 /// What allocation decided.
 #[derive(Debug, Default)]
 pub struct Allocation {
     /// Edits on items (item index, edit).
-    pub edits: Vec<(usize, Edit)>,
+    pub edits: Vec<ItemEdit>,
     /// One info result per filled pool (kept, added, rewritten, pruned, free left): true only
     /// if the edits are written, so the caller reports them only then.
     pub summaries: Vec<Finding>,
@@ -42,10 +43,10 @@ pub struct Changes {
 impl Changes {
     /// The changes `edits` (as [`allocate`] returns them) make, per item: what fill would
     /// write, counted from the very edits it writes (check mode reports them).
-    pub fn per_item(edits: &[(usize, Edit)]) -> BTreeMap<usize, Changes> {
-        let mut out: BTreeMap<usize, Changes> = BTreeMap::new();
+    pub fn per_item(edits: &[ItemEdit]) -> BTreeMap<ItemId, Changes> {
+        let mut out: BTreeMap<ItemId, Changes> = BTreeMap::new();
         let pre = pool_view::PoolView::pre_path();
-        for (item, edit) in edits {
+        for ItemEdit { item, edit } in edits {
             let c = out.entry(*item).or_default();
             match edit {
                 Edit::AddEntries { path, entries } if *path == pre => c.added += entries.len(),
@@ -158,37 +159,37 @@ mod tests {
         let mut key = pre();
         key.push(Seg::key("a-pool"));
         let edits = vec![
-            (
-                1,
+            ItemEdit::new(
+                ItemId(1),
                 Edit::AddEntries {
                     path: pre(),
                     entries: vec![("b".into(), "1".into()), ("c".into(), "2".into())],
                 },
             ),
-            (
-                1,
+            ItemEdit::new(
+                ItemId(1),
                 Edit::RemoveEntry {
                     path: pre(),
                     key: "x".into(),
                 },
             ),
-            (
-                1,
+            ItemEdit::new(
+                ItemId(1),
                 Edit::SetScalar {
                     path: key,
                     value: "::1".into(),
                     style: WriteStyle::DoubleQuoted,
                 },
             ),
-            (
-                2,
+            ItemEdit::new(
+                ItemId(2),
                 Edit::RemoveEntry {
                     path: pre(),
                     key: "y".into(),
                 },
             ),
-            (
-                3,
+            ItemEdit::new(
+                ItemId(3),
                 Edit::SetScalar {
                     path: vec![Seg::key("spec"), Seg::key("gateway")],
                     value: "x".into(),
@@ -203,15 +204,18 @@ mod tests {
             removed,
             other,
         };
-        assert_eq!(c[&1], want(2, 1, 1, 0));
-        assert_eq!(c[&2], want(0, 0, 1, 0));
-        assert_eq!(c[&3], want(0, 0, 0, 1));
+        assert_eq!(c[&ItemId(1)], want(2, 1, 1, 0));
+        assert_eq!(c[&ItemId(2)], want(0, 0, 1, 0));
+        assert_eq!(c[&ItemId(3)], want(0, 0, 0, 1));
         assert_eq!(
-            c[&1].describe(),
+            c[&ItemId(1)].describe(),
             "add 2, rewrite 1 and remove 1 entries of spec.preAllocations"
         );
-        assert_eq!(c[&2].describe(), "remove 1 entry of spec.preAllocations");
-        assert_eq!(c[&3].describe(), "make 1 other change(s)");
+        assert_eq!(
+            c[&ItemId(2)].describe(),
+            "remove 1 entry of spec.preAllocations"
+        );
+        assert_eq!(c[&ItemId(3)].describe(), "make 1 other change(s)");
         assert_eq!(
             want(1, 0, 0, 2).describe(),
             "add 1 entry of spec.preAllocations and make 2 other change(s)"

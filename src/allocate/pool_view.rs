@@ -6,6 +6,7 @@ use std::collections::HashMap;
 use super::context::{Context, PoolState};
 use crate::ipam::{self, Addr};
 use crate::model::pool::Pool;
+use crate::model::{ItemId, PoolId};
 use crate::names::short;
 use crate::results::{Finding, ResourceRef};
 use crate::yaml::Seg;
@@ -23,7 +24,7 @@ pub struct PoolView<'a> {
 }
 
 impl<'a> PoolView<'a> {
-    pub fn new(ctx: &'a Context<'a>, p: usize) -> Option<Self> {
+    pub fn new(ctx: &'a Context<'a>, p: PoolId) -> Option<Self> {
         let pool = &ctx.idx.pools[p];
         let st = ctx.pools.get(&p)?;
         let mut live_by_addr: HashMap<u128, Vec<&str>> = HashMap::new();
@@ -48,7 +49,7 @@ impl<'a> PoolView<'a> {
     }
 
     /// The item index of the pool (where its edits go).
-    pub fn item(&self) -> usize {
+    pub fn item(&self) -> ItemId {
         self.pool.object.index
     }
 

@@ -6,11 +6,12 @@ use std::cmp::Reverse;
 use std::collections::{BTreeMap, BinaryHeap, HashMap};
 
 use crate::ipam::{Addr, CountedSet, IntervalSet};
+use crate::model::PoolId;
 
 /// Who holds an address: the first pool seen, and whether another pool holds it too.
 #[derive(Debug, Clone, Copy)]
 struct Holder {
-    first: usize,
+    first: PoolId,
     several: bool,
 }
 
@@ -26,25 +27,25 @@ struct Holder {
 #[derive(Debug, Default)]
 pub struct Shared {
     /// The valid pools of the namespace in byte order of their names (rank → pool index).
-    pub pools: Vec<usize>,
+    pub pools: Vec<PoolId>,
     /// Addresses held inside their holder's candidates, with fast counts over the candidate
     /// ranges and the fixed blocked ranges of every pool of the namespace.
     pub held: CountedSet,
     holders: HashMap<u128, Holder>,
     /// Addresses held outside their holder's candidates by entries this run adds (only a pin outside its pool, which is an error).
-    pub outside_added: BTreeMap<u128, Vec<usize>>,
+    pub outside_added: BTreeMap<u128, Vec<PoolId>>,
 }
 
 impl Shared {
     /// Whether a pool other than `p` holds `a` inside its own candidates.
-    pub fn held_by_other_than(&self, a: Addr, p: usize) -> bool {
+    pub fn held_by_other_than(&self, a: Addr, p: PoolId) -> bool {
         self.holders
             .get(&a.value())
             .is_some_and(|h| h.several || h.first != p)
     }
 
     /// Records that pool `p` now holds `a` (an entry this run added), inside its candidates or not.
-    pub fn record_added(&mut self, a: Addr, p: usize, inside: bool) {
+    pub fn record_added(&mut self, a: Addr, p: PoolId, inside: bool) {
         if inside {
             self.held.insert(a.value());
             note_holder(&mut self.holders, a.value(), p);
@@ -54,7 +55,7 @@ impl Shared {
     }
 }
 
-fn note_holder(holders: &mut HashMap<u128, Holder>, a: u128, p: usize) {
+fn note_holder(holders: &mut HashMap<u128, Holder>, a: u128, p: PoolId) {
     holders
         .entry(a)
         .and_modify(|h| h.several |= h.first != p)
@@ -69,12 +70,12 @@ fn note_holder(holders: &mut HashMap<u128, Holder>, a: u128, p: usize) {
 pub struct HeldBuilder {
     inside: Vec<(u128, u128)>,
     holders: HashMap<u128, Holder>,
-    outside: BTreeMap<u128, Vec<usize>>,
+    outside: BTreeMap<u128, Vec<PoolId>>,
 }
 
 impl HeldBuilder {
     /// Pool `p` holds `a`; `inside` when `a` is one of its candidates.
-    pub fn hold(&mut self, a: Addr, p: usize, inside: bool) {
+    pub fn hold(&mut self, a: Addr, p: PoolId, inside: bool) {
         if inside {
             self.inside.push((a.value(), a.value()));
             note_holder(&mut self.holders, a.value(), p);
@@ -87,12 +88,12 @@ impl HeldBuilder {
     }
 
     /// The addresses held outside their holders' candidates.
-    pub fn outside(&self) -> &BTreeMap<u128, Vec<usize>> {
+    pub fn outside(&self) -> &BTreeMap<u128, Vec<PoolId>> {
         &self.outside
     }
 
     /// The shared state, counting fast over windows whose ends are among `bounds`.
-    pub fn finish(self, pools: Vec<usize>, bounds: impl IntoIterator<Item = u128>) -> Shared {
+    pub fn finish(self, pools: Vec<PoolId>, bounds: impl IntoIterator<Item = u128>) -> Shared {
         Shared {
             pools,
             held: CountedSet::new(bounds, IntervalSet::from_ranges(self.inside)),
@@ -191,19 +192,21 @@ mod tests {
 
     #[test]
     fn holders_tell_other_pools_apart() {
+        const P1: PoolId = PoolId(1);
+        const P2: PoolId = PoolId(2);
         let a = Addr::from_value(7);
         let mut b = HeldBuilder::default();
-        b.hold(a, 1, true);
-        let mut s = b.finish(vec![1, 2], [0, 100]);
-        assert!(!s.held_by_other_than(a, 1));
-        assert!(s.held_by_other_than(a, 2));
-        s.record_added(a, 1, true);
-        assert!(!s.held_by_other_than(a, 1));
-        s.record_added(a, 2, true);
-        assert!(s.held_by_other_than(a, 1));
+        b.hold(a, P1, true);
+        let mut s = b.finish(vec![P1, P2], [0, 100]);
+        assert!(!s.held_by_other_than(a, P1));
+        assert!(s.held_by_other_than(a, P2));
+        s.record_added(a, P1, true);
+        assert!(!s.held_by_other_than(a, P1));
+        s.record_added(a, P2, true);
+        assert!(s.held_by_other_than(a, P1));
         assert_eq!(s.held.count_in(0, 99), 1);
-        s.record_added(Addr::from_value(8), 2, false);
+        s.record_added(Addr::from_value(8), P2, false);
         assert_eq!(s.held.count_in(0, 99), 1);
-        assert_eq!(s.outside_added.get(&8), Some(&vec![2]));
+        assert_eq!(s.outside_added.get(&8), Some(&vec![P2]));
     }
 }

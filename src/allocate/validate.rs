@@ -5,9 +5,11 @@ use std::collections::{HashMap, HashSet};
 use super::context::Pin;
 use super::pool_view::PoolView;
 use crate::ipam::{self, Addr};
+use crate::model::HostId;
 use crate::model::host::PIN_PREFIX;
 use crate::names::{claim_name, short};
 use crate::results::Finding;
+use crate::transform::ItemEdit;
 use crate::yaml::{Edit, Seg, WriteStyle};
 
 /// The valid existing entries of a pool.
@@ -26,7 +28,7 @@ pub struct Entries<'a> {
 pub fn existing<'a>(
     v: &PoolView<'a>,
     findings: &mut Vec<Finding>,
-    edits: &mut Vec<(usize, Edit)>,
+    edits: &mut Vec<ItemEdit>,
 ) -> Entries<'a> {
     let mut out = Entries {
         by_key: HashMap::new(),
@@ -78,7 +80,7 @@ pub fn existing<'a>(
             );
             let mut path = PoolView::pre_path();
             path.push(Seg::key(&e.key));
-            edits.push((
+            edits.push(ItemEdit::new(
                 v.item(),
                 Edit::SetScalar {
                     path,
@@ -96,10 +98,10 @@ pub fn existing<'a>(
 pub fn pins(
     v: &PoolView,
     pins: &[Pin],
-    required: &HashSet<usize>,
+    required: &HashSet<HostId>,
     entries: &Entries,
     findings: &mut Vec<Finding>,
-) -> HashMap<usize, Addr> {
+) -> HashMap<HostId, Addr> {
     let (ns, pname) = (v.ns, v.name);
     let mut pinned_by: HashMap<u128, usize> = HashMap::new();
     for pin in pins {

@@ -33,7 +33,7 @@ mod tests {
 
     fn object(api_version: &str, kind: &str) -> Object {
         let v = json!({"apiVersion": api_version, "kind": kind, "metadata": {"name": "c"}});
-        Object::read(0, &v).unwrap()
+        Object::read(crate::model::ItemId(0), &v).unwrap()
     }
 
     #[test]

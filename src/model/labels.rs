@@ -86,7 +86,7 @@ mod tests {
     use serde_json::json;
 
     fn object(value: &Value) -> Object {
-        Object::read(0, value).expect("an object")
+        Object::read(crate::model::ItemId(0), value).expect("an object")
     }
 
     #[test]

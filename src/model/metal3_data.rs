@@ -81,7 +81,7 @@ mod tests {
     fn read(spec: Value) -> (Option<Metal3Data>, Vec<Finding>) {
         let v = json!({"apiVersion": "infrastructure.cluster.x-k8s.io/v1beta2", "kind": "Metal3Data",
             "metadata": {"name": "tpl-0", "namespace": "ns"}, "spec": spec});
-        let object = Object::read(0, &v).expect("an object");
+        let object = Object::read(crate::model::ItemId(0), &v).expect("an object");
         let mut findings = Vec::new();
         (Metal3Data::read(&object, &v, &mut findings), findings)
     }

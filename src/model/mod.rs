@@ -11,6 +11,7 @@ pub mod config_data;
 pub mod data_template;
 pub mod deployment;
 pub mod host;
+pub mod ids;
 pub mod ip_claim;
 pub mod labels;
 pub mod metal3_data;
@@ -24,6 +25,7 @@ use serde_json::Value;
 
 use crate::names::{ordinal, short};
 use crate::results::{Finding, ResourceRef};
+pub use ids::{HostId, ItemId, PoolId};
 use value::{at, str_at};
 
 /// The group of BareMetalHosts.
@@ -40,7 +42,7 @@ pub const LOCAL_CONFIG: &str = "config.kubernetes.io/local-config";
 #[derive(Debug, Clone)]
 pub struct Object {
     /// Position of the item in the input.
-    pub index: usize,
+    pub index: ItemId,
     pub api_version: String,
     pub kind: String,
     /// API group: the part of `apiVersion` before `/`, empty for the core group.
@@ -61,7 +63,7 @@ pub struct Object {
 
 impl Object {
     /// Reads the identity of an item; `None` for something that is not a Kubernetes object.
-    pub fn read(index: usize, value: &Value) -> Option<Object> {
+    pub fn read(index: ItemId, value: &Value) -> Option<Object> {
         let api_version = str_at(value, &["apiVersion"])?.to_string();
         let kind = str_at(value, &["kind"])?.to_string();
         let found = |v: &Value| {
@@ -139,7 +141,7 @@ impl Object {
                 short(&self.name)
             );
         }
-        let n = self.index + 1;
+        let n = self.index.0 + 1;
         let name = if self.name.is_empty() {
             String::new()
         } else {
@@ -167,7 +169,7 @@ pub struct Index {
     pub hosts: Vec<host::Host>,
     pub pools: Vec<pool::Pool>,
     /// IP-literal control-plane endpoints (`Metal3Cluster`, `Cluster`) per namespace.
-    pub endpoints: BTreeMap<String, Vec<(String, usize)>>,
+    pub endpoints: BTreeMap<String, Vec<(String, ItemId)>>,
 }
 
 /// The kinds the index reads itself, for every stage.
@@ -211,8 +213,8 @@ impl Index {
     }
 
     /// The object at input position `item`, if it is a Kubernetes object.
-    pub fn object(&self, item: usize) -> Option<&Object> {
-        self.objects.get(item).and_then(Option::as_ref)
+    pub fn object(&self, item: ItemId) -> Option<&Object> {
+        self.objects.get(item.0).and_then(Option::as_ref)
     }
 }
 
@@ -222,7 +224,7 @@ pub fn index(values: &[Value], findings: &mut Vec<Finding>) -> Index {
     let mut seen: HashSet<(String, String, String, String)> = HashSet::new();
     let mut ns_written: BTreeMap<String, (bool, bool)> = BTreeMap::new();
     for (i, value) in values.iter().enumerate() {
-        let obj = Object::read(i, value);
+        let obj = Object::read(ItemId(i), value);
         let Some(o) = obj.as_ref() else {
             idx.objects.push(None);
             continue;
@@ -272,7 +274,7 @@ pub fn index(values: &[Value], findings: &mut Vec<Finding>) -> Index {
                     idx.endpoints
                         .entry(o.namespace.clone())
                         .or_default()
-                        .push((host.to_string(), i));
+                        .push((host.to_string(), o.index));
                 }
                 Some(())
             }

@@ -26,7 +26,7 @@ use crate::model::data_template::{DataTemplate, PoolName, PoolRef};
 use crate::model::ip_claim::IpClaim;
 use crate::model::labels::{LabelValue, Labels};
 use crate::model::metal3_data::Metal3Data;
-use crate::model::{CAPM3_GROUP, IPAM_GROUP, Index, Object};
+use crate::model::{CAPM3_GROUP, IPAM_GROUP, Index, ItemId, Object};
 use crate::names::{label_value_problem, short};
 use crate::results::{Finding, key_path};
 use crate::yaml::{Edit, Seg, WriteStyle};
@@ -45,7 +45,7 @@ pub fn apply(index: &Index, values: &[Value], config: &Config) -> Outcome {
     }
     let claims: Vec<&Object> = index.objects_of(IPAM_GROUP, "IPClaim").collect();
     let data: Vec<&Object> = index.objects_of(CAPM3_GROUP, "Metal3Data").collect();
-    let mut templates: HashMap<&str, HashMap<&str, usize>> = HashMap::new();
+    let mut templates: HashMap<&str, HashMap<&str, ItemId>> = HashMap::new();
     for o in index.objects_of(CAPM3_GROUP, "Metal3DataTemplate") {
         templates
             .entry(o.namespace.as_str())
@@ -55,7 +55,7 @@ pub fn apply(index: &Index, values: &[Value], config: &Config) -> Outcome {
     if !claims.is_empty() {
         let pairs = Pairs::new(index, config);
         for o in claims {
-            if let Some(v) = values.get(o.index) {
+            if let Some(v) = values.get(o.index.0) {
                 label_claim(o, v, &pairs, &mut out);
             }
         }
@@ -67,7 +67,7 @@ pub fn apply(index: &Index, values: &[Value], config: &Config) -> Outcome {
         read: HashMap::new(),
     };
     for o in data {
-        if let Some(v) = values.get(o.index) {
+        if let Some(v) = values.get(o.index.0) {
             label_data(o, v, &mut read_templates, &mut out);
         }
     }
@@ -80,7 +80,7 @@ pub fn apply(index: &Index, values: &[Value], config: &Config) -> Outcome {
 fn check(index: &Index, edits: &[ItemEdit]) -> Vec<Finding> {
     let mut findings = Vec::new();
     for e in edits {
-        let Some(Some(o)) = index.objects.get(e.item) else {
+        let Some(o) = index.object(e.item) else {
             continue;
         };
         let changes: Vec<(&str, &str, &str)> = match &e.edit {
@@ -125,7 +125,7 @@ impl<'a> Pairs<'a> {
         let plan = mapping::plan(index, config, &mut Vec::new());
         let mut pools: HashMap<&str, Vec<&str>> = HashMap::new();
         for &p in &plan.managed {
-            if let Some(pool) = index.pools.get(p) {
+            if let Some(pool) = index.pools.get(p.0) {
                 pools
                     .entry(pool.object.namespace.as_str())
                     .or_default()
@@ -261,9 +261,9 @@ struct Templates<'a> {
     index: &'a Index,
     values: &'a [Value],
     /// namespace → name → item.
-    found: HashMap<&'a str, HashMap<&'a str, usize>>,
+    found: HashMap<&'a str, HashMap<&'a str, ItemId>>,
     /// item → the template, or why it could not be read.
-    read: HashMap<usize, Result<DataTemplate, String>>,
+    read: HashMap<ItemId, Result<DataTemplate, String>>,
 }
 
 impl Templates<'_> {
@@ -271,8 +271,8 @@ impl Templates<'_> {
         let &item = self.found.get(ns)?.get(name)?;
         let (index, values) = (self.index, self.values);
         Some(self.read.entry(item).or_insert_with(|| {
-            let object = index.objects.get(item).and_then(Option::as_ref);
-            let value = values.get(item);
+            let object = index.object(item);
+            let value = values.get(item.0);
             let (Some(object), Some(value)) = (object, value) else {
                 return Err("it is not in the input".into());
             };

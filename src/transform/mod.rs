@@ -14,7 +14,7 @@ pub mod preallocations;
 use serde_json::Value;
 
 use crate::config::Config;
-use crate::model::Index;
+use crate::model::{Index, ItemId};
 
 use crate::results::Finding;
 use crate::yaml::Edit;
@@ -23,8 +23,14 @@ use crate::yaml::Edit;
 #[derive(Debug, Clone, PartialEq)]
 pub struct ItemEdit {
     /// The item's position in the input (as in [`crate::model::Index::objects`]).
-    pub item: usize,
+    pub item: ItemId,
     pub edit: Edit,
+}
+
+impl ItemEdit {
+    pub fn new(item: ItemId, edit: Edit) -> ItemEdit {
+        ItemEdit { item, edit }
+    }
 }
 
 /// What a transformation returns.

@@ -18,18 +18,14 @@ pub fn apply(index: &Index, _values: &[Value], config: &Config) -> Outcome {
     let plan = mapping::plan(index, config, &mut out.findings);
     let allocation = allocate::allocate(index, &plan, config, &mut out.findings);
     out.check = check(index, &allocation.edits);
-    out.edits = allocation
-        .edits
-        .into_iter()
-        .map(|(item, edit)| ItemEdit { item, edit })
-        .collect();
+    out.edits = allocation.edits;
     out.written = allocation.summaries;
     out
 }
 
 /// `mode: check`: one error per pool fill would change, saying how many entries it would
 /// add, rewrite and remove, at `spec.preAllocations`.
-fn check(index: &Index, edits: &[(usize, crate::yaml::Edit)]) -> Vec<Finding> {
+fn check(index: &Index, edits: &[ItemEdit]) -> Vec<Finding> {
     let mut findings = Vec::new();
     for (item, changes) in Changes::per_item(edits) {
         if let Some(o) = index.object(item) {

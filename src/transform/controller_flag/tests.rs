@@ -28,7 +28,7 @@ fn run_with(text: &str, config: &Config) -> (String, Outcome) {
     let edits: Vec<(&yaml::Node, Edit)> = out
         .edits
         .iter()
-        .map(|e| (&docs[e.item].root, e.edit.clone()))
+        .map(|e| (&docs[e.item.0].root, e.edit.clone()))
         .collect();
     let written = yaml::apply(text, &edits).expect("the edits apply");
     (written, out)
@@ -687,7 +687,8 @@ fn the_config_secret_is_found_in_the_providers_namespace_by_default() {
     assert_eq!(added, ["  ENABLE_BMH_NAME_BASED_PREALLOCATION: \"true\""]);
     assert_eq!(outcome.edits.len(), 1);
     assert_eq!(
-        outcome.edits[0].item, 2,
+        outcome.edits[0].item,
+        crate::model::ItemId(2),
         "the Secret in the provider's namespace"
     );
     assert_eq!(

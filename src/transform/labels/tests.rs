@@ -94,7 +94,7 @@ impl Input {
     fn edited(&self, edits: &[ItemEdit]) -> String {
         let pairs: Vec<(&yaml::Node, Edit)> = edits
             .iter()
-            .map(|e| (&self.docs[e.item].root, e.edit.clone()))
+            .map(|e| (&self.docs[e.item.0].root, e.edit.clone()))
             .collect();
         yaml::apply(&self.text, &pairs).expect("the edits apply")
     }
@@ -106,7 +106,7 @@ fn labels_path() -> Vec<Seg> {
 
 fn add(item: usize, entries: &[(&str, &str)]) -> ItemEdit {
     ItemEdit {
-        item,
+        item: crate::model::ItemId(item),
         edit: Edit::AddEntries {
             path: labels_path(),
             entries: entries
@@ -475,7 +475,7 @@ fn wrong_values_are_rewritten_with_a_warning() {
     ]);
     let out = inp.apply(&Config::default());
     let set = |key: &str, value: &str, style| ItemEdit {
-        item: 2,
+        item: crate::model::ItemId(2),
         edit: Edit::SetScalar {
             path: vec![Seg::key("metadata"), Seg::key("labels"), Seg::key(key)],
             value: value.into(),
@@ -612,7 +612,7 @@ fn item_order_does_not_matter() {
         let mut edits: Vec<(String, Edit)> = out
             .edits
             .into_iter()
-            .map(|e| (docs[e.item].clone(), e.edit))
+            .map(|e| (docs[e.item.0].clone(), e.edit))
             .collect();
         edits.sort_by(|a, b| format!("{a:?}").cmp(&format!("{b:?}")));
         let mut findings: Vec<String> = out.findings.iter().map(|f| format!("{f:?}")).collect();
