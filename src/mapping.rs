@@ -4,6 +4,7 @@
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 
 use crate::config::{Choice, Config};
+use crate::model::pool::Pool;
 use crate::model::{HostId, Index, PoolId};
 use crate::names::{claim_name, short};
 use crate::results::Finding;
@@ -15,6 +16,12 @@ pub struct Plan {
     pub managed: Vec<PoolId>,
     /// Required claims: pool index → host indexes (into [`Index::hosts`]), natural host order not yet applied.
     pub required: BTreeMap<PoolId, Vec<HostId>>,
+}
+
+/// Whether the function manages `pool`: the config names it (or names no pools) and it is
+/// rendered (a pool with an unrendered template is skipped, with a warning from the index).
+pub fn manages(cfg: &Config, pool: &Pool) -> bool {
+    cfg.manages_pool(&pool.object.namespace, pool.name()) && pool.skipped.is_none()
 }
 
 /// Decides the managed pools and required pairs. `cfg` is resolved
@@ -65,6 +72,7 @@ pub fn plan(idx: &Index, cfg: &Config, findings: &mut Vec<Finding>) -> Plan {
             }
             continue;
         }
+        debug_assert!(manages(cfg, pool));
         plan.managed.push(p);
         plan.required.insert(p, hosts);
     }

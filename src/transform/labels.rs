@@ -120,17 +120,16 @@ struct Pairs<'a> {
 
 impl<'a> Pairs<'a> {
     fn new(index: &'a Index, config: &Config) -> Pairs<'a> {
-        // The mapping's own results are reported by the preallocations; only its choice of
-        // managed pools is needed here.
-        let plan = mapping::plan(index, config, &mut Vec::new());
         let mut pools: HashMap<&str, Vec<&str>> = HashMap::new();
-        for &p in &plan.managed {
-            if let Some(pool) = index.pools.get(p.0) {
-                pools
-                    .entry(pool.object.namespace.as_str())
-                    .or_default()
-                    .push(pool.name());
-            }
+        for pool in index.pools.iter().filter(|p| mapping::manages(config, p)) {
+            pools
+                .entry(pool.object.namespace.as_str())
+                .or_default()
+                .push(pool.name());
+        }
+        // In byte order of their names, as the mapping orders them.
+        for names in pools.values_mut() {
+            names.sort_unstable();
         }
         let mut hosts: HashMap<&str, HashSet<&str>> = HashMap::new();
         for h in &index.hosts {
