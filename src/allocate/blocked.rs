@@ -94,6 +94,13 @@ impl<'a> Blocked<'a> {
                 .is_some_and(|sh| sh.held_by_other_than(a, self.pool))
     }
 
+    /// Whether candidate `a` is free: neither reserved nor held by anything.
+    pub fn is_free(&self, a: Addr) -> bool {
+        !self.fixed.contains_addr(a)
+            && !self.extra.contains_addr(a)
+            && !self.shared.is_some_and(|sh| sh.held.set().contains_addr(a))
+    }
+
     /// The free candidate with the lowest walk position after the cursor's.
     pub fn next_free(&self, cursor: &mut FreeCursor) -> Option<(Addr, u64)> {
         let empty = IntervalSet::new();

@@ -5,8 +5,10 @@ use std::collections::HashSet;
 
 use super::blocked::Blocked;
 use super::context::{Context, Pin};
+use super::ordinal;
 use super::pool_view::PoolView;
 use super::validate;
+use crate::config::Strategy;
 use crate::ipam::{self, Addr};
 use crate::model::{HostId, PoolId};
 use crate::names::{claim_name, is_dns1123_subdomain, list_some, short};
@@ -121,7 +123,10 @@ fn fill(
             waiting.push((claim, h));
         }
     }
-    added.extend(sequential(&v, &mut blocked, waiting, findings));
+    added.extend(match ctx.cfg.strategy {
+        Strategy::Sequential => sequential(&v, &mut blocked, waiting, findings),
+        Strategy::Ordinal => ordinal::assign(&v, &mut blocked, waiting, findings),
+    });
     // Entries are written in natural host order, whichever step chose them.
     added.sort_by(|a, b| natural::compare(ctx.idx.hosts[a.0].name(), ctx.idx.hosts[b.0].name()));
     let pruned = prune(&v, findings, edits);

@@ -7,13 +7,14 @@
 mod blocked;
 mod context;
 mod fill;
+mod ordinal;
 mod pool_view;
 mod shared;
 mod validate;
 
 use std::collections::BTreeMap;
 
-use crate::config::{Choice, Config};
+use crate::config::Config;
 use crate::mapping::Plan;
 use crate::model::{Index, ItemId};
 use crate::results::Finding;
@@ -95,12 +96,7 @@ impl Changes {
 }
 
 /// Computes the edits that fill the managed pools; warnings and errors go to `findings`.
-/// `cfg` is resolved ([`crate::config::resolve`]): the strategy is `sequential`.
 pub fn allocate(idx: &Index, plan: &Plan, cfg: &Config, findings: &mut Vec<Finding>) -> Allocation {
-    debug_assert!(
-        cfg.strategy.available(),
-        "config::resolve refuses the strategies this version cannot run"
-    );
     let Some(mut ctx) = context::Context::build(idx, plan, cfg, findings) else {
         return Allocation::default();
     };

@@ -95,6 +95,27 @@ impl<'a> PoolView<'a> {
         }
     }
 
+    /// Who holds `a`, for messages: an entry or live claim of this pool, or another pool.
+    pub fn holder(&self, a: Addr) -> String {
+        if let Some(e) = self.st.existing.iter().find(|e| e.addr == Some(a)) {
+            format!("entry {} holds it", short(&e.key))
+        } else if let Some(claims) = self.live_by_addr.get(&a.value()) {
+            format!("claim {} holds it (status.indexes)", short(claims[0]))
+        } else if let Some(pin) = self
+            .ctx
+            .pins
+            .get(&(self.ns.to_string(), self.name.to_string()))
+            .and_then(|pins| pins.iter().find(|p| p.addr == a))
+        {
+            format!(
+                "host {} is pinned to it",
+                short(self.ctx.idx.hosts[pin.host].name())
+            )
+        } else {
+            "an entry, pin or live claim of an overlapping IPPool holds it".into()
+        }
+    }
+
     /// SPEC §5 "Validation" for an address that claim `claim` of a host of the input gets from
     /// an entry or a pin: not reserved (error), not live for another host's claim (error) or
     /// for another claim (warning). Results go on `on` at `field`.

@@ -134,10 +134,6 @@ impl Choice for MappingMode {
 
 impl Choice for Strategy {
     const ALL: &'static [Self] = &[Strategy::Sequential, Strategy::Ordinal];
-    /// The ordinal strategy comes with a later version.
-    fn available(self) -> bool {
-        self != Strategy::Ordinal
-    }
     fn as_str(self) -> &'static str {
         match self {
             Strategy::Sequential => "sequential",

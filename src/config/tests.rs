@@ -805,64 +805,44 @@ fn resolve_refuses_what_this_version_cannot_run_at_spec_key() {
         errs[0].message,
         "spec.mapping: \"templates\" is not available in this version of ipreuse; use auto or all"
     );
-    let errs = resolve_errors(&typed(json!({"strategy": "ordinal"})));
-    assert_eq!(paths(&errs), ["spec.strategy"]);
-    assert_on_function_config(&errs, "IPReuse", "stable-node-ips");
-    assert_eq!(
-        errs[0].message,
-        "spec.strategy: \"ordinal\" is not available in this version of ipreuse; use sequential"
-    );
+    let ordinal = resolve(Some(&typed(json!({"strategy": "ordinal"})))).expect("ordinal runs");
+    assert_eq!(ordinal.strategy, Strategy::Ordinal);
 }
 
 #[test]
 fn resolve_refuses_what_this_version_cannot_run_at_data_key() {
-    for (data, path, says) in [
-        (
-            json!({"mapping": "templates"}),
-            "data.mapping",
-            "data.mapping: \"templates\" is not available in this version of ipreuse; use auto or all",
-        ),
-        (
-            json!({"strategy": " ordinal "}),
-            "data.strategy",
-            "data.strategy: \"ordinal\" is not available in this version of ipreuse; use sequential",
-        ),
-    ] {
-        let errs = resolve_errors(&config_map(data));
-        assert_eq!(paths(&errs), [path]);
-        assert_on_function_config(&errs, "ConfigMap", "function-input");
-        assert_eq!(errs[0].message, says);
-        assert_eq!(
-            errs[0].resource_ref.as_ref().unwrap().namespace.as_deref(),
-            Some("infra")
-        );
-    }
+    let errs = resolve_errors(&config_map(json!({"mapping": "templates"})));
+    assert_eq!(paths(&errs), ["data.mapping"]);
+    assert_on_function_config(&errs, "ConfigMap", "function-input");
+    assert_eq!(
+        errs[0].message,
+        "data.mapping: \"templates\" is not available in this version of ipreuse; use auto or all"
+    );
+    assert_eq!(
+        errs[0].resource_ref.as_ref().unwrap().namespace.as_deref(),
+        Some("infra")
+    );
+    let ordinal =
+        resolve(Some(&config_map(json!({"strategy": " ordinal "})))).expect("ordinal runs");
+    assert_eq!(ordinal.strategy, Strategy::Ordinal);
 }
 
 #[test]
 fn resolve_reports_unavailable_values_with_every_other_error() {
-    // Both refusals and every bad value at once (the mapping used to stop at the first refusal).
+    // The refusal and every bad value at once (the mapping used to stop at the first refusal).
     let fc = typed(json!({
         "mapping": "templates", "strategy": "ordinal", "reserve": ["x"], "mode": "y",
     }));
     let mut got = paths(&resolve_errors(&fc));
     got.sort();
-    assert_eq!(
-        got,
-        [
-            "spec.mapping",
-            "spec.mode",
-            "spec.reserve[0]",
-            "spec.strategy"
-        ]
-    );
+    assert_eq!(got, ["spec.mapping", "spec.mode", "spec.reserve[0]",]);
     let mut got = paths(&errors(&fc));
     got.sort();
     assert_eq!(got, ["spec.mode", "spec.reserve[0]"], "decode accepts them");
     let fc = config_map(json!({"mapping": "templates", "strategy": "ordinal", "reserve": "x"}));
     let mut got = paths(&resolve_errors(&fc));
     got.sort();
-    assert_eq!(got, ["data.mapping", "data.reserve", "data.strategy"]);
+    assert_eq!(got, ["data.mapping", "data.reserve"]);
 }
 
 #[test]
@@ -897,11 +877,10 @@ fn available_values() {
     assert!(Mode::ALL.iter().all(|m| m.available()));
     assert!(!MappingMode::Templates.available());
     assert!(MappingMode::Auto.available() && MappingMode::All.available());
-    assert!(!Strategy::Ordinal.available());
-    assert!(Strategy::Sequential.available());
+    assert!(Strategy::ALL.iter().all(|s| s.available()));
     assert_eq!(Mode::available_words(), "fill or check");
     assert_eq!(MappingMode::available_words(), "auto or all");
-    assert_eq!(Strategy::available_words(), "sequential");
+    assert_eq!(Strategy::available_words(), "sequential or ordinal");
 }
 
 #[test]

@@ -240,6 +240,12 @@ impl Pool {
         self.segments.get(k.checked_sub(1)?)?.addr_at(p)
     }
 
+    /// The walk position of the last candidate, `None` for a pool without candidates.
+    pub fn last_position(&self) -> Option<u64> {
+        let last = self.segments.last()?;
+        Some(last.first_position + (last.len() - 1))
+    }
+
     /// Number of candidates not in `blocked`.
     pub fn count_free(&self, blocked: &IntervalSet) -> u128 {
         self.candidates.ranges().fold(0u128, |n, (lo, hi)| {
