@@ -8,6 +8,7 @@
 //! `yaml::apply` -> `krm::write`.
 #![forbid(unsafe_code)]
 
+pub mod adopt;
 pub mod allocate;
 pub mod config;
 pub mod ipam;
