@@ -84,7 +84,7 @@ pub fn run(sources: &[Source], config_file: Option<&Value>) -> Result<Outcome, R
                 let values: Vec<Value> = nodes.iter().map(|n| n.to_json()).collect();
                 let index = model::index(&values, &mut findings);
                 let plan = mapping::plan(&index, &cfg, &mut findings);
-                let allocation = allocate::allocate(&index, &plan, &cfg, &mut findings);
+                let allocation = allocate::allocate(&index, &values, &plan, &cfg, &mut findings);
                 edits = allocation.edits;
                 let labels = if cfg.labels {
                     transform::labels::apply(&index, &values, &cfg)
