@@ -10,6 +10,7 @@
 
 mod common;
 
+use std::collections::BTreeMap;
 use std::path::Path;
 use std::process::Command;
 
@@ -633,4 +634,125 @@ fn the_in_place_workflow_fills_the_git_package_and_leaves_the_export_alone() {
     );
     assert_eq!(read(&root.join("gitpkg/ippools.yaml")), conflicting);
     assert_eq!(read(&root.join("live.yaml")), export);
+}
+// ---- examples/adopt-live --------------------------------------------------------------------
+
+/// Every `*.yaml` of a package folder (hidden ones skipped), in name order.
+fn package_files(dir: &Path) -> Vec<(String, String)> {
+    let mut files: Vec<(String, String)> = std::fs::read_dir(dir)
+        .expect("read the example")
+        .map(|e| e.expect("entry").path())
+        .filter(|p| p.extension().is_some_and(|x| x == "yaml"))
+        .map(|p| {
+            (
+                p.file_name().expect("name").to_string_lossy().into_owned(),
+                read(&p),
+            )
+        })
+        .collect();
+    files.sort();
+    files
+}
+
+/// The Kptfile's `configMap` as the ConfigMap kpt sends.
+fn kptfile_config(dir: &Path) -> Value {
+    let kptfile: Value = serde_saphyr::from_str(&read(&dir.join("Kptfile"))).expect("Kptfile");
+    let data = kptfile["pipeline"]["mutators"][0]["configMap"].clone();
+    assert!(data.is_object(), "the example's Kptfile has a configMap");
+    json!({"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "fn"}, "data": data})
+}
+
+#[test]
+fn adopt_live_example_pins_every_live_address_to_the_host_that_holds_it_today() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/adopt-live");
+    let files = package_files(&dir);
+    let live_text = &files
+        .iter()
+        .find(|(n, _)| n == "live.yaml")
+        .expect("live.yaml")
+        .1;
+    let list: Value = serde_saphyr::from_str(live_text).expect("live.yaml is YAML");
+    assert_eq!(list["kind"], "List", "live.yaml is a kubectl List");
+    let items = list["items"].as_array().expect("items");
+    let of_kind = |kind: &str| -> BTreeMap<String, &Value> {
+        items
+            .iter()
+            .filter(|i| i["kind"] == kind)
+            .map(|i| {
+                (
+                    i["metadata"]["name"].as_str().expect("a name").to_string(),
+                    i,
+                )
+            })
+            .collect()
+    };
+    let claims = of_kind("IPClaim");
+    let data = of_kind("Metal3Data");
+    let machines = of_kind("Metal3Machine");
+    let owner = |o: &Value, kind: &str| -> String {
+        let found: Vec<&str> = o["metadata"]["ownerReferences"]
+            .as_array()
+            .expect("owners")
+            .iter()
+            .filter(|r| r["kind"] == kind)
+            .map(|r| r["name"].as_str().expect("owner name"))
+            .collect();
+        assert_eq!(
+            found.len(),
+            1,
+            "one {kind} owner of {}",
+            o["metadata"]["name"]
+        );
+        found[0].to_string()
+    };
+    // Independently of the function's route (which goes through spec.claim and the
+    // Metal3DataClaim): IPAddress → its IPClaim → the claim's Metal3Data owner → the
+    // Metal3Data's Metal3Machine owner → the machine's metal3.io/BareMetalHost annotation.
+    let mut expected: BTreeMap<(String, String), String> = BTreeMap::new();
+    let mut legacy = 0;
+    for a in of_kind("IPAddress").values() {
+        let claim = a["spec"]["claim"]["name"].as_str().expect("claim");
+        let pool = a["spec"]["pool"]["name"].as_str().expect("pool");
+        let d = owner(claims[claim], "Metal3Data");
+        if claim == format!("{d}-{pool}") {
+            legacy += 1;
+        }
+        let m = owner(data[&d], "Metal3Machine");
+        let host = machines[&m]["metadata"]["annotations"]["metal3.io/BareMetalHost"]
+            .as_str()
+            .expect("the host annotation");
+        let (_, host) = host.split_once('/').expect("namespace/name");
+        let address = a["spec"]["address"].as_str().expect("address");
+        let before = expected.insert(
+            (pool.to_string(), format!("{host}-{pool}")),
+            address.to_string(),
+        );
+        assert!(before.is_none(), "one address per host and pool");
+    }
+    assert!(expected.len() >= 6, "three hosts, two pools: {expected:?}");
+    assert_eq!(
+        legacy,
+        expected.len(),
+        "every live claim has its legacy name"
+    );
+
+    let o = run_sources(&files, Some(&kptfile_config(&dir)));
+    assert_no_errors(&o);
+    let got: BTreeMap<(String, String), String> = all_entries(&o)
+        .into_iter()
+        .flat_map(|((_, pool), entries)| {
+            entries
+                .into_iter()
+                .map(move |(k, v)| ((pool.clone(), k), v))
+        })
+        .collect();
+    for (key, address) in &expected {
+        assert_eq!(got.get(key), Some(address), "{key:?}");
+    }
+    // The export itself is not changed.
+    let live_out = files
+        .iter()
+        .position(|(n, _)| n == "live.yaml")
+        .map(|i| &o.outputs[i]);
+    assert_eq!(live_out, Some(live_text));
 }
