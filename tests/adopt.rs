@@ -302,6 +302,39 @@ fn a_live_address_never_goes_to_another_host_even_when_its_chain_breaks() {
 }
 
 #[test]
+fn an_address_an_ip_address_shows_in_use_must_stay_inside_the_pools_bounds() {
+    // The Git pool has no status, but the cluster's status.indexes is rebuilt from the
+    // IPAddresses: narrowing the range below .17 is an update the IPAM webhook rejects.
+    let mut g = git(&[]);
+    g[3] = pool("prov", NS)
+        .range(range("172.22.0.10", "172.22.0.15"))
+        .prefix(24)
+        .yaml();
+    let src = sources(&g, &export());
+    let o = run_sources(&src, Some(&cfg()));
+    assert_transactional(&o, &[src[0].1.as_str(), src[1].1.as_str()]);
+    assert_error(
+        &o,
+        Want {
+            path: Some("spec.pools"),
+            object: Some(("IPPool", "prov")),
+            says: &[
+                "claim workers-3-prov holds 172.22.0.17 (an IPAddress shows it), which no entry of \
+                 spec.pools admits any more",
+            ],
+        },
+    );
+    // node-1's .12 is still inside: no error for it.
+    assert!(
+        errors(&o)
+            .iter()
+            .all(|e| !e.message.contains("172.22.0.12")),
+        "{}",
+        dump(&o)
+    );
+}
+
+#[test]
 fn a_live_address_that_differs_from_an_existing_entry_is_an_error_and_nothing_changes() {
     let src = sources(&git(&[("node-2-prov", "172.22.0.20")]), &export());
     let o = run_sources(&src, Some(&cfg()));

@@ -169,13 +169,13 @@ impl<'a> Context<'a> {
             let managed = plan.required.contains_key(&p);
             match ipam::Pool::new(&pool.spec) {
                 Ok(ip) => {
+                    let live = live_of.remove(&p).unwrap_or_default();
                     let out_of_bounds = if managed {
-                        check_in_use(pool, &ip, findings)
+                        check_in_use(pool, &ip, &live.in_use, findings)
                     } else {
                         HashSet::new()
                     };
                     let existing = read_existing(pool, managed, findings);
-                    let live = live_of.remove(&p).unwrap_or_default();
                     // What the pool's IPAddresses show wins over a stale status.
                     let indexes = pool
                         .indexes
@@ -444,29 +444,35 @@ fn holdings<'a>(st: &'a PoolState, pins: &'a [Pin]) -> impl Iterator<Item = Addr
 
 /// SPEC §5 "In use": every address of `status.indexes` must still be admitted by an entry of
 /// the pool, as the IPAM webhook decides it (its bounds check, family-blind: see
-/// [`ipam::WebhookBounds`]), or the webhook rejects the update of the pool. One error per claim
-/// that is not, naming the claim and the address; returns those claims.
+/// [`ipam::WebhookBounds`]), or the webhook rejects the update of the pool. So must every
+/// address the pool's IPAddress objects show (`in_use`, from adoption): the cluster's
+/// `status.indexes` is rebuilt from them, even when the pool in Git has no status. One error
+/// per claim that is not, naming the claim and the address; returns those claims.
 fn check_in_use(
     pool: &crate::model::pool::Pool,
     ip: &ipam::Pool,
+    in_use: &std::collections::BTreeMap<String, Addr>,
     findings: &mut Vec<Finding>,
 ) -> HashSet<String> {
     let mut out = HashSet::new();
-    if pool.indexes.is_empty() {
+    if pool.indexes.is_empty() && in_use.is_empty() {
         return out;
     }
     let bounds = ip.webhook_bounds();
+    let outside = |claim: &str, address: &str, shown: &str| {
+        format!(
+            "claim {} holds {} ({shown}), which no entry of spec.pools admits any more: \
+             the IPAM webhook rejects this update of the pool (\"is in use but out of bounds of the \
+             pools given\"); keep a range that covers it until the claim has released it",
+            short(claim),
+            short(address)
+        )
+    };
     for (claim, text) in &pool.indexes {
         let (message, field) = match text.parse::<std::net::IpAddr>() {
             Ok(a) if bounds.admits(a) => continue,
             Ok(_) => (
-                format!(
-                    "claim {} holds {} (status.indexes), which no entry of spec.pools admits any more: \
-                     the IPAM webhook rejects this update of the pool (\"is in use but out of bounds of the \
-                     pools given\"); keep a range that covers it until the claim has released it",
-                    short(claim),
-                    short(text)
-                ),
+                outside(claim, text, "status.indexes"),
                 "spec.pools".to_string(),
             ),
             Err(_) => (
@@ -484,6 +490,25 @@ fn check_in_use(
             Finding::error(message)
                 .on(pool.object.resource_ref())
                 .at(field),
+        );
+        out.insert(claim.clone());
+    }
+    for (claim, a) in in_use {
+        let checked = pool
+            .indexes
+            .iter()
+            .any(|(c, text)| c == claim && text.parse::<std::net::IpAddr>() == Ok(a.ip()));
+        if checked || bounds.admits(a.ip()) {
+            continue;
+        }
+        findings.push(
+            Finding::error(outside(
+                claim,
+                &ipam::canonical(a.ip()),
+                "an IPAddress shows it",
+            ))
+            .on(pool.object.resource_ref())
+            .at("spec.pools"),
         );
         out.insert(claim.clone());
     }
