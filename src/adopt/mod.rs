@@ -157,8 +157,8 @@ pub fn adopt(
                     findings.push(
                         Finding::warning(format!(
                             "claim {} holds {} in IPPool {}, but its host is not found: {} breaks: {why}. \
-                             The address stays out of the pool; if it is a host's, add what is missing \
-                             to the export",
+                             The address stays taken, and no host is given it; if it is a host's, add \
+                             what is missing to the export",
                             short(claim),
                             ipam::canonical(l.addr.ip()),
                             short(pool.name()),

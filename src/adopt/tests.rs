@@ -449,7 +449,10 @@ fn breaks(values: &[Value], kind: &str, field: &str, says: &[&str]) {
     for s in says {
         assert!(f.message.contains(s), "{s:?} not in {:?}", f.message);
     }
-    assert!(f.message.contains("The address stays out of the pool"));
+    assert!(
+        f.message
+            .contains("The address stays taken, and no host is given it")
+    );
 }
 
 #[test]
