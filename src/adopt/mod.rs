@@ -1,7 +1,8 @@
 //! Adoption: the addresses a cluster uses now, pinned to the hosts that hold them.
 //!
 //! Input exported from a live cluster says, for every address in use in a managed pool, which
-//! claim holds it; CAPM3's and the IPAM's objects lead from that claim to its host (FACTS §6):
+//! claim holds it; CAPM3's and the IPAM's objects lead from that claim to its host (docs/behaviour.md,
+//! "What Metal3 does"):
 //!
 //! ```text
 //! IPAddress (spec.address, spec.claim.name, spec.pool.name), or the pool's status.indexes

@@ -1,4 +1,4 @@
-//! The chain walk, link by link: what CAPM3 and the IPAM write (FACTS §6), in both API
+//! The chain walk, link by link: what CAPM3 and the IPAM write, in both API
 //! versions, and every way the chain can break.
 
 use serde_json::{Value, json};

@@ -3,7 +3,7 @@
 //!
 //! The IPAM makes one per allocated claim, in the pool's namespace, and names it
 //! `{namePrefix}-{address with . and : as -}`: `spec.address` is the address, `spec.claim.name`
-//! the IPClaim it was made for, `spec.pool.name` the IPPool (FACTS §6). A pool's
+//! the IPClaim it was made for, `spec.pool.name` the IPPool. A pool's
 //! `status.indexes` is rebuilt from these objects on every reconcile.
 
 use serde_json::Value;

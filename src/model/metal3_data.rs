@@ -74,7 +74,7 @@ impl Metal3Data {
 }
 
 /// `spec.claim.name` of a Metal3Data: the Metal3DataClaim it was made for, whose name is its
-/// Metal3Machine's (FACTS §6). Read apart from [`Metal3Data::read`]: only adoption follows this
+/// Metal3Machine's. Read apart from [`Metal3Data::read`]: only adoption follows this
 /// link, and a Metal3Data whose claim cannot be read still gets its labels.
 pub fn read_claim(
     object: &Object,

@@ -1,6 +1,6 @@
 //! Metal3DataClaim (`infrastructure.cluster.x-k8s.io`, v1beta1 and v1beta2): a Metal3Machine's
 //! request for its rendered data. CAPM3 names it after its Metal3Machine and makes that machine
-//! its controller owner; the Metal3Data made for it names it in `spec.claim` (FACTS §6).
+//! its controller owner; the Metal3Data made for it names it in `spec.claim`.
 
 use serde_json::Value;
 

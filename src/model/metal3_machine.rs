@@ -1,6 +1,6 @@
 //! Metal3Machine (`infrastructure.cluster.x-k8s.io`, v1beta1 and v1beta2): the machine CAPM3
 //! runs on one BareMetalHost. CAPM3 records that host in the annotation
-//! `metal3.io/BareMetalHost: {namespace}/{name}` (FACTS §6).
+//! `metal3.io/BareMetalHost: {namespace}/{name}`.
 //!
 //! `status.addresses` is not read: it lists the addresses the host reported at inspection
 //! (DHCP), not what the IPAM allocated.

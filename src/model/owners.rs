@@ -1,7 +1,7 @@
 //! `metadata.ownerReferences`: the owners of one kind in one API group.
 //!
 //! CAPM3 links its objects by owner references: an IPClaim is owned by its Metal3Data, a
-//! Metal3DataClaim by its Metal3Machine (FACTS §6). Owners are found by kind and group (any
+//! Metal3DataClaim by its Metal3Machine. Owners are found by kind and group (any
 //! version), never by their position in the list or their uid: the order differs between
 //! CAPM3 versions, and uids change when `clusterctl move` re-creates the objects.
 
