@@ -50,7 +50,7 @@ fn main() {
         let cfg = config::resolve(None).expect("defaults");
         let index = model::index(&values, &mut findings);
         let plan = mapping::plan(&index, &cfg, &mut findings);
-        let allocation = allocate::allocate(&index, &plan, &cfg, &mut findings);
+        let allocation = allocate::allocate(&index, &values, &plan, &cfg, &mut findings);
         let decide = t.elapsed();
 
         let t = Instant::now();

@@ -4,10 +4,11 @@
 //! ([`run::run`]); the binary in `main.rs` is a thin edge around it.
 //!
 //! Data flows one way:
-//! `krm::read` (framing) -> `model` (typed views) -> `mapping` -> `allocate` -> edits ->
-//! `yaml::apply` -> `krm::write`.
+//! `krm::read` (framing) -> `model` (typed views) -> `mapping` -> `adopt` (live objects ->
+//! pins) -> `allocate` -> edits -> `yaml::apply` -> `krm::write`.
 #![forbid(unsafe_code)]
 
+pub mod adopt;
 pub mod allocate;
 pub mod config;
 pub mod ipam;

@@ -3,13 +3,14 @@
 use std::collections::{BTreeMap, HashMap, HashSet};
 
 use super::shared::{self, HeldBuilder, Shared};
+use crate::adopt::{Adopted, Adoption, PoolLive};
 use crate::config::Config;
 use crate::ipam::{self, Addr, IntervalSet};
 use crate::mapping::Plan;
-use crate::model::host::PIN_PREFIX;
+use crate::model::host::{Host, PIN_PREFIX};
 use crate::model::{HostId, Index, PoolId};
 use crate::names::short;
-use crate::results::Finding;
+use crate::results::{Finding, ResourceRef};
 
 /// One existing `spec.preAllocations` entry.
 #[derive(Debug, Clone)]
@@ -20,11 +21,52 @@ pub struct Existing {
     pub addr: Option<Addr>,
 }
 
-/// A pin: the host annotation `ipreuse.dev/ip.{pool}`.
+/// A pin (SPEC §5 step 2): the address a host must get in a pool.
 #[derive(Debug, Clone)]
 pub struct Pin {
     pub host: HostId,
     pub addr: Addr,
+    pub source: PinSource,
+}
+
+/// Where a pin comes from.
+#[derive(Debug, Clone)]
+pub enum PinSource {
+    /// The host annotation `ipreuse.dev/ip.{pool}`.
+    Annotation,
+    /// The address the host holds now, adopted from its live claim ([`crate::adopt`]).
+    Adopted(Box<Adopted>),
+}
+
+impl Pin {
+    /// The object and field results about the pin are on: the host's annotation, or what shows
+    /// the address in use (the IPAddress, or the pool's `status.indexes`).
+    pub fn place(&self, host: &Host, pool: &str) -> (ResourceRef, String) {
+        match &self.source {
+            PinSource::Annotation => (
+                host.object.resource_ref(),
+                crate::results::key_path("metadata.annotations", &format!("{PIN_PREFIX}{pool}")),
+            ),
+            PinSource::Adopted(a) => (a.on.clone(), a.field.clone()),
+        }
+    }
+
+    /// What messages call it: `pin`, or `adopted address`.
+    pub fn what(&self) -> &'static str {
+        match self.source {
+            PinSource::Annotation => "pin",
+            PinSource::Adopted(_) => "adopted address",
+        }
+    }
+
+    /// Where it comes from, for messages: nothing for an annotation (the result is on it), the
+    /// chain for an adopted address: ` (IPAddress a → IPClaim c → ... → BareMetalHost h)`.
+    pub fn origin(&self) -> String {
+        match &self.source {
+            PinSource::Annotation => String::new(),
+            PinSource::Adopted(a) => format!(" ({})", a.chain),
+        }
+    }
 }
 
 /// A pool whose ranges are valid, with everything read from it.
@@ -55,6 +97,9 @@ pub struct PoolState {
     /// Claims of `status.indexes` whose address no entry admits any more (SPEC §5 "In use",
     /// an error already reported).
     pub out_of_bounds: HashSet<String>,
+    /// What adoption read of the pool's live claims: the claims its IPAddresses show (also in
+    /// `indexes`) and the host each live claim leads to.
+    pub live: PoolLive,
 }
 
 /// Everything allocation reads, prepared once.
@@ -79,14 +124,21 @@ pub struct Context<'a> {
 }
 
 impl<'a> Context<'a> {
-    /// Validates pools and pins. `None` when nothing can be allocated safely.
+    /// Validates pools and pins; `adoption` is what [`crate::adopt::adopt`] found. `None`
+    /// when nothing can be allocated safely.
     pub fn build(
         idx: &'a Index,
         plan: &'a Plan,
         cfg: &'a Config,
+        adoption: Adoption,
         findings: &mut Vec<Finding>,
     ) -> Option<Self> {
-        let mut ok = true;
+        let Adoption {
+            pools: mut live_of,
+            pins: adopted,
+            failed,
+        } = adoption;
+        let mut ok = !failed;
         let mut reserve = IntervalSet::new();
         for r in &cfg.reserve {
             reserve.insert_range(r.first.value(), r.last.value());
@@ -117,18 +169,21 @@ impl<'a> Context<'a> {
             let managed = plan.required.contains_key(&p);
             match ipam::Pool::new(&pool.spec) {
                 Ok(ip) => {
+                    let live = live_of.remove(&p).unwrap_or_default();
                     let out_of_bounds = if managed {
-                        check_in_use(pool, &ip, findings)
+                        check_in_use(pool, &ip, &live.in_use, findings)
                     } else {
                         HashSet::new()
                     };
                     let existing = read_existing(pool, managed, findings);
+                    // What the pool's IPAddresses show wins over a stale status.
                     let indexes = pool
                         .indexes
                         .iter()
                         .filter_map(|(k, v)| {
                             ipam::parse_addr(v).ok().map(|a| (k.clone(), a.addr()))
                         })
+                        .chain(live.in_use.iter().map(|(k, a)| (k.clone(), *a)))
                         .collect();
                     let rule1 = ip.reserved_rule1();
                     let mut reserved = rule1.clone();
@@ -152,6 +207,7 @@ impl<'a> Context<'a> {
                             held_outside: HashSet::new(),
                             added: Vec::new(),
                             out_of_bounds,
+                            live,
                         },
                     );
                 }
@@ -174,7 +230,7 @@ impl<'a> Context<'a> {
                 Err(_) => {}
             }
         }
-        let pins = read_pins(idx, findings, &mut ok);
+        let pins = read_pins(idx, adopted, findings, &mut ok);
         if !ok {
             return None;
         }
@@ -388,29 +444,35 @@ fn holdings<'a>(st: &'a PoolState, pins: &'a [Pin]) -> impl Iterator<Item = Addr
 
 /// SPEC §5 "In use": every address of `status.indexes` must still be admitted by an entry of
 /// the pool, as the IPAM webhook decides it (its bounds check, family-blind: see
-/// [`ipam::WebhookBounds`]), or the webhook rejects the update of the pool. One error per claim
-/// that is not, naming the claim and the address; returns those claims.
+/// [`ipam::WebhookBounds`]), or the webhook rejects the update of the pool. So must every
+/// address the pool's IPAddress objects show (`in_use`, from adoption): the cluster's
+/// `status.indexes` is rebuilt from them, even when the pool in Git has no status. One error
+/// per claim that is not, naming the claim and the address; returns those claims.
 fn check_in_use(
     pool: &crate::model::pool::Pool,
     ip: &ipam::Pool,
+    in_use: &std::collections::BTreeMap<String, Addr>,
     findings: &mut Vec<Finding>,
 ) -> HashSet<String> {
     let mut out = HashSet::new();
-    if pool.indexes.is_empty() {
+    if pool.indexes.is_empty() && in_use.is_empty() {
         return out;
     }
     let bounds = ip.webhook_bounds();
+    let outside = |claim: &str, address: &str, shown: &str| {
+        format!(
+            "claim {} holds {} ({shown}), which no entry of spec.pools admits any more: \
+             the IPAM webhook rejects this update of the pool (\"is in use but out of bounds of the \
+             pools given\"); keep a range that covers it until the claim has released it",
+            short(claim),
+            short(address)
+        )
+    };
     for (claim, text) in &pool.indexes {
         let (message, field) = match text.parse::<std::net::IpAddr>() {
             Ok(a) if bounds.admits(a) => continue,
             Ok(_) => (
-                format!(
-                    "claim {} holds {} (status.indexes), which no entry of spec.pools admits any more: \
-                     the IPAM webhook rejects this update of the pool (\"is in use but out of bounds of the \
-                     pools given\"); keep a range that covers it until the claim has released it",
-                    short(claim),
-                    short(text)
-                ),
+                outside(claim, text, "status.indexes"),
                 "spec.pools".to_string(),
             ),
             Err(_) => (
@@ -428,6 +490,25 @@ fn check_in_use(
             Finding::error(message)
                 .on(pool.object.resource_ref())
                 .at(field),
+        );
+        out.insert(claim.clone());
+    }
+    for (claim, a) in in_use {
+        let checked = pool
+            .indexes
+            .iter()
+            .any(|(c, text)| c == claim && text.parse::<std::net::IpAddr>() == Ok(a.ip()));
+        if checked || bounds.admits(a.ip()) {
+            continue;
+        }
+        findings.push(
+            Finding::error(outside(
+                claim,
+                &ipam::canonical(a.ip()),
+                "an IPAddress shows it",
+            ))
+            .on(pool.object.resource_ref())
+            .at("spec.pools"),
         );
         out.insert(claim.clone());
     }
@@ -467,9 +548,12 @@ fn read_existing(
         .collect()
 }
 
-/// Reads every pin of every host; a pin that does not parse is an error.
+/// Reads every pin of every host, then adds the adopted ones; a pin that does not parse is an
+/// error, and so is an annotation pin that differs from the address adoption found for the same
+/// host and pool (the same address is one pin).
 fn read_pins(
     idx: &Index,
+    adopted: Vec<Adopted>,
     findings: &mut Vec<Finding>,
     ok: &mut bool,
 ) -> HashMap<(String, String), Vec<Pin>> {
@@ -483,6 +567,7 @@ fn read_pins(
                     .push(Pin {
                         host: h,
                         addr: p.addr(),
+                        source: PinSource::Annotation,
                     }),
                 Err(e) => {
                     *ok = false;
@@ -498,6 +583,38 @@ fn read_pins(
                     );
                 }
             }
+        }
+    }
+    for a in adopted {
+        let host = &idx.hosts[a.host];
+        let pool = idx.pools[a.pool].name();
+        let list = pins
+            .entry((host.object.namespace.clone(), pool.to_string()))
+            .or_default();
+        match list.iter().find(|p| p.host == a.host) {
+            Some(p) if p.addr == a.addr => {}
+            Some(p) => {
+                *ok = false;
+                let (on, field) = p.place(host, pool);
+                findings.push(
+                    Finding::error(format!(
+                        "pin {} for IPPool {} differs from the address the host holds now, {} ({}); \
+                         remove the pin to keep the live address, or take the claim out of the input to \
+                         move the host when it is re-provisioned",
+                        ipam::canonical(p.addr.ip()),
+                        short(pool),
+                        ipam::canonical(a.addr.ip()),
+                        a.chain
+                    ))
+                    .on(on)
+                    .at(field),
+                );
+            }
+            None => list.push(Pin {
+                host: a.host,
+                addr: a.addr,
+                source: PinSource::Adopted(Box::new(a)),
+            }),
         }
     }
     pins

@@ -1,6 +1,9 @@
 //! Allocation (SPEC §5): validate what is there, then give every required claim
 //! `{host}-{pool}` an address, and say so as edits on the pool items.
 //!
+//! Pins are the host annotations `ipreuse.dev/ip.{pool}` and the live addresses adoption
+//! ([`crate::adopt`]) follows to their hosts; both are step 2 of the precedence.
+//!
 //! Pools are filled in byte order of (namespace, name), so the entries just added to earlier
 //! pools count as taken for later overlapping ones. Nothing here touches text.
 
@@ -13,6 +16,8 @@ mod shared;
 mod validate;
 
 use std::collections::BTreeMap;
+
+use serde_json::Value;
 
 use crate::config::Config;
 use crate::mapping::Plan;
@@ -96,8 +101,17 @@ impl Changes {
 }
 
 /// Computes the edits that fill the managed pools; warnings and errors go to `findings`.
-pub fn allocate(idx: &Index, plan: &Plan, cfg: &Config, findings: &mut Vec<Finding>) -> Allocation {
-    let Some(mut ctx) = context::Context::build(idx, plan, cfg, findings) else {
+/// `values` are the items as [`Index::objects`] numbers them: adoption ([`crate::adopt`]) reads
+/// the live objects among them.
+pub fn allocate(
+    idx: &Index,
+    values: &[Value],
+    plan: &Plan,
+    cfg: &Config,
+    findings: &mut Vec<Finding>,
+) -> Allocation {
+    let adoption = crate::adopt::adopt(idx, values, &plan.managed, findings);
+    let Some(mut ctx) = context::Context::build(idx, plan, cfg, adoption, findings) else {
         return Allocation::default();
     };
     let mut edits = Vec::new();

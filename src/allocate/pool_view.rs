@@ -19,7 +19,7 @@ pub struct PoolView<'a> {
     pub ns: &'a str,
     pub name: &'a str,
     pub rref: ResourceRef,
-    /// Live claims by address (sorted claim names), from `status.indexes`.
+    /// Live claims by address (sorted claim names), from `status.indexes` and the IPAddresses.
     live_by_addr: HashMap<u128, Vec<&'a str>>,
 }
 
@@ -118,7 +118,9 @@ impl<'a> PoolView<'a> {
 
     /// SPEC §5 "Validation" for an address that claim `claim` of a host of the input gets from
     /// an entry or a pin: not reserved (error), not live for another host's claim (error) or
-    /// for another claim (warning). Results go on `on` at `field`.
+    /// for another claim (warning). A live claim that adoption followed to this very host (its
+    /// legacy `{metal3data}-{pool}` claim) is the host's own; one followed to another host is
+    /// that host's. Results go on `on` at `field`.
     pub fn check_host_address(
         &self,
         a: Addr,
@@ -137,18 +139,25 @@ impl<'a> PoolView<'a> {
                 .at(field),
             );
         }
+        let own = self.ctx.host_of_key(self.ns, self.name, claim);
         for holder in self.live_by_addr.get(&a.value()).into_iter().flatten() {
-            if *holder == claim {
+            let held_for = self.st.live.holders.get(*holder).copied();
+            if *holder == claim || (held_for.is_some() && held_for == own) {
                 continue;
             }
-            let finding = if self.is_host_key(holder) {
+            let shown = if self.st.live.in_use.contains_key(*holder) {
+                "an IPAddress"
+            } else {
+                "status.indexes"
+            };
+            let finding = if self.is_host_key(holder) || held_for.is_some() {
                 Finding::error(format!(
-                    "{what} {claim}: {text} is in use by claim {} of another host (status.indexes); choose another address",
+                    "{what} {claim}: {text} is in use by claim {} of another host ({shown}); choose another address",
                     short(holder)
                 ))
             } else {
                 Finding::warning(format!(
-                    "{what} {claim}: {text} is in use by claim {} (status.indexes); the host gets it once that claim is gone",
+                    "{what} {claim}: {text} is in use by claim {} ({shown}); the host gets it once that claim is gone",
                     short(holder)
                 ))
             };

@@ -2,11 +2,10 @@
 
 use std::collections::{HashMap, HashSet};
 
-use super::context::Pin;
+use super::context::{Pin, PinSource};
 use super::pool_view::PoolView;
 use crate::ipam::{self, Addr};
 use crate::model::HostId;
-use crate::model::host::PIN_PREFIX;
 use crate::names::{claim_name, short};
 use crate::results::Finding;
 use crate::transform::ItemEdit;
@@ -94,7 +93,8 @@ pub fn existing<'a>(
 }
 
 /// Validates the pins of required pairs (the others are only warned about) and returns
-/// host → pinned address for the required ones.
+/// host → pinned address for the required ones. A pin's results are on its annotation, an
+/// adopted address's on what shows it in use, with the chain that led to its host.
 pub fn pins(
     v: &PoolView,
     pins: &[Pin],
@@ -110,45 +110,52 @@ pub fn pins(
     let mut pin_of = HashMap::new();
     for pin in pins {
         let host = &v.ctx.idx.hosts[pin.host];
-        let host_ref = host.object.resource_ref();
-        let field =
-            crate::results::key_path("metadata.annotations", &format!("{PIN_PREFIX}{pname}"));
+        let (on, field) = pin.place(host, pname);
+        let (what, from) = (pin.what(), pin.origin());
+        let text = ipam::canonical(pin.addr.ip());
         if !required.contains(&pin.host) {
-            findings.push(
-                Finding::warning(format!(
+            let message = match pin.source {
+                PinSource::Annotation => format!(
                     "pin for IPPool {pname} is not needed (the mapping does not pair this host with the pool); \
                      it is not validated, but its address is kept out of the pool"
-                ))
-                .on(host_ref)
-                .at(field),
-            );
+                ),
+                PinSource::Adopted(_) => format!(
+                    "{what} {text}{from} is not needed: the mapping does not pair host {} with IPPool {pname}; \
+                     it is not validated, but its address is kept out of the pool",
+                    short(host.name())
+                ),
+            };
+            findings.push(Finding::warning(message).on(on).at(field));
             continue;
         }
         let claim = claim_name(host.name(), pname);
-        let text = ipam::canonical(pin.addr.ip());
         let mut error = |message: String| {
-            findings.push(
-                Finding::error(message)
-                    .on(host_ref.clone())
-                    .at(field.clone()),
-            );
+            findings.push(Finding::error(message).on(on.clone()).at(field.clone()));
         };
         if !v.st.ipam.is_candidate(pin.addr) {
             error(format!(
-                "pin {text} is not an address IPPool {ns}/{pname} hands out"
+                "{what} {text}{from} is not an address IPPool {ns}/{pname} hands out"
             ));
         }
         match entries.by_key.get(claim.as_str()) {
-            Some(&locked) if locked != pin.addr => error(format!(
-                "pin {text} differs from the existing entry {claim} = {} in IPPool {ns}/{pname}; \
-                 an existing entry is never moved: remove the pin or the entry",
-                ipam::canonical(locked.ip())
-            )),
+            Some(&locked) if locked != pin.addr => error(match pin.source {
+                PinSource::Annotation => format!(
+                    "pin {text} differs from the existing entry {claim} = {} in IPPool {ns}/{pname}; \
+                     an existing entry is never moved: remove the pin or the entry",
+                    ipam::canonical(locked.ip())
+                ),
+                PinSource::Adopted(_) => format!(
+                    "{what} {text}{from} differs from the existing entry {claim} = {} in IPPool {ns}/{pname}; \
+                     an existing entry is never moved: remove the entry to keep the host on the address it \
+                     holds now, or take its claim out of the input to move the host when it is re-provisioned",
+                    ipam::canonical(locked.ip())
+                ),
+            }),
             Some(_) => {}
             None => {
                 if let Some(other) = entries.by_addr.get(&pin.addr.value()) {
                     error(format!(
-                        "pin {text} is already preallocated to {} in IPPool {ns}/{pname}",
+                        "{what} {text}{from} is already preallocated to {} in IPPool {ns}/{pname}",
                         short(other)
                     ));
                 }
@@ -156,10 +163,14 @@ pub fn pins(
         }
         if pinned_by.get(&pin.addr.value()).copied().unwrap_or(0) > 1 {
             error(format!(
-                "pin {text} for IPPool {ns}/{pname} is pinned by another host too"
+                "{what} {text}{from} for IPPool {ns}/{pname} is pinned by another host too"
             ));
         }
-        v.check_host_address(pin.addr, &claim, "pin for", (&host_ref, &field), findings);
+        let what = match pin.source {
+            PinSource::Annotation => "pin for",
+            PinSource::Adopted(_) => "adopted address for",
+        };
+        v.check_host_address(pin.addr, &claim, what, (&on, &field), findings);
         pin_of.insert(pin.host, pin.addr);
     }
     pin_of

@@ -81,8 +81,10 @@ impl Finding {
 }
 
 /// Results in the order they are reported, stable from run to run: by severity (errors first),
-/// then object, field and message.
-pub fn sort(findings: &mut [Finding]) {
+/// then object, field and message. A result equal to another in all of these says nothing new
+/// and is reported once (two stages may read one malformed field, such as the owners of an
+/// IPClaim that both the labels and adoption follow).
+pub fn sort(findings: &mut Vec<Finding>) {
     findings.sort_by(|a, b| {
         (
             a.severity,
@@ -97,6 +99,7 @@ pub fn sort(findings: &mut [Finding]) {
                 &b.message,
             ))
     });
+    findings.dedup();
 }
 
 #[cfg(test)]

@@ -201,6 +201,7 @@ fn results_sort_errors_first_then_by_object_field_and_message() {
         Finding::warning("w"),
         Finding::error("z"),
         Finding::error("a").on(pool(Some("m3"))),
+        Finding::warning("w"),
     ];
     results::sort(&mut findings);
     assert_eq!(
@@ -210,6 +211,7 @@ fn results_sort_errors_first_then_by_object_field_and_message() {
          error: IPPool m3/prov: b\n\
          error: IPPool m3/prov spec: a\n\
          warning: w\n\
-         info: a\n"
+         info: a\n",
+        "sorted, and the second `warning: w` reported once"
     );
 }

@@ -7,21 +7,13 @@
 use serde_json::Value;
 
 use super::labels::{self, Labels, kind_of};
+use super::owners::{self, Owner};
 use super::value::is_template;
 use super::{Object, skipped_for_template};
 use crate::results::Finding;
 
 /// The API group of Metal3Data (and of the other CAPM3 kinds).
 pub use super::CAPM3_GROUP;
-
-/// An `ownerReferences` entry naming a Metal3Data.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct DataOwner {
-    /// The Metal3Data's name.
-    pub name: String,
-    /// Where it is written: `metadata.ownerReferences[1].name`.
-    pub field: String,
-}
 
 /// An IPClaim as the function reads it.
 #[derive(Debug, Clone)]
@@ -32,7 +24,7 @@ pub struct IpClaim {
     /// The `ownerReferences` entries of kind `Metal3Data` in group `infrastructure.cluster.x-k8s.io`
     /// (any version), in the order written. Matched by kind and group only: never by position
     /// or uid (uids change when `clusterctl move` re-creates the objects).
-    pub data_owners: Vec<DataOwner>,
+    pub data_owners: Vec<Owner>,
     pub labels: Labels,
 }
 
@@ -63,61 +55,7 @@ impl IpClaim {
                 return None;
             }
         };
-        let owners = match value.pointer("/metadata/ownerReferences") {
-            None | Some(Value::Null) => &[][..],
-            Some(Value::Array(a)) => a.as_slice(),
-            Some(other) => {
-                findings.push(error(
-                    "metadata.ownerReferences".into(),
-                    format!("is {}, not a list", kind_of(other)),
-                ));
-                return None;
-            }
-        };
-        let mut data_owners = Vec::new();
-        for (i, owner) in owners.iter().enumerate() {
-            let base = format!("metadata.ownerReferences[{i}]");
-            let Value::Object(owner) = owner else {
-                findings.push(error(
-                    base,
-                    format!("is {}, not an owner reference", kind_of(owner)),
-                ));
-                return None;
-            };
-            // Only entries of kind Metal3Data are read; others are someone else's business.
-            if owner.get("kind").and_then(Value::as_str) != Some("Metal3Data") {
-                continue;
-            }
-            // The string at `key`, or (field, what is wrong with it).
-            let text = |key: &str| -> Result<&str, (String, String)> {
-                let what = match owner.get(key) {
-                    Some(Value::String(s)) if !s.is_empty() => return Ok(s),
-                    None | Some(Value::Null) => "is missing".to_string(),
-                    Some(Value::String(_)) => "is empty".to_string(),
-                    Some(other) => format!("is {}, not a string", kind_of(other)),
-                };
-                Err((format!("{base}.{key}"), what))
-            };
-            let (api_version, name) = match (text("apiVersion"), text("name")) {
-                (Ok(a), Ok(n)) => (a, n),
-                (Err((field, what)), _) | (_, Err((field, what))) => {
-                    findings.push(error(field, what));
-                    return None;
-                }
-            };
-            let group = api_version.rsplit_once('/').map_or("", |(g, _)| g);
-            if group != CAPM3_GROUP {
-                continue;
-            }
-            if is_template(name) {
-                findings.push(skipped_for_template(object, &format!("{base}.name"), name));
-                return None;
-            }
-            data_owners.push(DataOwner {
-                name: name.to_string(),
-                field: format!("{base}.name"),
-            });
-        }
+        let data_owners = owners::read(object, value, "Metal3Data", CAPM3_GROUP, findings)?;
         let labels = labels::read(object, value, findings)?;
         Some(IpClaim {
             object: object.clone(),
@@ -163,9 +101,10 @@ mod tests {
         assert_eq!(c.pool.as_deref(), Some("pool"));
         assert_eq!(
             c.data_owners,
-            vec![DataOwner {
+            vec![Owner {
                 name: "data-7".into(),
-                field: "metadata.ownerReferences[2].name".into()
+                field: "metadata.ownerReferences[2].name".into(),
+                controller: false
             }]
         );
     }

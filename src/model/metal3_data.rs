@@ -4,7 +4,7 @@
 use serde_json::Value;
 
 use super::labels::{self, Labels, kind_of};
-use super::value::is_template;
+use super::value::{Reported, is_template, read_text};
 use super::{Object, skipped_for_template};
 use crate::results::Finding;
 
@@ -73,6 +73,17 @@ impl Metal3Data {
     }
 }
 
+/// `spec.claim.name` of a Metal3Data: the Metal3DataClaim it was made for, whose name is its
+/// Metal3Machine's. Read apart from [`Metal3Data::read`]: only adoption follows this
+/// link, and a Metal3Data whose claim cannot be read still gets its labels.
+pub fn read_claim(
+    object: &Object,
+    value: &Value,
+    findings: &mut Vec<Finding>,
+) -> Result<Option<String>, Reported> {
+    read_text(object, value, &["spec", "claim", "name"], findings)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -122,6 +133,41 @@ mod tests {
         assert_eq!(
             findings[0].field.as_ref().map(|f| f.path.as_str()),
             Some("spec.template.name")
+        );
+    }
+
+    #[test]
+    fn the_data_claim_is_spec_claim_name_in_both_versions() {
+        // v1beta1 omits `index: 0`; v1beta2 is what kubectl prints from CAPM3 v1.13 on.
+        for (version, spec) in [
+            (
+                "v1beta1",
+                json!({"claim": {"name": "workers-abc", "namespace": "lab"}, "template": {"name": "t"}}),
+            ),
+            (
+                "v1beta2",
+                json!({"index": 4, "claim": {"name": "workers-abc"}, "template": {"name": "t"}}),
+            ),
+        ] {
+            let v = json!({"apiVersion": format!("infrastructure.cluster.x-k8s.io/{version}"),
+                "kind": "Metal3Data", "metadata": {"name": "t-4", "namespace": "lab"}, "spec": spec});
+            let object = Object::read(crate::model::ItemId(0), &v).expect("an object");
+            let mut findings = Vec::new();
+            assert_eq!(
+                read_claim(&object, &v, &mut findings),
+                Ok(Some("workers-abc".to_string())),
+                "{version}"
+            );
+            assert!(findings.is_empty());
+        }
+        let v = json!({"apiVersion": "infrastructure.cluster.x-k8s.io/v1beta2", "kind": "Metal3Data",
+            "metadata": {"name": "t-4"}, "spec": {"claim": {"name": 5}}});
+        let object = Object::read(crate::model::ItemId(0), &v).expect("an object");
+        let mut findings = Vec::new();
+        assert_eq!(read_claim(&object, &v, &mut findings), Err(Reported));
+        assert_eq!(
+            findings[0].field.as_ref().map(|f| f.path.as_str()),
+            Some("spec.claim.name")
         );
     }
 }

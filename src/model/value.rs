@@ -2,6 +2,10 @@
 
 use serde_json::Value;
 
+use super::labels::kind_of;
+use super::{Object, skipped_for_template};
+use crate::results::Finding;
+
 /// The string at `path` (object keys), if it is a string.
 pub fn str_at<'a>(value: &'a Value, path: &[&str]) -> Option<&'a str> {
     at(value, path)?.as_str()
@@ -38,9 +42,93 @@ pub fn string_map(value: &Value, path: &[&str]) -> Vec<(String, String)> {
     }
 }
 
+/// A problem with an object was reported: an error naming its field, or a warning that skips
+/// the object (an unrendered template).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Reported;
+
+/// The string at `path` (object keys) of an object a reader reads: `Ok(None)` when it is
+/// absent, `null` or empty. A value that is not a string is an error naming the object and the
+/// field (`metadata.annotations.[metal3.io/BareMetalHost]`); an unrendered template is a warning
+/// that skips the object (SPEC §3); both are `Err(Reported)`.
+pub fn read_text(
+    object: &Object,
+    value: &Value,
+    path: &[&str],
+    findings: &mut Vec<Finding>,
+) -> Result<Option<String>, Reported> {
+    let field = || {
+        path.iter()
+            .map(|k| crate::yaml::path_key(k))
+            .collect::<Vec<_>>()
+            .join(".")
+    };
+    match at(value, path) {
+        None | Some(Value::Null) => Ok(None),
+        Some(Value::String(s)) if s.is_empty() => Ok(None),
+        Some(Value::String(s)) if is_template(s) => {
+            findings.push(skipped_for_template(object, &field(), s));
+            Err(Reported)
+        }
+        Some(Value::String(s)) => Ok(Some(s.clone())),
+        Some(other) => {
+            findings.push(
+                Finding::error(format!(
+                    "{}: {} is {}, not a string; fix it, or leave the {} out of the input",
+                    object.display(),
+                    field(),
+                    kind_of(other),
+                    object.kind
+                ))
+                .on(object.resource_ref())
+                .at(field()),
+            );
+            Err(Reported)
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn read_text_names_the_field_of_a_bad_value() {
+        let v = json!({"apiVersion": "infrastructure.cluster.x-k8s.io/v1beta2", "kind": "Metal3Machine",
+            "metadata": {"name": "m", "namespace": "ns", "annotations": {
+                "metal3.io/BareMetalHost": ["ns/h"], "a": "", "t": "${HOST}", "ok": "ns/h"}}});
+        let object = Object::read(crate::model::ItemId(0), &v).expect("an object");
+        let mut findings = Vec::new();
+        let read = |key: &str, findings: &mut Vec<Finding>| {
+            read_text(&object, &v, &["metadata", "annotations", key], findings)
+        };
+        assert_eq!(read("ok", &mut findings), Ok(Some("ns/h".into())));
+        assert_eq!(read("a", &mut findings), Ok(None));
+        assert_eq!(read("missing", &mut findings), Ok(None));
+        assert!(findings.is_empty());
+        assert_eq!(
+            read("metal3.io/BareMetalHost", &mut findings),
+            Err(Reported)
+        );
+        assert!(findings[0].is_error());
+        assert!(
+            findings[0].message.contains("Metal3Machine ns/m"),
+            "{}",
+            findings[0].message
+        );
+        assert!(findings[0].message.contains("a list, not a string"));
+        assert_eq!(
+            findings[0].field.as_ref().map(|f| f.path.as_str()),
+            Some("metadata.annotations.[metal3.io/BareMetalHost]")
+        );
+        assert_eq!(read("t", &mut findings), Err(Reported));
+        assert!(!findings[1].is_error());
+        assert_eq!(
+            findings[1].field.as_ref().map(|f| f.path.as_str()),
+            Some("metadata.annotations.t")
+        );
+    }
 
     #[test]
     fn templates_are_recognised() {

@@ -1,0 +1,260 @@
+//! `metadata.ownerReferences`: the owners of one kind in one API group.
+//!
+//! CAPM3 links its objects by owner references: an IPClaim is owned by its Metal3Data, a
+//! Metal3DataClaim by its Metal3Machine. Owners are found by kind and group (any
+//! version), never by their position in the list or their uid: the order differs between
+//! CAPM3 versions, and uids change when `clusterctl move` re-creates the objects.
+
+use serde_json::Value;
+
+use super::labels::kind_of;
+use super::value::is_template;
+use super::{Object, skipped_for_template};
+use crate::results::Finding;
+
+/// One `ownerReferences` entry of the kind and group asked for.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Owner {
+    /// The owner's name.
+    pub name: String,
+    /// Where it is written: `metadata.ownerReferences[1].name`.
+    pub field: String,
+    /// `controller: true`: the owner that manages the object.
+    pub controller: bool,
+}
+
+/// The owners of kind `kind` in group `group` (any version), in the order written. `None` with
+/// an error naming the field when the list or one of those entries has a value of the wrong
+/// type, or with a warning when such an owner's name is an unrendered template (the object is
+/// skipped). Entries of other kinds and groups are not read.
+pub fn read(
+    object: &Object,
+    value: &Value,
+    kind: &str,
+    group: &str,
+    findings: &mut Vec<Finding>,
+) -> Option<Vec<Owner>> {
+    let error = |field: String, what: String| {
+        Finding::error(format!(
+            "{}: {field} {what}; fix it, or leave the {} out of the input",
+            object.display(),
+            object.kind
+        ))
+        .on(object.resource_ref())
+        .at(field)
+    };
+    let entries = match value.pointer("/metadata/ownerReferences") {
+        None | Some(Value::Null) => &[][..],
+        Some(Value::Array(a)) => a.as_slice(),
+        Some(other) => {
+            findings.push(error(
+                "metadata.ownerReferences".into(),
+                format!("is {}, not a list", kind_of(other)),
+            ));
+            return None;
+        }
+    };
+    let mut owners = Vec::new();
+    for (i, entry) in entries.iter().enumerate() {
+        let base = format!("metadata.ownerReferences[{i}]");
+        let Value::Object(entry) = entry else {
+            findings.push(error(
+                base,
+                format!("is {}, not an owner reference", kind_of(entry)),
+            ));
+            return None;
+        };
+        if entry.get("kind").and_then(Value::as_str) != Some(kind) {
+            continue;
+        }
+        // The string at `key`, or (field, what is wrong with it).
+        let text = |key: &str| -> Result<&str, (String, String)> {
+            let what = match entry.get(key) {
+                Some(Value::String(s)) if !s.is_empty() => return Ok(s),
+                None | Some(Value::Null) => "is missing".to_string(),
+                Some(Value::String(_)) => "is empty".to_string(),
+                Some(other) => format!("is {}, not a string", kind_of(other)),
+            };
+            Err((format!("{base}.{key}"), what))
+        };
+        let (api_version, name) = match (text("apiVersion"), text("name")) {
+            (Ok(a), Ok(n)) => (a, n),
+            (Err((field, what)), _) | (_, Err((field, what))) => {
+                findings.push(error(field, what));
+                return None;
+            }
+        };
+        if api_version.rsplit_once('/').map_or("", |(g, _)| g) != group {
+            continue;
+        }
+        if is_template(name) {
+            findings.push(skipped_for_template(object, &format!("{base}.name"), name));
+            return None;
+        }
+        let controller = match entry.get("controller") {
+            None | Some(Value::Null) => false,
+            Some(Value::Bool(b)) => *b,
+            Some(other) => {
+                findings.push(error(
+                    format!("{base}.controller"),
+                    format!("is {}, not a boolean", kind_of(other)),
+                ));
+                return None;
+            }
+        };
+        owners.push(Owner {
+            name: name.to_string(),
+            field: format!("{base}.name"),
+            controller,
+        });
+    }
+    Some(owners)
+}
+
+/// The one owner a link follows: the only one, else the only controller among several (with
+/// their names sorted, so the input's order decides nothing). `Err` with the sorted names when
+/// that leaves none or several.
+pub fn the_one(owners: &[Owner]) -> Result<Option<&Owner>, Vec<&str>> {
+    let mut names: Vec<&str> = owners.iter().map(|o| o.name.as_str()).collect();
+    names.sort_unstable();
+    names.dedup();
+    match names.as_slice() {
+        [] => Ok(None),
+        [_] => Ok(owners.first()),
+        _ => {
+            let controllers: Vec<&Owner> = owners.iter().filter(|o| o.controller).collect();
+            match controllers.as_slice() {
+                [one] => Ok(Some(*one)),
+                _ => Err(names),
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    const GROUP: &str = "infrastructure.cluster.x-k8s.io";
+
+    fn read_owners(owners: Value, kind: &str) -> (Option<Vec<Owner>>, Vec<Finding>) {
+        let v = json!({"apiVersion": "infrastructure.cluster.x-k8s.io/v1beta2", "kind": "Metal3DataClaim",
+            "metadata": {"name": "m-1", "namespace": "ns", "ownerReferences": owners}});
+        let object = Object::read(crate::model::ItemId(0), &v).expect("an object");
+        let mut findings = Vec::new();
+        (read(&object, &v, kind, GROUP, &mut findings), findings)
+    }
+
+    fn owner(api: &str, kind: &str, name: &str, controller: Option<bool>) -> Value {
+        let mut o =
+            json!({"apiVersion": api, "kind": kind, "name": name, "uid": format!("uid-{name}")});
+        if let Some(c) = controller {
+            o["controller"] = json!(c);
+        }
+        o
+    }
+
+    #[test]
+    fn owners_are_found_by_kind_and_group_in_any_position_and_version() {
+        let list = json!([
+            owner("cluster.x-k8s.io/v1beta1", "Machine", "m", Some(true)),
+            owner("example.com/v1", "Metal3Machine", "decoy", Some(true)),
+            owner(
+                "infrastructure.cluster.x-k8s.io/v1beta1",
+                "Metal3Machine",
+                "old",
+                None
+            ),
+            owner(
+                "infrastructure.cluster.x-k8s.io/v1beta2",
+                "Metal3Machine",
+                "new",
+                Some(true)
+            ),
+        ]);
+        let (owners, findings) = read_owners(list, "Metal3Machine");
+        assert!(findings.is_empty(), "{findings:?}");
+        let owners = owners.expect("read");
+        assert_eq!(
+            owners,
+            vec![
+                Owner {
+                    name: "old".into(),
+                    field: "metadata.ownerReferences[2].name".into(),
+                    controller: false
+                },
+                Owner {
+                    name: "new".into(),
+                    field: "metadata.ownerReferences[3].name".into(),
+                    controller: true
+                },
+            ]
+        );
+        // Two owners: the controller decides.
+        assert_eq!(
+            the_one(&owners).map(|o| o.map(|o| o.name.as_str())),
+            Ok(Some("new"))
+        );
+    }
+
+    #[test]
+    fn the_one_owner_is_the_only_one_or_the_only_controller() {
+        let o = |name: &str, controller: bool| Owner {
+            name: name.into(),
+            field: String::new(),
+            controller,
+        };
+        assert_eq!(the_one(&[]), Ok(None));
+        assert_eq!(
+            the_one(&[o("a", false)]).map(|x| x.map(|x| x.name.clone())),
+            Ok(Some("a".to_string()))
+        );
+        // One name written twice is one owner.
+        assert_eq!(
+            the_one(&[o("a", false), o("a", false)]).map(|x| x.map(|x| x.name.clone())),
+            Ok(Some("a".to_string()))
+        );
+        assert_eq!(
+            the_one(&[o("b", false), o("a", false)]),
+            Err(vec!["a", "b"])
+        );
+        assert_eq!(the_one(&[o("b", true), o("a", true)]), Err(vec!["a", "b"]));
+    }
+
+    #[test]
+    fn bad_entries_of_the_kind_are_errors_naming_the_field_and_others_are_not_read() {
+        let cases = [
+            (json!({"kind": "Metal3Machine"}), "metadata.ownerReferences"),
+            (json!(["x"]), "metadata.ownerReferences[0]"),
+            (
+                json!([{"kind": "Metal3Machine", "name": "m"}]),
+                "metadata.ownerReferences[0].apiVersion",
+            ),
+            (
+                json!([{"kind": "Metal3Machine", "apiVersion": "infrastructure.cluster.x-k8s.io/v1beta2", "name": 3}]),
+                "metadata.ownerReferences[0].name",
+            ),
+            (
+                json!([{"kind": "Metal3Machine", "apiVersion": "infrastructure.cluster.x-k8s.io/v1beta2", "name": "m", "controller": "true"}]),
+                "metadata.ownerReferences[0].controller",
+            ),
+        ];
+        for (list, field) in cases {
+            let (owners, findings) = read_owners(list, "Metal3Machine");
+            assert!(owners.is_none(), "{field}");
+            assert_eq!(findings.len(), 1, "{field}: {findings:?}");
+            assert!(findings[0].is_error());
+            assert!(findings[0].message.contains("Metal3DataClaim ns/m-1"));
+            assert_eq!(
+                findings[0].field.as_ref().map(|f| f.path.as_str()),
+                Some(field)
+            );
+        }
+        // An entry of another kind is not read, however it is written.
+        let (owners, findings) =
+            read_owners(json!([{"kind": "Machine", "name": 3}]), "Metal3Machine");
+        assert!(findings.is_empty());
+        assert_eq!(owners, Some(Vec::new()));
+    }
+}
