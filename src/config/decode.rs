@@ -447,7 +447,7 @@ impl Decoder {
                             map.insert(k.clone(), s.to_string());
                         }
                         None => self.error(
-                            &format!("{path}.matchLabels.{k}"),
+                            &crate::results::key_path(&format!("{path}.matchLabels"), k),
                             format!("must be a string, found {}", json_text(v)),
                         ),
                     }
