@@ -14,6 +14,7 @@ pub mod host;
 pub mod ids;
 pub mod ip_claim;
 pub mod labels;
+pub mod machine_template;
 pub mod metal3_data;
 pub mod pool;
 pub mod provider;
