@@ -206,21 +206,16 @@ fn pools_narrows_the_managed_pools_and_an_unknown_name_is_an_error() {
 #[test]
 fn capabilities_of_later_versions_are_refused_not_guessed() {
     let input = stream(&[host("node-1", "m3").yaml(), pool_a("m3")]);
-    for (spec, path) in [
-        (json!({"mapping": "templates"}), "spec.mapping"),
-        (json!({"strategy": "ordinal"}), "spec.strategy"),
-    ] {
-        let o = run_text(&input, Some(&config(spec)));
-        assert_error(
-            &o,
-            Want {
-                path: Some(path),
-                object: None,
-                says: &["not available"],
-            },
-        );
-        assert_transactional(&o, &[&input]);
-    }
+    let o = run_text(&input, Some(&config(json!({"strategy": "ordinal"}))));
+    assert_error(
+        &o,
+        Want {
+            path: Some("spec.strategy"),
+            object: None,
+            says: &["not available"],
+        },
+    );
+    assert_transactional(&o, &[&input]);
 }
 
 #[test]
@@ -230,7 +225,6 @@ fn config_problems_found_after_decoding_point_at_the_config_as_written() {
     for (data, path, says) in [
         ("reserve: 10.0.0.1, bogus", "data.reserve", "\"bogus\""),
         ("pools: pool-a,pool-c", "data.pools", "pool-c"),
-        ("mapping: templates", "data.mapping", "not available"),
         ("strategy: ordinal", "data.strategy", "not available"),
     ] {
         let fc = format!(

@@ -798,13 +798,6 @@ fn resolve_errors(fc: &Value) -> Vec<Finding> {
 
 #[test]
 fn resolve_refuses_what_this_version_cannot_run_at_spec_key() {
-    let errs = resolve_errors(&typed(json!({"mapping": "templates"})));
-    assert_eq!(paths(&errs), ["spec.mapping"]);
-    assert_on_function_config(&errs, "IPReuse", "stable-node-ips");
-    assert_eq!(
-        errs[0].message,
-        "spec.mapping: \"templates\" is not available in this version of ipreuse; use auto or all"
-    );
     let errs = resolve_errors(&typed(json!({"strategy": "ordinal"})));
     assert_eq!(paths(&errs), ["spec.strategy"]);
     assert_on_function_config(&errs, "IPReuse", "stable-node-ips");
@@ -816,53 +809,35 @@ fn resolve_refuses_what_this_version_cannot_run_at_spec_key() {
 
 #[test]
 fn resolve_refuses_what_this_version_cannot_run_at_data_key() {
-    for (data, path, says) in [
-        (
-            json!({"mapping": "templates"}),
-            "data.mapping",
-            "data.mapping: \"templates\" is not available in this version of ipreuse; use auto or all",
-        ),
-        (
-            json!({"strategy": " ordinal "}),
-            "data.strategy",
-            "data.strategy: \"ordinal\" is not available in this version of ipreuse; use sequential",
-        ),
-    ] {
-        let errs = resolve_errors(&config_map(data));
-        assert_eq!(paths(&errs), [path]);
-        assert_on_function_config(&errs, "ConfigMap", "function-input");
-        assert_eq!(errs[0].message, says);
-        assert_eq!(
-            errs[0].resource_ref.as_ref().unwrap().namespace.as_deref(),
-            Some("infra")
-        );
-    }
+    let errs = resolve_errors(&config_map(json!({"strategy": " ordinal "})));
+    assert_eq!(paths(&errs), ["data.strategy"]);
+    assert_on_function_config(&errs, "ConfigMap", "function-input");
+    assert_eq!(
+        errs[0].message,
+        "data.strategy: \"ordinal\" is not available in this version of ipreuse; use sequential"
+    );
+    assert_eq!(
+        errs[0].resource_ref.as_ref().unwrap().namespace.as_deref(),
+        Some("infra")
+    );
 }
 
 #[test]
 fn resolve_reports_unavailable_values_with_every_other_error() {
-    // Both refusals and every bad value at once (the mapping used to stop at the first refusal).
+    // The refusal and every bad value at once.
     let fc = typed(json!({
         "mapping": "templates", "strategy": "ordinal", "reserve": ["x"], "mode": "y",
     }));
     let mut got = paths(&resolve_errors(&fc));
     got.sort();
-    assert_eq!(
-        got,
-        [
-            "spec.mapping",
-            "spec.mode",
-            "spec.reserve[0]",
-            "spec.strategy"
-        ]
-    );
+    assert_eq!(got, ["spec.mode", "spec.reserve[0]", "spec.strategy"]);
     let mut got = paths(&errors(&fc));
     got.sort();
     assert_eq!(got, ["spec.mode", "spec.reserve[0]"], "decode accepts them");
     let fc = config_map(json!({"mapping": "templates", "strategy": "ordinal", "reserve": "x"}));
     let mut got = paths(&resolve_errors(&fc));
     got.sort();
-    assert_eq!(got, ["data.mapping", "data.reserve", "data.strategy"]);
+    assert_eq!(got, ["data.reserve", "data.strategy"]);
 }
 
 #[test]
@@ -885,7 +860,7 @@ fn resolve_is_decode_for_what_this_version_can_run() {
     let c = resolve(Some(&full)).unwrap();
     assert_eq!(Ok(c.clone()), decode(Some(&full)));
     assert_eq!(c.reserve, example_ranges());
-    for mapping in ["auto", "all"] {
+    for mapping in ["auto", "templates", "all"] {
         let fc = config_map(json!({"mapping": mapping, "strategy": "sequential", "mode": "fill"}));
         assert_eq!(resolve(Some(&fc)), decode(Some(&fc)));
         assert!(resolve(Some(&fc)).is_ok());
@@ -895,12 +870,11 @@ fn resolve_is_decode_for_what_this_version_can_run() {
 #[test]
 fn available_values() {
     assert!(Mode::ALL.iter().all(|m| m.available()));
-    assert!(!MappingMode::Templates.available());
-    assert!(MappingMode::Auto.available() && MappingMode::All.available());
+    assert!(MappingMode::ALL.iter().all(|m| m.available()));
     assert!(!Strategy::Ordinal.available());
     assert!(Strategy::Sequential.available());
     assert_eq!(Mode::available_words(), "fill or check");
-    assert_eq!(MappingMode::available_words(), "auto or all");
+    assert_eq!(MappingMode::available_words(), "auto, templates or all");
     assert_eq!(Strategy::available_words(), "sequential");
 }
 

@@ -41,7 +41,9 @@ pub struct MachineTemplate {
     /// errors are among the reader's findings): such a template can take no host.
     pub host_selector: Option<Selector>,
     /// Its data template; `None` when it names none (its machines claim no addresses), or
-    /// names it in a way CAPM3 cannot use (an error among the findings).
+    /// names it in a way CAPM3 cannot use (an error among the findings). One in another
+    /// namespace is returned (with its error among the findings), so that the mapping can
+    /// tell whether it is in the input.
     pub data_template: Option<DataTemplateRef>,
 }
 
@@ -103,10 +105,8 @@ impl MachineTemplate {
                                     object.namespace, object.namespace
                                 ),
                             );
-                            None
-                        } else {
-                            Some(DataTemplateRef { name, namespace })
                         }
+                        Some(DataTemplateRef { name, namespace })
                     }
                     (Ok(None), _) => {
                         error(

@@ -138,7 +138,14 @@ fn refusals_name_the_template_and_field() {
     ];
     for (spec, field, says) in cases {
         let (t, findings) = read("v1beta2", "  namespace: lab\n", spec);
-        assert!(t.is_some(), "{spec}: the template is still read");
+        let t = t.unwrap_or_else(|| panic!("{spec}: the template is still read"));
+        if field.ends_with(".namespace") {
+            assert_eq!(
+                t.data_template.map(|r| r.namespace),
+                Some("elsewhere".to_string()),
+                "the reference is kept, so that the mapping can find it"
+            );
+        }
         assert_eq!(findings.len(), 1, "{spec}: {findings:?}");
         let f = &findings[0];
         assert!(f.is_error(), "{spec}");
