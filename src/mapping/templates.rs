@@ -228,9 +228,18 @@ impl Templates {
                 format!("namespace {ns:?}: mapping templates (as configured): {TEMPLATES}")
             }
             (Some(Why::Found(templates)), _) => format!(
-                "namespace {ns:?}: mapping templates (auto: Metal3MachineTemplate {} with its Metal3DataTemplate in the \
-                 input): {TEMPLATES}",
-                named_list(templates)
+                "namespace {ns:?}: mapping templates (auto: {} {} {} in the input): {TEMPLATES}",
+                if templates.len() == 1 {
+                    "Metal3MachineTemplate"
+                } else {
+                    "Metal3MachineTemplates"
+                },
+                named_list(templates),
+                if templates.len() == 1 {
+                    "and its Metal3DataTemplate are"
+                } else {
+                    "and their Metal3DataTemplates are"
+                },
             ),
             (None, Some(why)) => format!("namespace {ns:?}: mapping all (auto: {why}): {ALL}"),
             (None, None) => format!("namespace {ns:?}: mapping all ({ALL})"),
