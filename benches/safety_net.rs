@@ -49,7 +49,7 @@ fn main() {
         let mut findings = Vec::new();
         let cfg = config::resolve(None).expect("defaults");
         let index = model::index(&values, &mut findings);
-        let plan = mapping::plan(&index, &cfg, &mut findings);
+        let plan = mapping::plan(&index, &values, &cfg, &mut findings);
         let allocation = allocate::allocate(&index, &values, &plan, &cfg, &mut findings);
         let decide = t.elapsed();
 

@@ -1,121 +1,173 @@
-//! Label selectors over BareMetalHost labels.
+//! Label selectors over BareMetalHost labels, built on kube-core's [`kube::core::Selector`]
+//! and [`Expression`]: kube-core holds and matches the equality, set and existence
+//! requirements; this module reads the three ways a selector is written into them, and adds
+//! the one comparison kube-core lacks (CAPM3's `gt` / `lt`).
 //!
-//! A [`Selector`] is a list of [`Requirement`]s that must all hold. It is built in one
-//! of two ways, each with its own *dialect* (the rules for spelling operators):
+//! Each way of writing a selector has its own *dialect* (how operators are spelled, and what
+//! is accepted):
 //!
-//! - [`Selector::from_label_selector`]: a Kubernetes `LabelSelector`
-//!   (`matchLabels` are equalities; `matchExpressions` operators are the case-sensitive
-//!   `In`, `NotIn`, `Exists`, `DoesNotExist`), as used by the functionConfig's
-//!   `spec.hostSelector`.
+//! - [`Selector::from_label_selector`]: a Kubernetes `LabelSelector` as the API server accepts
+//!   it (`matchLabels` are equalities; `matchExpressions` operators are the case-sensitive
+//!   `In`, `NotIn`, `Exists`, `DoesNotExist`): the functionConfig's `spec.hostSelector`.
 //! - [`Selector::parse`]: the Kubernetes selector string syntax
-//!   (`key=value,key==value,key!=value,key in (a,b),key notin (a,b),key,!key`), as used by
-//!   the ConfigMap functionConfig's `data.hostSelector`.
+//!   (`key=value,key==value,key!=value,key in (a,b),key notin (a,b),key,!key`): the ConfigMap
+//!   functionConfig's `data.hostSelector`. (kube-core prints this syntax but does not parse it.)
+//! - [`Selector::from_capm3`]: a `Metal3MachineTemplate`'s `spec.template.spec.hostSelector`
+//!   as CAPM3 reads it (FACTS §3): each operator is lower-cased and must then be one of
+//!   apimachinery's selection operators `in`, `notin`, `exists`, `!` (absent), `=`, `==`, `!=`,
+//!   `gt`, `lt`; `in`/`notin` need at least one value, `=`/`==`/`!=`/`gt`/`lt` exactly one
+//!   (an integer for `gt`/`lt`), `exists`/`!` none. `DoesNotExist` lower-cases to no operator
+//!   at all, so CAPM3 refuses it: the message suggests `!`.
 //!
-//! CAPM3's own dialect for `Metal3MachineTemplate` `spec.template.spec.hostSelector`
-//! (operators lower-cased before use) is not built yet; it belongs here as a further
-//! constructor (`Selector::from_capm3_host_selector`) producing the same [`Requirement`]s,
-//! so that matching stays in one place ([`Selector::matches`]).
-//!
-//! Matching follows Kubernetes: an empty selector matches everything; `NotIn`,
-//! `NotEquals` and `DoesNotExist` hold for a host without the label.
+//! Matching follows Kubernetes: an empty selector matches everything; `NotIn`, `!=` and
+//! `DoesNotExist` hold for a host without the label; `gt`/`lt` hold only for a label whose
+//! value is an integer above / below the bound (apimachinery's `Requirement.Matches`).
+//! Every problem is reported, each at its path inside the selector.
 
 use std::collections::BTreeMap;
 use std::fmt;
 
+use kube::core::{Expression, SelectorExt};
+use serde_json::Value;
+
 use crate::names::is_dns1123_subdomain;
+use crate::results::key_path;
 
 use k8s_openapi::apimachinery::pkg::apis::meta::v1::LabelSelector;
 
-/// How a [`Requirement`] compares a label.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub enum Operator {
-    /// The label is present and its value is one of the values.
-    In,
-    /// The label is absent, or its value is none of the values.
-    NotIn,
-    /// The label is present.
-    Exists,
-    /// The label is absent.
-    DoesNotExist,
-    /// The label is present and equals the single value (`matchLabels`, `key=value`).
-    Equals,
-    /// The label is absent, or differs from the single value (`key!=value`).
-    NotEquals,
-}
-
-impl Operator {
-    /// The `matchExpressions` operators of the Kubernetes dialect, as written there.
-    pub const KUBERNETES_EXPRESSION_OPERATORS: [(&'static str, Operator); 4] = [
-        ("In", Operator::In),
-        ("NotIn", Operator::NotIn),
-        ("Exists", Operator::Exists),
-        ("DoesNotExist", Operator::DoesNotExist),
-    ];
-
-    /// Parses a Kubernetes `matchExpressions` operator (case-sensitive).
-    pub fn from_kubernetes(op: &str) -> Option<Operator> {
-        Self::KUBERNETES_EXPRESSION_OPERATORS
-            .iter()
-            .find(|(name, _)| *name == op)
-            .map(|(_, o)| *o)
-    }
-}
-
-/// One condition on one label key.
-#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub struct Requirement {
-    pub key: String,
-    pub operator: Operator,
-    /// The values: several for `In`/`NotIn`, exactly one for `Equals`/`NotEquals`,
-    /// none for `Exists`/`DoesNotExist`.
-    pub values: Vec<String>,
-}
-
-impl Requirement {
-    /// Whether the labels satisfy this requirement.
-    pub fn matches(&self, labels: &BTreeMap<String, String>) -> bool {
-        let value = labels.get(&self.key);
-        let listed = |v: &String| self.values.iter().any(|x| x == v);
-        match self.operator {
-            Operator::In | Operator::Equals => value.is_some_and(listed),
-            Operator::NotIn | Operator::NotEquals => !value.is_some_and(listed),
-            Operator::Exists => value.is_some(),
-            Operator::DoesNotExist => value.is_none(),
-        }
-    }
-}
-
-impl fmt::Display for Requirement {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let first = self.values.first().map(String::as_str).unwrap_or("");
-        match self.operator {
-            Operator::Equals => write!(f, "{}={}", self.key, first),
-            Operator::NotEquals => write!(f, "{}!={}", self.key, first),
-            Operator::In => write!(f, "{} in ({})", self.key, self.values.join(",")),
-            Operator::NotIn => write!(f, "{} notin ({})", self.key, self.values.join(",")),
-            Operator::Exists => write!(f, "{}", self.key),
-            Operator::DoesNotExist => write!(f, "!{}", self.key),
-        }
-    }
-}
-
-/// A problem in a `LabelSelector`: `path` is relative to the selector
-/// (e.g. `matchExpressions[0].operator`), `message` says what is wrong without the path.
+/// A problem in a selector: `path` is relative to the selector (`matchExpressions[0].operator`,
+/// empty for the selector itself), `message` says what is wrong without the path.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SelectorError {
     pub path: String,
     pub message: String,
 }
 
+impl SelectorError {
+    /// The path below the selector's own field `at`.
+    pub fn path_under(&self, at: &str) -> String {
+        if self.path.is_empty() {
+            at.to_string()
+        } else {
+            format!("{at}.{}", self.path)
+        }
+    }
+}
+
 /// A conjunction of label requirements. The empty selector matches everything.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Selector {
-    requirements: Vec<Requirement>,
+    /// Equality, set and existence requirements: built, matched and printed by kube-core.
+    labels: kube::core::Selector,
+    /// CAPM3's `gt` / `lt`, which kube-core cannot express.
+    numeric: Vec<Numeric>,
+}
+
+/// `key gt bound` / `key lt bound`: the label holds an integer above / below the bound.
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct Numeric {
+    key: String,
+    greater: bool,
+    bound: i64,
+}
+
+impl Numeric {
+    fn matches(&self, labels: &BTreeMap<String, String>) -> bool {
+        // apimachinery: a missing label or one that is not an integer never matches.
+        match labels.get(&self.key).map(|v| v.parse::<i64>()) {
+            Some(Ok(v)) if self.greater => v > self.bound,
+            Some(Ok(v)) => v < self.bound,
+            _ => false,
+        }
+    }
 }
 
 /// The string syntax, for error messages.
 pub const STRING_SYNTAX: &str =
     "key=value, key==value, key!=value, key in (a,b), key notin (a,b), key, !key (comma-separated)";
+
+/// The operators CAPM3 accepts once lower-cased, for messages.
+pub const CAPM3_OPERATORS: &str = "in, notin, exists, ! (absent), =, ==, !=, gt, lt";
+
+/// What one requirement asks, whichever dialect spelled it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Op {
+    In,
+    NotIn,
+    Equals,
+    NotEquals,
+    Exists,
+    DoesNotExist,
+    Gt,
+    Lt,
+}
+
+/// How many values an operator takes.
+enum Count {
+    AtLeastOne,
+    One,
+    None,
+}
+
+impl Op {
+    /// A `matchExpressions` operator of the Kubernetes dialect (case-sensitive).
+    fn kubernetes(word: &str) -> Option<Op> {
+        match word {
+            "In" => Some(Op::In),
+            "NotIn" => Some(Op::NotIn),
+            "Exists" => Some(Op::Exists),
+            "DoesNotExist" => Some(Op::DoesNotExist),
+            _ => None,
+        }
+    }
+
+    /// An operator as CAPM3 reads it: lower-cased, then apimachinery's `selection.Operator`.
+    fn capm3(word: &str) -> Result<Op, String> {
+        Ok(match word.to_lowercase().as_str() {
+            "in" => Op::In,
+            "notin" => Op::NotIn,
+            "exists" => Op::Exists,
+            "!" => Op::DoesNotExist,
+            "=" | "==" => Op::Equals,
+            "!=" => Op::NotEquals,
+            "gt" => Op::Gt,
+            "lt" => Op::Lt,
+            "doesnotexist" => {
+                return Err(format!(
+                    "{word:?} is not an operator CAPM3 accepts: it lower-cases operators, and the absent-label \
+                     operator is spelled \"!\"; write operator: \"!\""
+                ));
+            }
+            _ => {
+                return Err(format!(
+                    "{word:?} is not an operator CAPM3 accepts: {CAPM3_OPERATORS} (any case)"
+                ));
+            }
+        })
+    }
+
+    fn count(self) -> Count {
+        match self {
+            Op::In | Op::NotIn => Count::AtLeastOne,
+            Op::Equals | Op::NotEquals | Op::Gt | Op::Lt => Count::One,
+            Op::Exists | Op::DoesNotExist => Count::None,
+        }
+    }
+}
+
+/// One requirement as written, before its meaning is checked.
+struct Written {
+    /// Its path inside the selector (`matchLabels.[k]`, `matchExpressions[2]`).
+    base: String,
+    /// Whether it comes from `matchLabels` (its errors are at `base` itself).
+    label: bool,
+    key: String,
+    /// The operator as written, for messages.
+    word: String,
+    /// What it asks, or why the dialect does not know it.
+    op: Result<Op, String>,
+    values: Vec<String>,
+}
 
 impl Selector {
     /// The selector that matches everything.
@@ -123,119 +175,168 @@ impl Selector {
         Selector::default()
     }
 
-    /// A selector from requirements as they are (no validation).
-    pub fn from_requirements(requirements: Vec<Requirement>) -> Selector {
-        Selector { requirements }
-    }
-
-    /// The requirements, in the order they were given (`matchLabels` by key, then
-    /// `matchExpressions`).
-    pub fn requirements(&self) -> &[Requirement] {
-        &self.requirements
-    }
-
     /// True when the selector has no requirement (and so matches everything).
     pub fn is_empty(&self) -> bool {
-        self.requirements.is_empty()
+        self.labels.selects_all() && self.numeric.is_empty()
     }
 
     /// Whether every requirement holds for the labels.
     pub fn matches(&self, labels: &BTreeMap<String, String>) -> bool {
-        self.requirements.iter().all(|r| r.matches(labels))
+        self.labels.matches(labels) && self.numeric.iter().all(|n| n.matches(labels))
+    }
+
+    /// The requirements kube-core holds (all but `gt`/`lt`), in the order they were given
+    /// (`matchLabels` by key, then `matchExpressions`).
+    pub fn expressions(&self) -> Vec<Expression> {
+        self.labels.clone().into_iter().collect()
     }
 
     /// Kubernetes dialect: a `LabelSelector` as the API server accepts it.
     ///
-    /// `matchLabels` become `Equals`; `matchExpressions` operators must be exactly `In`,
+    /// `matchLabels` become equalities; `matchExpressions` operators must be exactly `In`,
     /// `NotIn`, `Exists` or `DoesNotExist`; `In`/`NotIn` need values, `Exists`/`DoesNotExist`
-    /// must have none; keys and values must be valid label keys and values. Every problem
-    /// is reported.
+    /// must have none; keys and values must be valid label keys and values.
     pub fn from_label_selector(selector: &LabelSelector) -> Result<Selector, Vec<SelectorError>> {
-        let mut requirements = Vec::new();
-        let mut errors = Vec::new();
+        let mut written = Vec::new();
         for (key, value) in selector.match_labels.iter().flatten() {
-            let path = format!("matchLabels.{key}");
-            let mut ok = true;
-            if let Err(e) = validate_key(key) {
-                errors.push(SelectorError {
-                    path: path.clone(),
-                    message: e,
-                });
-                ok = false;
-            }
-            if let Err(e) = validate_value(value) {
-                errors.push(SelectorError {
-                    path: path.clone(),
-                    message: e,
-                });
-                ok = false;
-            }
-            if ok {
-                requirements.push(Requirement {
-                    key: key.clone(),
-                    operator: Operator::Equals,
-                    values: vec![value.clone()],
-                });
-            }
+            written.push(Written::label(key, value));
         }
         for (i, expr) in selector.match_expressions.iter().flatten().enumerate() {
-            let base = format!("matchExpressions[{i}]");
-            let before = errors.len();
-            if let Err(e) = validate_key(&expr.key) {
-                errors.push(SelectorError {
-                    path: format!("{base}.key"),
-                    message: e,
-                });
-            }
-            let values = expr.values.clone().unwrap_or_default();
-            for (j, v) in values.iter().enumerate() {
-                if let Err(e) = validate_value(v) {
-                    errors.push(SelectorError {
-                        path: format!("{base}.values[{j}]"),
-                        message: e,
-                    });
-                }
-            }
-            match Operator::from_kubernetes(&expr.operator) {
-                None => errors.push(SelectorError {
-                    path: format!("{base}.operator"),
-                    message: format!(
+            written.push(Written {
+                base: format!("matchExpressions[{i}]"),
+                label: false,
+                key: expr.key.clone(),
+                word: expr.operator.clone(),
+                op: Op::kubernetes(&expr.operator).ok_or_else(|| {
+                    format!(
                         "{:?} is not one of In, NotIn, Exists, DoesNotExist (case-sensitive)",
                         expr.operator
-                    ),
+                    )
                 }),
-                Some(op @ (Operator::In | Operator::NotIn)) if values.is_empty() => {
-                    errors.push(SelectorError {
-                        path: format!("{base}.values"),
-                        message: format!("operator {} needs at least one value", op_name(op)),
-                    })
-                }
-                Some(op @ (Operator::Exists | Operator::DoesNotExist)) if !values.is_empty() => {
-                    errors.push(SelectorError {
-                        path: format!("{base}.values"),
-                        message: format!(
-                            "operator {} takes no values, found {:?}",
-                            op_name(op),
-                            values
+                values: expr.values.clone().unwrap_or_default(),
+            });
+        }
+        build(written, Vec::new())
+    }
+
+    /// CAPM3 dialect: a `Metal3MachineTemplate`'s `spec.template.spec.hostSelector`, as JSON
+    /// (absent or `null`: the empty selector). Operators are lower-cased (see the module
+    /// documentation); the shape is checked too (`matchLabels` a map of strings,
+    /// `matchExpressions` a list of `{key, operator, values}`).
+    pub fn from_capm3(value: Option<&Value>) -> Result<Selector, Vec<SelectorError>> {
+        let mut written = Vec::new();
+        let mut errors = Vec::new();
+        let mut error =
+            |path: String, message: String| errors.push(SelectorError { path, message });
+        let object = match value {
+            None | Some(Value::Null) => return Ok(Selector::everything()),
+            Some(Value::Object(o)) => o,
+            Some(other) => {
+                error(
+                    String::new(),
+                    format!(
+                        "must be a label selector (matchLabels, matchExpressions), found {}",
+                        shown(other)
+                    ),
+                );
+                return Err(errors);
+            }
+        };
+        match object.get("matchLabels") {
+            None | Some(Value::Null) => {}
+            Some(Value::Object(labels)) => {
+                for (key, value) in labels {
+                    match value.as_str() {
+                        Some(v) => written.push(Written::label(key, v)),
+                        None => error(
+                            key_path("matchLabels", key),
+                            format!("must be a string, found {}", shown(value)),
                         ),
-                    })
-                }
-                Some(operator) => {
-                    if errors.len() == before {
-                        requirements.push(Requirement {
-                            key: expr.key.clone(),
-                            operator,
-                            values,
-                        });
                     }
                 }
             }
+            Some(other) => error(
+                "matchLabels".into(),
+                format!(
+                    "must be a map of label keys to values, found {}",
+                    shown(other)
+                ),
+            ),
         }
-        if errors.is_empty() {
-            Ok(Selector { requirements })
-        } else {
-            Err(errors)
+        let expressions = match object.get("matchExpressions") {
+            None | Some(Value::Null) => &[][..],
+            Some(Value::Array(items)) => items.as_slice(),
+            Some(other) => {
+                error(
+                    "matchExpressions".into(),
+                    format!(
+                        "must be a list of {{key, operator, values}}, found {}",
+                        shown(other)
+                    ),
+                );
+                &[][..]
+            }
+        };
+        for (i, item) in expressions.iter().enumerate() {
+            let base = format!("matchExpressions[{i}]");
+            let text = |field: &str| -> Result<String, String> {
+                match item.get(field) {
+                    Some(Value::String(s)) => Ok(s.clone()),
+                    None | Some(Value::Null) => Err("is required".into()),
+                    Some(other) => Err(format!("must be a string, found {}", shown(other))),
+                }
+            };
+            if !item.is_object() {
+                error(
+                    base,
+                    format!(
+                        "must be a mapping with key, operator and values, found {}",
+                        shown(item)
+                    ),
+                );
+                continue;
+            }
+            let key = text("key").map_err(|e| error(format!("{base}.key"), e));
+            let word = text("operator").map_err(|e| error(format!("{base}.operator"), e));
+            let values: Result<Vec<String>, ()> = match item.get("values") {
+                None | Some(Value::Null) => Ok(Vec::new()),
+                Some(Value::Array(vs)) => {
+                    let mut ok = Ok(Vec::new());
+                    for (j, v) in vs.iter().enumerate() {
+                        match (v.as_str(), &mut ok) {
+                            (Some(s), Ok(list)) => list.push(s.to_string()),
+                            (Some(_), Err(())) => {}
+                            (None, _) => {
+                                error(
+                                    format!("{base}.values[{j}]"),
+                                    format!("must be a string, found {}", shown(v)),
+                                );
+                                ok = Err(());
+                            }
+                        }
+                    }
+                    ok
+                }
+                Some(other) => {
+                    error(
+                        format!("{base}.values"),
+                        format!("must be a list of strings, found {}", shown(other)),
+                    );
+                    Err(())
+                }
+            };
+            if let (Ok(key), Ok(word), Ok(values)) = (key, word, values) {
+                written.push(Written {
+                    base,
+                    label: false,
+                    key,
+                    op: Op::capm3(&word),
+                    word,
+                    values,
+                });
+            }
         }
+        build(written, errors)
     }
 
     /// Parses the Kubernetes selector string syntax:
@@ -246,49 +347,177 @@ impl Selector {
     pub fn parse(input: &str) -> Result<Selector, String> {
         let tokens = lex(input);
         let mut p = Parser { tokens, pos: 0 };
-        let mut requirements = Vec::new();
+        let mut expressions = Vec::new();
         if p.peek().is_none() {
             return Ok(Selector::default());
         }
         loop {
-            requirements.push(p.requirement()?);
+            expressions.push(p.requirement()?);
             match p.next() {
                 None => break,
                 Some(Token::Comma) => {}
                 Some(t) => return Err(format!("expected ',' or the end, found {}", t.describe())),
             }
         }
-        for r in &requirements {
-            validate_key(&r.key)?;
-            for v in &r.values {
+        for e in &expressions {
+            let (key, values) = parts(e);
+            validate_key(key)?;
+            for v in values {
                 validate_value(v)?;
             }
         }
-        Ok(Selector { requirements })
+        Ok(Selector {
+            labels: expressions.into_iter().collect(),
+            numeric: Vec::new(),
+        })
+    }
+}
+
+impl Written {
+    /// A `matchLabels` entry: an equality.
+    fn label(key: &str, value: &str) -> Written {
+        Written {
+            base: key_path("matchLabels", key),
+            label: true,
+            key: key.to_string(),
+            word: "=".into(),
+            op: Ok(Op::Equals),
+            values: vec![value.to_string()],
+        }
+    }
+
+    /// The path of a problem with `field` of this requirement (`key`, `values`, `values[0]`).
+    fn at(&self, field: &str) -> String {
+        if self.label {
+            self.base.clone()
+        } else {
+            format!("{}.{field}", self.base)
+        }
+    }
+}
+
+/// Checks the requirements (keys, values, value counts, integers for `gt`/`lt`) and builds
+/// the selector from them, or returns every problem (with `errors`, found earlier).
+fn build(
+    written: Vec<Written>,
+    mut errors: Vec<SelectorError>,
+) -> Result<Selector, Vec<SelectorError>> {
+    let mut expressions = Vec::new();
+    let mut numeric = Vec::new();
+    for w in written {
+        let before = errors.len();
+        let mut error =
+            |path: String, message: String| errors.push(SelectorError { path, message });
+        let op = match &w.op {
+            Ok(op) => *op,
+            Err(e) => {
+                error(w.at("operator"), e.clone());
+                continue;
+            }
+        };
+        if let Err(e) = validate_key(&w.key) {
+            error(w.at("key"), e);
+        }
+        for (j, v) in w.values.iter().enumerate() {
+            if let Err(e) = validate_value(v) {
+                error(w.at(&format!("values[{j}]")), e);
+            }
+        }
+        let n = w.values.len();
+        match op.count() {
+            Count::AtLeastOne if n == 0 => error(
+                w.at("values"),
+                format!("operator {} needs at least one value", w.word),
+            ),
+            Count::One if n != 1 => error(
+                w.at("values"),
+                format!("operator {} takes exactly one value, found {n}", w.word),
+            ),
+            Count::None if n != 0 => error(
+                w.at("values"),
+                format!("operator {} takes no values, found {:?}", w.word, w.values),
+            ),
+            _ => {}
+        }
+        let bound = match (op, w.values.first()) {
+            (Op::Gt | Op::Lt, Some(v)) => match v.parse::<i64>() {
+                Ok(b) => Some(b),
+                Err(_) => {
+                    error(
+                        w.at("values[0]"),
+                        format!(
+                            "{v:?} is not an integer: {} compares label values as integers",
+                            w.word
+                        ),
+                    );
+                    None
+                }
+            },
+            _ => None,
+        };
+        if errors.len() > before {
+            continue;
+        }
+        let one = || w.values.first().cloned().unwrap_or_default();
+        let set = || w.values.iter().cloned().collect();
+        match op {
+            Op::In => expressions.push(Expression::In(w.key, set())),
+            Op::NotIn => expressions.push(Expression::NotIn(w.key, set())),
+            Op::Equals => expressions.push(Expression::Equal(w.key.clone(), one())),
+            Op::NotEquals => expressions.push(Expression::NotEqual(w.key.clone(), one())),
+            Op::Exists => expressions.push(Expression::Exists(w.key)),
+            Op::DoesNotExist => expressions.push(Expression::DoesNotExist(w.key)),
+            Op::Gt | Op::Lt => numeric.push(Numeric {
+                greater: op == Op::Gt,
+                key: w.key,
+                bound: bound.unwrap_or_default(),
+            }),
+        }
+    }
+    if errors.is_empty() {
+        Ok(Selector {
+            labels: expressions.into_iter().collect(),
+            numeric,
+        })
+    } else {
+        Err(errors)
     }
 }
 
 impl fmt::Display for Selector {
-    /// The string syntax accepted by [`Selector::parse`]; empty for the empty selector.
+    /// The string syntax (kube-core prints all but `gt`/`lt`, which follow as `key>n`,
+    /// `key<n`); empty for the empty selector.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        for (i, r) in self.requirements.iter().enumerate() {
-            if i > 0 {
-                f.write_str(",")?;
-            }
-            write!(f, "{r}")?;
+        let mut parts: Vec<String> = Vec::new();
+        if !self.labels.selects_all() {
+            parts.push(self.labels.to_string());
         }
-        Ok(())
+        for n in &self.numeric {
+            let op = if n.greater { '>' } else { '<' };
+            parts.push(format!("{}{op}{}", n.key, n.bound));
+        }
+        f.write_str(&parts.join(","))
     }
 }
 
-fn op_name(op: Operator) -> &'static str {
-    match op {
-        Operator::In => "In",
-        Operator::NotIn => "NotIn",
-        Operator::Exists => "Exists",
-        Operator::DoesNotExist => "DoesNotExist",
-        Operator::Equals => "=",
-        Operator::NotEquals => "!=",
+/// The key and values of an expression.
+fn parts(e: &Expression) -> (&str, Vec<&str>) {
+    match e {
+        Expression::In(k, vs) | Expression::NotIn(k, vs) => {
+            (k, vs.iter().map(String::as_str).collect())
+        }
+        Expression::Equal(k, v) | Expression::NotEqual(k, v) => (k, vec![v.as_str()]),
+        Expression::Exists(k) | Expression::DoesNotExist(k) => (k, Vec::new()),
+    }
+}
+
+/// A JSON value as short text, for messages.
+fn shown(v: &Value) -> String {
+    let text = serde_json::to_string(v).unwrap_or_default();
+    if text.chars().count() > 40 {
+        format!("{}...", text.chars().take(40).collect::<String>())
+    } else {
+        text
     }
 }
 
@@ -335,23 +564,18 @@ fn lex(input: &str) -> Vec<Token> {
                     _ => Token::Comma,
                 });
             }
-            '=' => {
+            '=' | '!' => {
                 chars.next();
-                if chars.peek() == Some(&'=') {
+                let double = chars.peek() == Some(&'=');
+                if double {
                     chars.next();
-                    tokens.push(Token::DoubleEq);
-                } else {
-                    tokens.push(Token::Eq);
                 }
-            }
-            '!' => {
-                chars.next();
-                if chars.peek() == Some(&'=') {
-                    chars.next();
-                    tokens.push(Token::NotEq);
-                } else {
-                    tokens.push(Token::Bang);
-                }
+                tokens.push(match (c, double) {
+                    ('=', false) => Token::Eq,
+                    ('=', true) => Token::DoubleEq,
+                    (_, false) => Token::Bang,
+                    (_, true) => Token::NotEq,
+                });
             }
             _ => {
                 let mut s = String::new();
@@ -395,58 +619,51 @@ impl Parser {
         }
     }
 
-    fn requirement(&mut self) -> Result<Requirement, String> {
+    fn requirement(&mut self) -> Result<Expression, String> {
         if self.peek() == Some(&Token::Bang) {
             self.next();
-            let key = self.key()?;
-            return Ok(Requirement {
-                key,
-                operator: Operator::DoesNotExist,
-                values: vec![],
-            });
+            return Ok(Expression::DoesNotExist(self.key()?));
         }
         let key = self.key()?;
-        let operator = match self.peek() {
-            None | Some(Token::Comma) => {
-                return Ok(Requirement {
-                    key,
-                    operator: Operator::Exists,
-                    values: vec![],
-                });
+        let operator = self.peek().cloned();
+        match operator {
+            None | Some(Token::Comma) => Ok(Expression::Exists(key)),
+            Some(Token::Eq | Token::DoubleEq | Token::NotEq) => {
+                self.next();
+                let value = match self.peek() {
+                    None | Some(Token::Comma) => String::new(),
+                    Some(Token::Ident(v)) => {
+                        let v = v.clone();
+                        self.next();
+                        v
+                    }
+                    Some(t) => {
+                        return Err(format!(
+                            "after {key:?} and its operator expected a value, found {}",
+                            t.describe()
+                        ));
+                    }
+                };
+                Ok(if operator == Some(Token::NotEq) {
+                    Expression::NotEqual(key, value)
+                } else {
+                    Expression::Equal(key, value)
+                })
             }
-            Some(Token::Eq | Token::DoubleEq) => Operator::Equals,
-            Some(Token::NotEq) => Operator::NotEquals,
-            Some(Token::Ident(w)) if w == "in" => Operator::In,
-            Some(Token::Ident(w)) if w == "notin" => Operator::NotIn,
-            Some(t) => {
-                return Err(format!(
-                    "after key {key:?} expected =, ==, !=, in, notin, ',' or the end, found {}",
-                    t.describe()
-                ));
+            Some(Token::Ident(w)) if w == "in" || w == "notin" => {
+                self.next();
+                let values = self.set(&key)?.into_iter().collect();
+                Ok(if w == "in" {
+                    Expression::In(key, values)
+                } else {
+                    Expression::NotIn(key, values)
+                })
             }
-        };
-        self.next();
-        let values = match operator {
-            Operator::Equals | Operator::NotEquals => match self.peek() {
-                None | Some(Token::Comma) => vec![String::new()],
-                Some(Token::Ident(_)) => match self.next() {
-                    Some(Token::Ident(v)) => vec![v],
-                    _ => vec![String::new()],
-                },
-                Some(t) => {
-                    return Err(format!(
-                        "after {key:?} and its operator expected a value, found {}",
-                        t.describe()
-                    ));
-                }
-            },
-            _ => self.set(&key)?,
-        };
-        Ok(Requirement {
-            key,
-            operator,
-            values,
-        })
+            Some(t) => Err(format!(
+                "after key {key:?} expected =, ==, !=, in, notin, ',' or the end, found {}",
+                t.describe()
+            )),
+        }
     }
 
     /// `( [value (, value)*] )`; an empty slot between commas is the empty value (as in
@@ -549,247 +766,4 @@ fn validate_value(value: &str) -> Result<(), String> {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use k8s_openapi::apimachinery::pkg::apis::meta::v1::LabelSelectorRequirement;
-
-    fn labels(pairs: &[(&str, &str)]) -> BTreeMap<String, String> {
-        pairs
-            .iter()
-            .map(|(k, v)| (k.to_string(), v.to_string()))
-            .collect()
-    }
-
-    fn req(key: &str, operator: Operator, values: &[&str]) -> Requirement {
-        Requirement {
-            key: key.into(),
-            operator,
-            values: values.iter().map(|v| v.to_string()).collect(),
-        }
-    }
-
-    #[test]
-    fn parse_table() {
-        use Operator::*;
-        let cases: Vec<(&str, Vec<Requirement>)> = vec![
-            ("", vec![]),
-            ("   ", vec![]),
-            ("a=b", vec![req("a", Equals, &["b"])]),
-            ("a==b", vec![req("a", Equals, &["b"])]),
-            ("a!=b", vec![req("a", NotEquals, &["b"])]),
-            ("a=", vec![req("a", Equals, &[""])]),
-            ("a", vec![req("a", Exists, &[])]),
-            ("!a", vec![req("a", DoesNotExist, &[])]),
-            ("! a", vec![req("a", DoesNotExist, &[])]),
-            ("a in (x,y)", vec![req("a", In, &["x", "y"])]),
-            ("a in ( x , y )", vec![req("a", In, &["x", "y"])]),
-            ("a notin (x)", vec![req("a", NotIn, &["x"])]),
-            ("a notin(x,y)", vec![req("a", NotIn, &["x", "y"])]),
-            ("a in (x,)", vec![req("a", In, &["x", ""])]),
-            (
-                "metal3.io/role=worker, rack in (r1,r2),!maintenance,zone , tier!=gold",
-                vec![
-                    req("metal3.io/role", Equals, &["worker"]),
-                    req("rack", In, &["r1", "r2"]),
-                    req("maintenance", DoesNotExist, &[]),
-                    req("zone", Exists, &[]),
-                    req("tier", NotEquals, &["gold"]),
-                ],
-            ),
-            // a key called `in` is still a key
-            ("in", vec![req("in", Exists, &[])]),
-        ];
-        for (input, want) in cases {
-            let got = Selector::parse(input);
-            assert_eq!(
-                got.as_ref().map(|s| s.requirements().to_vec()),
-                Ok(want),
-                "parsing {input:?}"
-            );
-        }
-    }
-
-    #[test]
-    fn parse_errors() {
-        for input in [
-            "a=b,",
-            ",a",
-            "a in ()",
-            "a in (x",
-            "a in x",
-            "a notin",
-            "a b",
-            "a=b=c",
-            "!a=b",
-            "!",
-            "a in (x y)",
-            "a=(b)",
-            "(a)",
-            "-bad=x",
-            "a=-bad",
-            "Bad/x=1",
-        ] {
-            let got = Selector::parse(input);
-            assert!(got.is_err(), "{input:?} should not parse, got {got:?}");
-        }
-    }
-
-    #[test]
-    fn parse_error_messages_say_what_is_wrong() {
-        let e = Selector::parse("a in ()").unwrap_err();
-        assert!(e.contains("at least one value"), "{e}");
-        let e = Selector::parse("a in (x").unwrap_err();
-        assert!(e.contains("')'"), "{e}");
-        let e = Selector::parse("a=b,").unwrap_err();
-        assert!(e.contains("label key"), "{e}");
-        let e = Selector::parse("a=-bad").unwrap_err();
-        assert!(e.contains("label value"), "{e}");
-    }
-
-    #[test]
-    fn display_round_trips() {
-        for input in [
-            "a=b",
-            "a!=b",
-            "a in (x,y)",
-            "a notin (x)",
-            "a",
-            "!a",
-            "metal3.io/role=worker,rack in (r1,r2),!maintenance",
-        ] {
-            let s = Selector::parse(input).unwrap();
-            assert_eq!(s.to_string(), input);
-            assert_eq!(Selector::parse(&s.to_string()).unwrap(), s);
-        }
-        assert_eq!(Selector::parse("a==b").unwrap().to_string(), "a=b");
-        assert_eq!(Selector::everything().to_string(), "");
-    }
-
-    #[test]
-    fn match_table() {
-        let worker = labels(&[("role", "worker"), ("rack", "r1")]);
-        let cp = labels(&[("role", "control-plane"), ("maintenance", "")]);
-        let none = labels(&[]);
-        let cases: &[(&str, [bool; 3])] = &[
-            ("", [true, true, true]),
-            ("role=worker", [true, false, false]),
-            ("role!=worker", [false, true, true]),
-            ("role in (worker,storage)", [true, false, false]),
-            ("role notin (worker,storage)", [false, true, true]),
-            ("rack", [true, false, false]),
-            ("!rack", [false, true, true]),
-            ("maintenance", [false, true, false]),
-            ("maintenance=", [false, true, false]),
-            ("role=worker,rack in (r2,r3)", [false, false, false]),
-            ("role=worker,rack in (r1,r3)", [true, false, false]),
-        ];
-        for (input, want) in cases {
-            let s = Selector::parse(input).unwrap();
-            let got = [s.matches(&worker), s.matches(&cp), s.matches(&none)];
-            assert_eq!(&got, want, "selector {input:?}");
-        }
-    }
-
-    #[test]
-    fn empty_selector() {
-        let s = Selector::everything();
-        assert!(s.is_empty());
-        assert!(s.matches(&labels(&[("x", "y")])));
-        assert!(!Selector::parse("x").unwrap().is_empty());
-    }
-
-    fn expr(key: &str, op: &str, values: Option<&[&str]>) -> LabelSelectorRequirement {
-        LabelSelectorRequirement {
-            key: key.into(),
-            operator: op.into(),
-            values: values.map(|v| v.iter().map(|s| s.to_string()).collect()),
-        }
-    }
-
-    #[test]
-    fn from_label_selector_builds_requirements() {
-        let ls = LabelSelector {
-            match_labels: Some(
-                [("role".to_string(), "worker".to_string())]
-                    .into_iter()
-                    .collect(),
-            ),
-            match_expressions: Some(vec![
-                expr("rack", "In", Some(&["r1", "r2"])),
-                expr("maintenance", "DoesNotExist", None),
-                expr("zone", "Exists", Some(&[])),
-                expr("tier", "NotIn", Some(&["gold"])),
-            ]),
-        };
-        let s = Selector::from_label_selector(&ls).unwrap();
-        assert_eq!(
-            s.to_string(),
-            "role=worker,rack in (r1,r2),!maintenance,zone,tier notin (gold)"
-        );
-        assert!(s.matches(&labels(&[
-            ("role", "worker"),
-            ("rack", "r2"),
-            ("zone", "a")
-        ])));
-        assert!(!s.matches(&labels(&[
-            ("role", "worker"),
-            ("rack", "r3"),
-            ("zone", "a")
-        ])));
-        assert!(
-            Selector::from_label_selector(&LabelSelector::default())
-                .unwrap()
-                .is_empty()
-        );
-    }
-
-    #[test]
-    fn from_label_selector_reports_every_problem() {
-        let ls = LabelSelector {
-            match_labels: Some(
-                [("bad key".to_string(), "v".to_string())]
-                    .into_iter()
-                    .collect(),
-            ),
-            match_expressions: Some(vec![
-                expr("a", "in", Some(&["x"])),
-                expr("b", "In", None),
-                expr("c", "NotIn", Some(&[])),
-                expr("d", "Exists", Some(&["x"])),
-                expr("e", "DoesNotExist", Some(&["y"])),
-                expr("f", "In", Some(&["ok"])),
-            ]),
-        };
-        let errors = Selector::from_label_selector(&ls).unwrap_err();
-        let paths: Vec<&str> = errors.iter().map(|e| e.path.as_str()).collect();
-        assert_eq!(
-            paths,
-            [
-                "matchLabels.bad key",
-                "matchExpressions[0].operator",
-                "matchExpressions[1].values",
-                "matchExpressions[2].values",
-                "matchExpressions[3].values",
-                "matchExpressions[4].values",
-            ]
-        );
-        assert!(
-            errors[1]
-                .message
-                .contains("\"in\" is not one of In, NotIn, Exists, DoesNotExist")
-        );
-        assert!(errors[2].message.contains("In needs at least one value"));
-        assert!(errors[4].message.contains("Exists takes no values"));
-    }
-
-    #[test]
-    fn kubernetes_operators_are_case_sensitive() {
-        assert_eq!(Operator::from_kubernetes("In"), Some(Operator::In));
-        assert_eq!(Operator::from_kubernetes("in"), None);
-        assert_eq!(Operator::from_kubernetes("exists"), None);
-        assert_eq!(
-            Operator::from_kubernetes("DoesNotExist"),
-            Some(Operator::DoesNotExist)
-        );
-    }
-}
+mod tests;

@@ -204,28 +204,12 @@ fn pools_narrows_the_managed_pools_and_an_unknown_name_is_an_error() {
 }
 
 #[test]
-fn capabilities_of_later_versions_are_refused_not_guessed() {
-    let input = stream(&[host("node-1", "m3").yaml(), pool_a("m3")]);
-    let o = run_text(&input, Some(&config(json!({"mapping": "templates"}))));
-    assert_error(
-        &o,
-        Want {
-            path: Some("spec.mapping"),
-            object: None,
-            says: &["not available"],
-        },
-    );
-    assert_transactional(&o, &[&input]);
-}
-
-#[test]
 fn config_problems_found_after_decoding_point_at_the_config_as_written() {
     let docs = vec![host("node-1", "m3").yaml(), pool_a("m3")];
     // A ConfigMap (what `kpt fn eval -- key=value` sends): fields in data, lists one string.
     for (data, path, says) in [
         ("reserve: 10.0.0.1, bogus", "data.reserve", "\"bogus\""),
         ("pools: pool-a,pool-c", "data.pools", "pool-c"),
-        ("mapping: templates", "data.mapping", "not available"),
     ] {
         let fc = format!(
             "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: fn-input\ndata:\n  {data}\n"

@@ -38,8 +38,8 @@ const TYPED_TOP: [&str; 4] = ["apiVersion", "kind", "metadata", "spec"];
 const CONFIGMAP_TOP: [&str; 4] = ["apiVersion", "kind", "metadata", "data"];
 
 /// Resolves the functionConfig for this version of ipreuse: [`decode`], and a value that the
-/// schema accepts but this version cannot run yet (`mapping: templates`, `strategy: ordinal`;
-/// see [`Choice::available`]) is one more error at its field, reported with all the others.
+/// schema accepts but this version cannot run yet (`strategy: ordinal`; see
+/// [`Choice::available`]) is one more error at its field, reported with all the others.
 /// The [`Config`] it returns is what the run reads; nothing after it reports config errors
 /// (but for a name in `pools` that is not in the input, which the mapping finds).
 pub fn resolve(function_config: Option<&Value>) -> Result<Config, Vec<Finding>> {
@@ -447,7 +447,7 @@ impl Decoder {
                             map.insert(k.clone(), s.to_string());
                         }
                         None => self.error(
-                            &format!("{path}.matchLabels.{k}"),
+                            &crate::results::key_path(&format!("{path}.matchLabels"), k),
                             format!("must be a string, found {}", json_text(v)),
                         ),
                     }

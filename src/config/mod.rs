@@ -119,10 +119,6 @@ impl Choice for Mode {
 
 impl Choice for MappingMode {
     const ALL: &'static [Self] = &[MappingMode::Auto, MappingMode::Templates, MappingMode::All];
-    /// The template-derived mapping comes with a later version.
-    fn available(self) -> bool {
-        self != MappingMode::Templates
-    }
     fn as_str(self) -> &'static str {
         match self {
             MappingMode::Auto => "auto",

@@ -797,52 +797,22 @@ fn resolve_errors(fc: &Value) -> Vec<Finding> {
 }
 
 #[test]
-fn resolve_refuses_what_this_version_cannot_run_at_spec_key() {
-    let errs = resolve_errors(&typed(json!({"mapping": "templates"})));
-    assert_eq!(paths(&errs), ["spec.mapping"]);
-    assert_on_function_config(&errs, "IPReuse", "stable-node-ips");
-    assert_eq!(
-        errs[0].message,
-        "spec.mapping: \"templates\" is not available in this version of ipreuse; use auto or all"
-    );
-    let ordinal = resolve(Some(&typed(json!({"strategy": "ordinal"})))).expect("ordinal runs");
-    assert_eq!(ordinal.strategy, Strategy::Ordinal);
-}
-
-#[test]
-fn resolve_refuses_what_this_version_cannot_run_at_data_key() {
-    let errs = resolve_errors(&config_map(json!({"mapping": "templates"})));
-    assert_eq!(paths(&errs), ["data.mapping"]);
-    assert_on_function_config(&errs, "ConfigMap", "function-input");
-    assert_eq!(
-        errs[0].message,
-        "data.mapping: \"templates\" is not available in this version of ipreuse; use auto or all"
-    );
-    assert_eq!(
-        errs[0].resource_ref.as_ref().unwrap().namespace.as_deref(),
-        Some("infra")
-    );
-    let ordinal =
-        resolve(Some(&config_map(json!({"strategy": " ordinal "})))).expect("ordinal runs");
-    assert_eq!(ordinal.strategy, Strategy::Ordinal);
-}
-
-#[test]
-fn resolve_reports_unavailable_values_with_every_other_error() {
-    // The refusal and every bad value at once (the mapping used to stop at the first refusal).
+fn resolve_reports_every_bad_value_at_once() {
+    // templates and ordinal run; the bad values are all reported together.
     let fc = typed(json!({
         "mapping": "templates", "strategy": "ordinal", "reserve": ["x"], "mode": "y",
     }));
     let mut got = paths(&resolve_errors(&fc));
     got.sort();
-    assert_eq!(got, ["spec.mapping", "spec.mode", "spec.reserve[0]",]);
-    let mut got = paths(&errors(&fc));
-    got.sort();
-    assert_eq!(got, ["spec.mode", "spec.reserve[0]"], "decode accepts them");
-    let fc = config_map(json!({"mapping": "templates", "strategy": "ordinal", "reserve": "x"}));
-    let mut got = paths(&resolve_errors(&fc));
-    got.sort();
-    assert_eq!(got, ["data.mapping", "data.reserve"]);
+    assert_eq!(got, ["spec.mode", "spec.reserve[0]"]);
+    let fc = config_map(json!({"mapping": "templates", "strategy": " ordinal ", "reserve": "x"}));
+    assert_eq!(paths(&resolve_errors(&fc)), ["data.reserve"]);
+    let fc = config_map(json!({"mapping": "templates", "strategy": " ordinal "}));
+    let c = resolve(Some(&fc)).expect("both run");
+    assert_eq!(
+        (c.mapping, c.strategy),
+        (MappingMode::Templates, Strategy::Ordinal)
+    );
 }
 
 #[test]
@@ -865,7 +835,7 @@ fn resolve_is_decode_for_what_this_version_can_run() {
     let c = resolve(Some(&full)).unwrap();
     assert_eq!(Ok(c.clone()), decode(Some(&full)));
     assert_eq!(c.reserve, example_ranges());
-    for mapping in ["auto", "all"] {
+    for mapping in ["auto", "templates", "all"] {
         let fc = config_map(json!({"mapping": mapping, "strategy": "sequential", "mode": "fill"}));
         assert_eq!(resolve(Some(&fc)), decode(Some(&fc)));
         assert!(resolve(Some(&fc)).is_ok());
@@ -875,11 +845,10 @@ fn resolve_is_decode_for_what_this_version_can_run() {
 #[test]
 fn available_values() {
     assert!(Mode::ALL.iter().all(|m| m.available()));
-    assert!(!MappingMode::Templates.available());
-    assert!(MappingMode::Auto.available() && MappingMode::All.available());
+    assert!(MappingMode::ALL.iter().all(|m| m.available()));
     assert!(Strategy::ALL.iter().all(|s| s.available()));
     assert_eq!(Mode::available_words(), "fill or check");
-    assert_eq!(MappingMode::available_words(), "auto or all");
+    assert_eq!(MappingMode::available_words(), "auto, templates or all");
     assert_eq!(Strategy::available_words(), "sequential or ordinal");
 }
 

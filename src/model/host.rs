@@ -17,6 +17,8 @@ pub const PIN_PREFIX: &str = "ipreuse.dev/ip.";
 pub struct Host {
     pub object: Object,
     pub labels: BTreeMap<String, String>,
+    /// Every annotation (a Metal3DataTemplate's `fromPoolAnnotation` may name its pool).
+    pub annotations: BTreeMap<String, String>,
     /// Pins: pool name → address text, from `ipreuse.dev/ip.{pool}` annotations.
     pub pins: BTreeMap<String, String>,
 }
@@ -24,10 +26,15 @@ pub struct Host {
 impl Host {
     /// Reads a host; `None` (with a warning) when a field it needs is an unrendered template.
     pub fn read(object: &Object, value: &Value, findings: &mut Vec<Finding>) -> Option<Host> {
-        let annotations = string_map(value, &["metadata", "annotations"]);
-        let pins: BTreeMap<String, String> = annotations
+        let annotations: BTreeMap<String, String> = string_map(value, &["metadata", "annotations"])
             .into_iter()
-            .filter_map(|(k, v)| k.strip_prefix(PIN_PREFIX).map(|p| (p.to_string(), v)))
+            .collect();
+        let pins: BTreeMap<String, String> = annotations
+            .iter()
+            .filter_map(|(k, v)| {
+                k.strip_prefix(PIN_PREFIX)
+                    .map(|p| (p.to_string(), v.clone()))
+            })
             .collect();
         let mut fields: Vec<(String, &str)> = vec![
             ("metadata.name".into(), object.name.as_str()),
@@ -48,6 +55,7 @@ impl Host {
             labels: string_map(value, &["metadata", "labels"])
                 .into_iter()
                 .collect(),
+            annotations,
             pins,
         })
     }

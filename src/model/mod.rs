@@ -15,6 +15,7 @@ pub mod ids;
 pub mod ip_address;
 pub mod ip_claim;
 pub mod labels;
+pub mod machine_template;
 pub mod metal3_data;
 pub mod metal3_data_claim;
 pub mod metal3_machine;

@@ -53,7 +53,7 @@ pub fn apply(index: &Index, values: &[Value], config: &Config) -> Outcome {
             .insert(o.name.as_str(), o.index);
     }
     if !claims.is_empty() {
-        let pairs = Pairs::new(index, config);
+        let pairs = Pairs::new(index, values, config);
         for o in claims {
             if let Some(v) = values.get(o.index.0) {
                 label_claim(o, v, &pairs, &mut out);
@@ -119,9 +119,10 @@ struct Pairs<'a> {
 }
 
 impl<'a> Pairs<'a> {
-    fn new(index: &'a Index, config: &Config) -> Pairs<'a> {
+    fn new(index: &'a Index, values: &[Value], config: &Config) -> Pairs<'a> {
+        let managed = mapping::managed(index, values, config);
         let mut pools: HashMap<&str, Vec<&str>> = HashMap::new();
-        for pool in index.pools.iter().filter(|p| mapping::manages(config, p)) {
+        for pool in managed.iter().map(|&p| &index.pools[p]) {
             pools
                 .entry(pool.object.namespace.as_str())
                 .or_default()

@@ -15,7 +15,7 @@ use crate::results::Finding;
 /// Fills every managed pool's `spec.preAllocations`.
 pub fn apply(index: &Index, values: &[Value], config: &Config) -> Outcome {
     let mut out = Outcome::default();
-    let plan = mapping::plan(index, config, &mut out.findings);
+    let plan = mapping::plan(index, values, config, &mut out.findings);
     let allocation = allocate::allocate(index, values, &plan, config, &mut out.findings);
     out.check = check(index, &allocation.edits);
     out.edits = allocation.edits;

@@ -50,6 +50,11 @@ impl Host {
         self
     }
 
+    pub fn annotation(mut self, k: &str, v: &str) -> Self {
+        self.annotations.push((k.into(), v.into()));
+        self
+    }
+
     pub fn yaml(&self) -> String {
         let mut s =
             String::from("apiVersion: metal3.io/v1alpha1\nkind: BareMetalHost\nmetadata:\n");

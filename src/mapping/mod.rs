@@ -1,13 +1,28 @@
 //! Mapping (SPEC §4): which (host, pool) pairs need a `{host}-{pool}` entry, and which pools
 //! the function manages.
+//!
+//! Each namespace is mapped one way: `all` (every selected host with every selected pool of
+//! the namespace) or `templates` ([`templates`]: each Metal3MachineTemplate's selected hosts
+//! with the pools of its data template); `auto` picks `templates` where a machine template and
+//! its data template are in the input. The config's `hostSelector` and `pools` narrow the pairs
+//! of both. The managed pools are the pools the mapping names, narrowed by `pools`: under
+//! `all` every pool of the namespace, under `templates` the pools the templates reference.
+
+mod templates;
+
+#[cfg(test)]
+mod tests;
 
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 
-use crate::config::{Choice, Config};
+use serde_json::Value;
+
+use crate::config::Config;
 use crate::model::pool::Pool;
 use crate::model::{HostId, Index, PoolId};
 use crate::names::{claim_name, short};
 use crate::results::Finding;
+use templates::Templates;
 
 /// The work the mapping asks for.
 #[derive(Debug, Default)]
@@ -18,19 +33,30 @@ pub struct Plan {
     pub required: BTreeMap<PoolId, Vec<HostId>>,
 }
 
-/// Whether the function manages `pool`: the config names it (or names no pools) and it is
-/// rendered (a pool with an unrendered template is skipped, with a warning from the index).
+/// Whether the config lets the function manage `pool`: the config names it (or names no
+/// pools) and it is rendered (a pool with an unrendered template is skipped, with a warning
+/// from the index). The mapping manages such a pool when it also names it ([`managed`]).
 pub fn manages(cfg: &Config, pool: &Pool) -> bool {
     cfg.manages_pool(&pool.object.namespace, pool.name()) && pool.skipped.is_none()
 }
 
+/// The pools the function manages, as [`plan`] decides them, without its results (they are
+/// the preallocations' to report): what the labels need to know.
+pub fn managed(idx: &Index, values: &[Value], cfg: &Config) -> HashSet<PoolId> {
+    let templates = Templates::new(idx, values, cfg, &mut Vec::new());
+    PoolId::all(idx.pools.len())
+        .filter(|&p| {
+            let pool = &idx.pools[p];
+            manages(cfg, pool)
+                && (!templates.maps(&pool.object.namespace) || templates.hosts(p).is_some())
+        })
+        .collect()
+}
+
 /// Decides the managed pools and required pairs. `cfg` is resolved
-/// ([`crate::config::resolve`]): `mapping` is `auto` or `all`, both `all` in this version.
-pub fn plan(idx: &Index, cfg: &Config, findings: &mut Vec<Finding>) -> Plan {
-    debug_assert!(
-        cfg.mapping.available(),
-        "config::resolve refuses the mappings this version cannot run"
-    );
+/// ([`crate::config::resolve`]); `values` are the items (the machine and data templates are
+/// read from them).
+pub fn plan(idx: &Index, values: &[Value], cfg: &Config, findings: &mut Vec<Finding>) -> Plan {
     let mut plan = Plan::default();
     let mut order: Vec<PoolId> = PoolId::all(idx.pools.len()).collect();
     order.sort_by(|&a, &b| {
@@ -38,14 +64,13 @@ pub fn plan(idx: &Index, cfg: &Config, findings: &mut Vec<Finding>) -> Plan {
         (pa.namespace.as_bytes(), pa.name.as_bytes())
             .cmp(&(pb.namespace.as_bytes(), pb.name.as_bytes()))
     });
-    // The selected hosts of each namespace, in input order: one pass over the hosts.
+    let templates = Templates::new(idx, values, cfg, findings);
+    // The selected hosts of each namespace mapped by `all`, in input order: one pass over the hosts.
     let mut selected: HashMap<&str, Vec<HostId>> = HashMap::new();
     for (i, h) in HostId::all(idx.hosts.len()).zip(&idx.hosts) {
-        if cfg.host_selector.matches(&h.labels) {
-            selected
-                .entry(h.object.namespace.as_str())
-                .or_default()
-                .push(i);
+        let ns = h.object.namespace.as_str();
+        if !templates.maps(ns) && cfg.host_selector.matches(&h.labels) {
+            selected.entry(ns).or_default().push(i);
         }
     }
     let mut namespaces: BTreeSet<&str> = BTreeSet::new();
@@ -56,7 +81,15 @@ pub fn plan(idx: &Index, cfg: &Config, findings: &mut Vec<Finding>) -> Plan {
         if !cfg.manages_pool(ns, pool.name()) {
             continue;
         }
-        let hosts: Vec<HostId> = selected.get(ns).cloned().unwrap_or_default();
+        let hosts: Vec<HostId> = if templates.maps(ns) {
+            match templates.hosts(p) {
+                Some(hosts) => hosts.iter().copied().collect(),
+                // No template references it: not managed here.
+                None => continue,
+            }
+        } else {
+            selected.get(ns).cloned().unwrap_or_default()
+        };
         if let Some(field) = &pool.skipped {
             if !hosts.is_empty() {
                 findings.push(
@@ -79,24 +112,31 @@ pub fn plan(idx: &Index, cfg: &Config, findings: &mut Vec<Finding>) -> Plan {
     for h in &idx.hosts {
         namespaces.insert(h.object.namespace.as_str());
     }
+    namespaces.extend(templates.namespaces());
     for ns in namespaces {
-        findings.push(Finding::info(format!(
-            "namespace {ns:?}: mapping all (every selected BareMetalHost with every selected IPPool of the namespace)"
-        )));
+        findings.push(templates.info(ns));
     }
-    // A configured name that matches no pool of the input: a typo would leave it unmanaged.
-    let names: HashSet<&str> = idx.pools.iter().map(|p| p.name()).collect();
-    let full: HashSet<(&str, &str)> = idx
-        .pools
-        .iter()
-        .map(|p| (p.object.namespace.as_str(), p.name()))
-        .collect();
+    check_config_pools(idx, cfg, &templates, &plan, findings);
+    check_claim_names(idx, &plan, findings);
+    plan
+}
+
+/// The config's `pools`: a name that matches no pool of the input is an error (a typo would
+/// leave the pool unmanaged without a word); one whose pools are all left out because the
+/// templates of their namespaces do not reference them is a warning.
+fn check_config_pools(
+    idx: &Index,
+    cfg: &Config,
+    templates: &Templates,
+    plan: &Plan,
+    findings: &mut Vec<Finding>,
+) {
+    let managed: HashSet<PoolId> = plan.managed.iter().copied().collect();
     for name in &cfg.pools {
-        let found = match &name.namespace {
-            Some(ns) => full.contains(&(ns.as_str(), name.name.as_str())),
-            None => names.contains(name.name.as_str()),
-        };
-        if !found {
+        let matched: Vec<PoolId> = PoolId::all(idx.pools.len())
+            .filter(|&p| name.matches(&idx.pools[p].object.namespace, idx.pools[p].name()))
+            .collect();
+        if matched.is_empty() {
             findings.push(cfg.source.error(
                 "pools",
                 None,
@@ -106,10 +146,30 @@ pub fn plan(idx: &Index, cfg: &Config, findings: &mut Vec<Finding>) -> Plan {
                     name.to_string()
                 ),
             ));
+            continue;
+        }
+        let unreferenced: Vec<&Pool> = matched
+            .iter()
+            .map(|&p| &idx.pools[p])
+            .filter(|p| p.skipped.is_none() && templates.maps(&p.object.namespace))
+            .collect();
+        if !matched.iter().any(|p| managed.contains(p)) && !unreferenced.is_empty() {
+            let pool = unreferenced[0];
+            let mut warning = cfg.source.error(
+                "pools",
+                None,
+                format!(
+                    "{} names IPPool {:?}, but no Metal3MachineTemplate's data template in namespace {:?} \
+                     references it (mapping templates there), so it is not managed",
+                    cfg.source.path("pools", None),
+                    name.to_string(),
+                    pool.object.namespace
+                ),
+            );
+            warning.severity = crate::results::Severity::Warning;
+            findings.push(warning);
         }
     }
-    check_claim_names(idx, &plan, findings);
-    plan
 }
 
 /// SPEC §5 "Names": two required pairs of one namespace whose claim names coincide

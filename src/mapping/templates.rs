@@ -1,0 +1,487 @@
+//! The template-derived mapping (SPEC §4 `templates`, and `auto`'s choice of it): for each
+//! Metal3MachineTemplate T, the hosts of T's namespace that T's `hostSelector` matches (CAPM3's
+//! dialect, FACTS §3) × the Metal3 pools T's Metal3DataTemplate references (FACTS §2), with a
+//! `fromPoolAnnotation` on `baremetalhost` resolved per host from the host's annotations.
+//!
+//! - A host two templates select needs the pools of both; a host no template selects needs
+//!   nothing (an info result counts them per namespace).
+//! - What cannot be resolved offline is an error naming the template and field: a data
+//!   template or pool missing from the input, a `fromPoolAnnotation` on `machine` or
+//!   `metal3machine`, a selected host without the annotation its pool comes from. A
+//!   reference to another kind of pool (CAPI's in-cluster pools) is an info: such claims are
+//!   named after the Metal3Data and cannot be preallocated by host.
+//! - The config's `hostSelector` and `pools` narrow the hosts and pools first: a missing pool
+//!   that `pools` leaves out is no error.
+//!
+//! `auto` maps a namespace by templates when it holds a Metal3MachineTemplate whose data
+//! template is in the input, by `all` elsewhere. A namespace's machine templates and data
+//! templates are read (and their problems reported) only when the namespace uses them.
+
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
+
+use serde_json::Value;
+
+use crate::config::{Config, MappingMode};
+use crate::model::data_template::{AnnotatedObject, DataTemplate, PoolName, PoolRef};
+use crate::model::machine_template::{DATA_TEMPLATE, DataTemplateRef, MachineTemplate};
+use crate::model::{CAPM3_GROUP, HostId, Index, ItemId, PoolId};
+use crate::names::short;
+use crate::results::{Finding, key_path};
+
+/// At most this many names in an info result, then "and N more".
+const NAMED: usize = 3;
+
+/// Why a namespace uses the mapping it uses.
+#[derive(Debug, Clone)]
+enum Why {
+    /// `mapping: templates`.
+    Configured,
+    /// `auto`, with these machine templates (shown names) whose data templates are here.
+    Found(Vec<String>),
+}
+
+/// The machine templates of the input and what they make of the namespaces that use them.
+pub(super) struct Templates {
+    /// The namespaces mapped by templates, and why.
+    namespaces: BTreeMap<String, Why>,
+    /// `auto` namespaces mapped by `all` although they hold machine templates: why not.
+    not_used: BTreeMap<String, String>,
+    /// The pools the templates name in those namespaces (narrowed by the config), with the
+    /// hosts that need an entry in each.
+    pairs: HashMap<PoolId, BTreeSet<HostId>>,
+}
+
+impl Templates {
+    /// Reads the machine templates (unless the mapping is `all`), decides which namespaces
+    /// use them, and derives their pairs. Problems of what those namespaces use go to
+    /// `findings`, and one info per namespace counts the hosts no template selects.
+    pub(super) fn new(
+        idx: &Index,
+        values: &[Value],
+        cfg: &Config,
+        findings: &mut Vec<Finding>,
+    ) -> Templates {
+        let mut t = Templates {
+            namespaces: BTreeMap::new(),
+            not_used: BTreeMap::new(),
+            pairs: HashMap::new(),
+        };
+        if cfg.mapping == MappingMode::All {
+            return t;
+        }
+        // Every machine template, read with its own findings (reported only if it is used).
+        let mut by_ns: BTreeMap<&str, Vec<(MachineTemplate, Vec<Finding>)>> = BTreeMap::new();
+        let mut skipped: BTreeMap<&str, Vec<Finding>> = BTreeMap::new();
+        for o in idx.objects_of(CAPM3_GROUP, "Metal3MachineTemplate") {
+            let Some(value) = values.get(o.index.0) else {
+                continue;
+            };
+            let mut own = Vec::new();
+            match MachineTemplate::read(o, value, &mut own) {
+                Some(m) => by_ns
+                    .entry(o.namespace.as_str())
+                    .or_default()
+                    .push((m, own)),
+                None => skipped
+                    .entry(o.namespace.as_str())
+                    .or_default()
+                    .append(&mut own),
+            }
+        }
+        let data_templates: HashMap<(&str, &str), ItemId> = idx
+            .objects_of(CAPM3_GROUP, "Metal3DataTemplate")
+            .map(|o| ((o.namespace.as_str(), o.name.as_str()), o.index))
+            .collect();
+        let present = |r: &DataTemplateRef| {
+            data_templates.contains_key(&(r.namespace.as_str(), r.name.as_str()))
+        };
+        // Which namespaces use templates.
+        if cfg.mapping == MappingMode::Templates {
+            let mut all: BTreeSet<&str> = by_ns.keys().chain(skipped.keys()).copied().collect();
+            all.extend(idx.hosts.iter().map(|h| h.object.namespace.as_str()));
+            all.extend(idx.pools.iter().map(|p| p.object.namespace.as_str()));
+            for ns in all {
+                t.namespaces.insert(ns.to_string(), Why::Configured);
+            }
+        } else {
+            let mut seen: BTreeSet<&str> = skipped.keys().copied().collect();
+            for (ns, templates) in &by_ns {
+                seen.insert(ns);
+                let found: Vec<String> = templates
+                    .iter()
+                    .filter(|(m, _)| m.data_template.as_ref().is_some_and(present))
+                    .map(|(m, _)| short(&m.object.name).into_owned())
+                    .collect();
+                if !found.is_empty() {
+                    t.namespaces.insert(ns.to_string(), Why::Found(found));
+                }
+            }
+            for ns in seen {
+                if t.namespaces.contains_key(ns) {
+                    continue;
+                }
+                let why = by_ns
+                    .get(ns)
+                    .and_then(|ts| {
+                        ts.iter().find_map(|(m, _)| {
+                            m.data_template.as_ref().map(|r| {
+                                format!(
+                                    "Metal3MachineTemplate {} names Metal3DataTemplate {}/{}, which is not in the input",
+                                    short(&m.object.name),
+                                    short(&r.namespace),
+                                    short(&r.name)
+                                )
+                            })
+                        })
+                    })
+                    .unwrap_or_else(|| {
+                        "no Metal3MachineTemplate here names a Metal3DataTemplate of the input".to_string()
+                    });
+                t.not_used.insert(ns.to_string(), why);
+            }
+        }
+        // The pairs of each namespace that uses templates.
+        let mut derive = Derive {
+            idx,
+            values,
+            cfg,
+            data_templates: &data_templates,
+            read: HashMap::new(),
+            reported: HashSet::new(),
+            pools: idx
+                .pools
+                .iter()
+                .enumerate()
+                .map(|(i, p)| ((p.object.namespace.as_str(), p.name()), PoolId(i)))
+                .collect(),
+            pairs: HashMap::new(),
+            findings,
+        };
+        let mut hosts_of: HashMap<&str, Vec<HostId>> = HashMap::new();
+        for (i, h) in idx.hosts.iter().enumerate() {
+            if t.namespaces.contains_key(h.object.namespace.as_str())
+                && cfg.host_selector.matches(&h.labels)
+            {
+                hosts_of
+                    .entry(h.object.namespace.as_str())
+                    .or_default()
+                    .push(HostId(i));
+            }
+        }
+        for ns in t.namespaces.keys() {
+            let ns = ns.as_str();
+            derive
+                .findings
+                .extend(skipped.remove(ns).unwrap_or_default());
+            let hosts = hosts_of.get(ns).map_or(&[][..], Vec::as_slice);
+            let mut selected: HashSet<HostId> = HashSet::new();
+            for (m, own) in by_ns.remove(ns).unwrap_or_default() {
+                derive.findings.extend(own);
+                let Some(selector) = &m.host_selector else {
+                    continue;
+                };
+                let mine: Vec<HostId> = hosts
+                    .iter()
+                    .copied()
+                    .filter(|&h| selector.matches(&idx.hosts[h].labels))
+                    .collect();
+                selected.extend(&mine);
+                derive.template(&m, &mine);
+            }
+            let mut unselected: Vec<&str> = hosts
+                .iter()
+                .filter(|h| !selected.contains(h))
+                .map(|&h| idx.hosts[h].name())
+                .collect();
+            if !unselected.is_empty() {
+                unselected.sort_by(|a, b| crate::natural::compare(a, b));
+                derive.findings.push(Finding::info(format!(
+                    "namespace {ns:?}: {} BareMetalHost(s) that no Metal3MachineTemplate selects get no entries: {}",
+                    unselected.len(),
+                    named_list(&unselected)
+                )));
+            }
+        }
+        t.pairs = derive.pairs;
+        t
+    }
+
+    /// Whether namespace `ns` is mapped by templates.
+    pub(super) fn maps(&self, ns: &str) -> bool {
+        self.namespaces.contains_key(ns)
+    }
+
+    /// For a pool of a namespace mapped by templates: the hosts that need an entry in it, or
+    /// `None` when no template names it (it is then not managed).
+    pub(super) fn hosts(&self, pool: PoolId) -> Option<&BTreeSet<HostId>> {
+        self.pairs.get(&pool)
+    }
+
+    /// The info result saying how namespace `ns` is mapped, and why.
+    pub(super) fn info(&self, ns: &str) -> Finding {
+        const ALL: &str =
+            "every selected BareMetalHost with every selected IPPool of the namespace";
+        const TEMPLATES: &str = "each selected BareMetalHost with the Metal3 IPPools of the Metal3DataTemplates \
+                                 of the Metal3MachineTemplates that select it";
+        Finding::info(match (self.namespaces.get(ns), self.not_used.get(ns)) {
+            (Some(Why::Configured), _) => {
+                format!("namespace {ns:?}: mapping templates (as configured): {TEMPLATES}")
+            }
+            (Some(Why::Found(templates)), _) => format!(
+                "namespace {ns:?}: mapping templates (auto: {} {} {} in the input): {TEMPLATES}",
+                if templates.len() == 1 {
+                    "Metal3MachineTemplate"
+                } else {
+                    "Metal3MachineTemplates"
+                },
+                named_list(templates),
+                if templates.len() == 1 {
+                    "and its Metal3DataTemplate are"
+                } else {
+                    "and their Metal3DataTemplates are"
+                },
+            ),
+            (None, Some(why)) => format!("namespace {ns:?}: mapping all (auto: {why}): {ALL}"),
+            (None, None) => format!("namespace {ns:?}: mapping all ({ALL})"),
+        })
+    }
+
+    /// The namespaces mapped by templates.
+    pub(super) fn namespaces(&self) -> impl Iterator<Item = &str> {
+        self.namespaces.keys().map(String::as_str)
+    }
+}
+
+/// `a, b, c and 4 more`.
+fn named_list<S: AsRef<str>>(names: &[S]) -> String {
+    let shown: Vec<String> = names
+        .iter()
+        .take(NAMED)
+        .map(|n| short(n.as_ref()).into_owned())
+        .collect();
+    let mut text = shown.join(", ");
+    if names.len() > NAMED {
+        text.push_str(&format!(" and {} more", names.len() - NAMED));
+    }
+    text
+}
+
+/// The pairs of the templates of the namespaces that use them.
+struct Derive<'a, 'f> {
+    idx: &'a Index,
+    values: &'a [Value],
+    cfg: &'a Config,
+    data_templates: &'a HashMap<(&'a str, &'a str), ItemId>,
+    /// Each data template read once: the template, or `None` when it cannot be read.
+    read: HashMap<ItemId, Option<DataTemplate>>,
+    /// Results already given about a data template's field (several machine templates may use
+    /// one data template), or about a host's annotation.
+    reported: HashSet<(ItemId, String)>,
+    /// Pools by (namespace, name).
+    pools: HashMap<(&'a str, &'a str), PoolId>,
+    pairs: HashMap<PoolId, BTreeSet<HostId>>,
+    findings: &'f mut Vec<Finding>,
+}
+
+impl Derive<'_, '_> {
+    /// The pairs of machine template `m`, whose selector matches `hosts`.
+    fn template(&mut self, m: &MachineTemplate, hosts: &[HostId]) {
+        let Some(r) = &m.data_template else {
+            return;
+        };
+        if r.namespace != m.object.namespace {
+            // The reader's error says why; no pairs across namespaces.
+            return;
+        }
+        let Some(&item) = self
+            .data_templates
+            .get(&(r.namespace.as_str(), r.name.as_str()))
+        else {
+            self.findings.push(
+                Finding::error(format!(
+                    "{}: {DATA_TEMPLATE}.name names Metal3DataTemplate {}/{}, which is not in the input: ipreuse \
+                     reads the pools this template's machines claim from it; add it to the input",
+                    m.object.display(),
+                    short(&r.namespace),
+                    short(&r.name)
+                ))
+                .on(m.object.resource_ref())
+                .at(format!("{DATA_TEMPLATE}.name")),
+            );
+            return;
+        };
+        if !self.read.contains_key(&item) {
+            let dt = match (self.idx.object(item), self.values.get(item.0)) {
+                (Some(o), Some(v)) => DataTemplate::read(o, v, self.findings),
+                _ => None,
+            };
+            self.read.insert(item, dt);
+        }
+        let Some(Some(dt)) = self.read.get(&item) else {
+            self.findings.push(
+                Finding::error(format!(
+                    "{}: its Metal3DataTemplate {}/{} cannot be read (the result about it says why), so the pools \
+                     of the hosts this template selects are unknown: fix the data template",
+                    m.object.display(),
+                    short(&r.namespace),
+                    short(&r.name)
+                ))
+                .on(m.object.resource_ref())
+                .at(format!("{DATA_TEMPLATE}.name")),
+            );
+            return;
+        };
+        let dt = dt.clone();
+        for pool in &dt.refs {
+            match &pool.name {
+                PoolName::Named(name) if !pool.metal3 => {
+                    self.once(item, &pool.field, |dt_display| {
+                        Finding::info(format!(
+                            "{dt_display}: pool {:?} at {} is a {}, not a Metal3 IPPool: CAPM3 names its claims after \
+                             the Metal3Data, so it cannot be preallocated by host; skipped",
+                            short(name),
+                            pool.field,
+                            pool.kind
+                        ))
+                    });
+                }
+                PoolName::Named(name) => {
+                    let ns = m.object.namespace.as_str();
+                    if !self.cfg.manages_pool(ns, name) {
+                        continue;
+                    }
+                    match self.pools.get(&(ns, name.as_str())) {
+                        Some(&p) => self.pairs.entry(p).or_default().extend(hosts),
+                        None => {
+                            let shown = m.object.display();
+                            self.once(item, &pool.field, |dt_display| {
+                                Finding::error(format!(
+                                    "{dt_display}: IPPool {}/{} at {}, which {shown} claims from, is not in the input: \
+                                     add it, or leave it out with the config's pools",
+                                    short(ns),
+                                    short(name),
+                                    pool.field
+                                ))
+                            });
+                        }
+                    }
+                }
+                PoolName::FromAnnotation {
+                    object: AnnotatedObject::BareMetalHost,
+                    annotation,
+                } => {
+                    for &h in hosts {
+                        self.annotated(m, &dt, pool, annotation, h);
+                    }
+                }
+                PoolName::FromAnnotation {
+                    object: AnnotatedObject::Other(object),
+                    annotation,
+                } => {
+                    let shown = m.object.display();
+                    let known = AnnotatedObject::Other(object.clone()).known();
+                    self.once(item, &format!("{}.object", pool.field), |dt_display| {
+                        Finding::error(if known {
+                            format!(
+                                "{dt_display}: the pool at {} is named by annotation {annotation:?} of each {object}, \
+                                 which only exists in the running cluster, so ipreuse cannot tell which pool the hosts \
+                                 of {shown} need: read it from the BareMetalHost (object: baremetalhost) or name the pool",
+                                pool.field
+                            )
+                        } else {
+                            format!(
+                                "{dt_display}: {}.object is {object:?}, which CAPM3 does not know (baremetalhost, \
+                                 machine or metal3machine), so it fails the claims of {shown}: write baremetalhost",
+                                pool.field
+                            )
+                        })
+                    });
+                }
+            }
+        }
+    }
+
+    /// The pool host `h` takes through a `fromPoolAnnotation` on `baremetalhost` of `dt`.
+    fn annotated(
+        &mut self,
+        m: &MachineTemplate,
+        dt: &DataTemplate,
+        pool: &PoolRef,
+        annotation: &str,
+        h: HostId,
+    ) {
+        let host = &self.idx.hosts[h];
+        let ns = host.object.namespace.as_str();
+        let field = key_path("metadata.annotations", annotation);
+        let error = |what: String| {
+            Finding::error(format!(
+                "{}: {what} ({} reads it at {} for {})",
+                host.object.display(),
+                dt.object.display(),
+                pool.field,
+                m.object.display()
+            ))
+            .on(host.object.resource_ref())
+            .at(field.clone())
+        };
+        let key = (host.object.index, field.clone());
+        let name = match host.annotations.get(annotation).filter(|v| !v.is_empty()) {
+            Some(name) => name,
+            None => {
+                if self.reported.insert(key) {
+                    self.findings.push(error(format!(
+                        "has no annotation {annotation:?} (or it is empty), which names the pool it claims an \
+                         address from; CAPM3 would fail this host's claims: annotate the host with the IPPool's name"
+                    )));
+                }
+                return;
+            }
+        };
+        if !self.cfg.manages_pool(ns, name) {
+            return;
+        }
+        let other = dt
+            .refs
+            .iter()
+            .find(|r| !r.metal3 && r.name == PoolName::Named(name.clone()));
+        if let Some(other) = other {
+            if self.reported.insert(key) {
+                self.findings.push(error(format!(
+                    "annotation {annotation:?} names pool {:?}, which the data template also references as a {} at {}; \
+                     CAPM3 refuses one name with two kinds: name another pool",
+                    short(name),
+                    other.kind,
+                    other.field
+                )));
+            }
+            return;
+        }
+        match self.pools.get(&(ns, name.as_str())) {
+            Some(&p) => {
+                self.pairs.entry(p).or_default().insert(h);
+            }
+            None => {
+                if self.reported.insert(key) {
+                    self.findings.push(error(format!(
+                        "annotation {annotation:?} names IPPool {}/{}, which is not in the input: add it, or fix the \
+                         annotation",
+                        short(ns),
+                        short(name)
+                    )));
+                }
+            }
+        }
+    }
+
+    /// Reports a result about field `field` of data template `item` once, whichever machine
+    /// templates use it; `make` gets the template's display name.
+    fn once(&mut self, item: ItemId, field: &str, make: impl FnOnce(String) -> Finding) {
+        if !self.reported.insert((item, field.to_string())) {
+            return;
+        }
+        if let Some(o) = self.idx.object(item) {
+            self.findings
+                .push(make(o.display()).on(o.resource_ref()).at(field));
+        }
+    }
+}

@@ -1,0 +1,191 @@
+//! Metal3MachineTemplate (`infrastructure.cluster.x-k8s.io`, v1beta1 and v1beta2): which hosts
+//! its machines may land on and which Metal3DataTemplate names their pools (SPEC §4, FACTS §2–3).
+//!
+//! - `spec.template.spec.hostSelector`, in CAPM3's dialect ([`Selector::from_capm3`]): CAPM3
+//!   lists the BareMetalHosts of the machine's namespace and keeps those it matches; an empty
+//!   or missing selector matches them all. A selector CAPM3 refuses is an error at its field
+//!   (CAPM3 then chooses no host at all).
+//! - `spec.template.spec.dataTemplate {name, namespace}` (in v1beta1 an object reference whose
+//!   other fields CAPM3 ignores): the namespace defaults to the machine template's. One in
+//!   another namespace is an error: CAPM3 makes the claims in the data template's namespace,
+//!   where they never meet this template's hosts.
+//!
+//! The same fields in both versions. A field read here that holds an unrendered template skips
+//! the machine template with a warning.
+
+use serde_json::Value;
+
+use super::value::{at, is_template};
+use super::{Object, skipped_for_template};
+use crate::results::{Finding, key_path};
+use crate::selector::Selector;
+
+/// Where the host selector is written.
+pub const HOST_SELECTOR: &str = "spec.template.spec.hostSelector";
+/// Where the data template is named.
+pub const DATA_TEMPLATE: &str = "spec.template.spec.dataTemplate";
+
+/// The Metal3DataTemplate a machine template names.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DataTemplateRef {
+    pub name: String,
+    /// As written, else the machine template's.
+    pub namespace: String,
+}
+
+/// A Metal3MachineTemplate as the function reads it.
+#[derive(Debug, Clone)]
+pub struct MachineTemplate {
+    pub object: Object,
+    /// The hosts its machines may take; `None` when CAPM3 would refuse the selector (the
+    /// errors are among the reader's findings): such a template can take no host.
+    pub host_selector: Option<Selector>,
+    /// Its data template; `None` when it names none (its machines claim no addresses), or
+    /// names it in a way CAPM3 cannot use (an error among the findings). One in another
+    /// namespace is returned (with its error among the findings), so that the mapping can
+    /// tell whether it is in the input.
+    pub data_template: Option<DataTemplateRef>,
+}
+
+impl MachineTemplate {
+    /// Reads a machine template. `None` (with a warning) when a field it reads is an unrendered
+    /// template; otherwise the template, with an error in `findings` for each field CAPM3
+    /// would refuse.
+    pub fn read(object: &Object, value: &Value, findings: &mut Vec<Finding>) -> Option<Self> {
+        let spec = at(value, &["spec", "template", "spec"]);
+        let selector_value = spec.and_then(|s| s.get("hostSelector"));
+        let data_value = spec.and_then(|s| s.get("dataTemplate"));
+        if let Some((field, text)) = unrendered(selector_value, data_value) {
+            findings.push(skipped_for_template(object, &field, &text));
+            return None;
+        }
+        let error = |findings: &mut Vec<Finding>, field: String, what: String| {
+            findings.push(
+                Finding::error(format!("{}: {field} {what}", object.display()))
+                    .on(object.resource_ref())
+                    .at(field),
+            );
+        };
+        let host_selector = match Selector::from_capm3(selector_value) {
+            Ok(s) => Some(s),
+            Err(errors) => {
+                for e in errors {
+                    error(
+                        findings,
+                        e.path_under(HOST_SELECTOR),
+                        format!(
+                            "{}; CAPM3 refuses this selector and chooses no host for the template's machines",
+                            e.message
+                        ),
+                    );
+                }
+                None
+            }
+        };
+        let data_template = match data_value {
+            None | Some(Value::Null) => None,
+            Some(Value::Object(d)) => {
+                let text = |key: &str| match d.get(key) {
+                    None | Some(Value::Null) => Ok(None),
+                    Some(Value::String(s)) if s.is_empty() => Ok(None),
+                    Some(Value::String(s)) => Ok(Some(s.clone())),
+                    Some(other) => Err(format!("is {other}, not a string")),
+                };
+                match (text("name"), text("namespace")) {
+                    (Ok(Some(name)), Ok(namespace)) => {
+                        let namespace = namespace.unwrap_or_else(|| object.namespace.clone());
+                        if namespace != object.namespace {
+                            error(
+                                findings,
+                                format!("{DATA_TEMPLATE}.namespace"),
+                                format!(
+                                    "is {namespace:?}, not the template's own namespace {:?}: CAPM3 makes the \
+                                     IP claims in the data template's namespace, where the IPPools of this \
+                                     template's hosts are not; keep the Metal3DataTemplate in {:?}",
+                                    object.namespace, object.namespace
+                                ),
+                            );
+                        }
+                        Some(DataTemplateRef { name, namespace })
+                    }
+                    (Ok(None), _) => {
+                        error(
+                            findings,
+                            format!("{DATA_TEMPLATE}.name"),
+                            "is missing: name the Metal3DataTemplate, or remove dataTemplate"
+                                .into(),
+                        );
+                        None
+                    }
+                    (Err(e), _) => {
+                        error(findings, format!("{DATA_TEMPLATE}.name"), e);
+                        None
+                    }
+                    (_, Err(e)) => {
+                        error(findings, format!("{DATA_TEMPLATE}.namespace"), e);
+                        None
+                    }
+                }
+            }
+            Some(other) => {
+                error(
+                    findings,
+                    DATA_TEMPLATE.into(),
+                    format!("is {other}, not a reference {{name, namespace}}"),
+                );
+                None
+            }
+        };
+        Some(MachineTemplate {
+            object: object.clone(),
+            host_selector,
+            data_template,
+        })
+    }
+}
+
+/// The first unrendered template among the fields read: the selector's keys, operators and
+/// values, the data template's name and namespace.
+fn unrendered(selector: Option<&Value>, data: Option<&Value>) -> Option<(String, String)> {
+    fn text(v: Option<&Value>) -> Option<&str> {
+        v.and_then(Value::as_str).filter(|s| is_template(s))
+    }
+    for key in ["name", "namespace"] {
+        if let Some(t) = text(data.and_then(|d| d.get(key))) {
+            return Some((format!("{DATA_TEMPLATE}.{key}"), t.to_string()));
+        }
+    }
+    let selector = selector?;
+    if let Some(Value::Object(labels)) = selector.get("matchLabels") {
+        for (k, v) in labels {
+            let field = key_path(&format!("{HOST_SELECTOR}.matchLabels"), k);
+            if is_template(k) {
+                return Some((field, k.clone()));
+            }
+            if let Some(t) = text(Some(v)) {
+                return Some((field, t.to_string()));
+            }
+        }
+    }
+    if let Some(Value::Array(exprs)) = selector.get("matchExpressions") {
+        for (i, e) in exprs.iter().enumerate() {
+            let base = format!("{HOST_SELECTOR}.matchExpressions[{i}]");
+            for key in ["key", "operator"] {
+                if let Some(t) = text(e.get(key)) {
+                    return Some((format!("{base}.{key}"), t.to_string()));
+                }
+            }
+            if let Some(Value::Array(values)) = e.get("values") {
+                for (j, v) in values.iter().enumerate() {
+                    if let Some(t) = text(Some(v)) {
+                        return Some((format!("{base}.values[{j}]"), t.to_string()));
+                    }
+                }
+            }
+        }
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests;

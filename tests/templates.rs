@@ -1,0 +1,590 @@
+//! SPEC §4 `templates` and `auto` through the whole function: the entries each host gets from
+//! the Metal3MachineTemplates that may select it, read back with an independent parser; the
+//! results; all or nothing on error; check mode; a second run; item order.
+//!
+//! The addresses are derived by hand from SPEC §5: each pool hands out from its `start`, in
+//! natural host order, to the hosts the mapping requires in it.
+
+mod common;
+
+use common::*;
+use ipreuse::results::Severity;
+use serde_json::json;
+
+/// A Metal3MachineTemplate of `version` with `selector` (flow YAML, may be empty) and
+/// `data_template`.
+fn machine(version: &str, name: &str, ns: &str, selector: &str, data_template: &str) -> String {
+    let selector = if selector.is_empty() {
+        String::new()
+    } else {
+        format!("      hostSelector: {selector}\n")
+    };
+    format!(
+        "apiVersion: infrastructure.cluster.x-k8s.io/{version}
+kind: Metal3MachineTemplate
+metadata:
+  name: {name}
+  namespace: {ns}
+spec:
+  template:
+    spec:
+      dataTemplate:
+        name: {data_template}
+{selector}      image:
+        url: http://172.22.0.1/images/ubuntu.raw
+        checksum: http://172.22.0.1/images/ubuntu.raw.sha256sum
+"
+    )
+}
+
+/// A Metal3DataTemplate as CAPM3's e2e templates write it: the provisioning pool in metaData,
+/// `ext` for the static network and its gateway; v1beta1 or v1beta2 spelling.
+fn data_template(version: &str, name: &str, ns: &str, ext: &str) -> String {
+    let list = if version == "v1beta1" {
+        "ipAddressesFromIPPool"
+    } else {
+        "ipAddressesFromPool"
+    };
+    format!(
+        "apiVersion: infrastructure.cluster.x-k8s.io/{version}
+kind: Metal3DataTemplate
+metadata:
+  name: {name}
+  namespace: {ns}
+spec:
+  clusterName: test1
+  metaData:
+    {list}:
+    - key: provisioningIP
+      name: provisioning-pool
+      apiGroup: ipam.metal3.io
+      kind: IPPool
+  networkData:
+    networks:
+      ipv4:
+      - id: baremetalv4
+        link: enp2s0
+        ipAddressFromIPPool: {ext}
+        routes:
+        - gateway:
+            fromIPPool: {ext}
+          network: 0.0.0.0
+          prefix: 0
+"
+    )
+}
+
+/// Control plane and workers of cluster test1 in `ns`, in `version`: three control-plane
+/// hosts, three workers (`worker-10` after `worker-2`), a spare host no template selects.
+fn cluster(version: &str, ns: &str) -> Vec<String> {
+    let mut docs = Vec::new();
+    for name in ["cp-0", "cp-1", "cp-2"] {
+        docs.push(host(name, ns).label("cluster-role", "control-plane").yaml());
+    }
+    for name in ["worker-10", "worker-2", "worker-1"] {
+        docs.push(host(name, ns).label("cluster-role", "worker").yaml());
+    }
+    docs.push(host("spare-0", ns).label("cluster-role", "spare").yaml());
+    docs.push(
+        pool("provisioning-pool", ns)
+            .range(range("172.22.0.100", "172.22.0.200"))
+            .prefix(24)
+            .yaml(),
+    );
+    docs.push(
+        pool("cp-pool", ns)
+            .range(range("192.168.111.10", "192.168.111.19"))
+            .prefix(24)
+            .gateway("192.168.111.1")
+            .yaml(),
+    );
+    docs.push(
+        pool("worker-pool", ns)
+            .range(range("192.168.111.100", "192.168.111.200"))
+            .prefix(24)
+            .gateway("192.168.111.1")
+            .yaml(),
+    );
+    docs.push(machine(
+        version,
+        "test1-controlplane",
+        ns,
+        "{matchLabels: {cluster-role: control-plane}}",
+        "test1-controlplane-template",
+    ));
+    docs.push(machine(
+        version,
+        "test1-workers",
+        ns,
+        "{matchExpressions: [{key: cluster-role, operator: in, values: [worker]}]}",
+        "test1-workers-template",
+    ));
+    docs.push(data_template(
+        version,
+        "test1-controlplane-template",
+        ns,
+        "cp-pool",
+    ));
+    docs.push(data_template(
+        version,
+        "test1-workers-template",
+        ns,
+        "worker-pool",
+    ));
+    docs
+}
+
+fn kv(pairs: &[(&str, &str)]) -> Vec<(String, String)> {
+    pairs
+        .iter()
+        .map(|(k, v)| (k.to_string(), v.to_string()))
+        .collect()
+}
+
+/// What `cluster` must get: the provisioning pool for all six cluster hosts, in natural order;
+/// each role's own pool for its hosts only; nothing for the spare host.
+fn assert_cluster_entries(o: &ipreuse::run::Outcome, ns: &str) {
+    assert_eq!(
+        pool_entries(o, ns, "provisioning-pool"),
+        kv(&[
+            ("cp-0-provisioning-pool", "172.22.0.100"),
+            ("cp-1-provisioning-pool", "172.22.0.101"),
+            ("cp-2-provisioning-pool", "172.22.0.102"),
+            ("worker-1-provisioning-pool", "172.22.0.103"),
+            ("worker-2-provisioning-pool", "172.22.0.104"),
+            ("worker-10-provisioning-pool", "172.22.0.105"),
+        ])
+    );
+    assert_eq!(
+        pool_entries(o, ns, "cp-pool"),
+        kv(&[
+            ("cp-0-cp-pool", "192.168.111.10"),
+            ("cp-1-cp-pool", "192.168.111.11"),
+            ("cp-2-cp-pool", "192.168.111.12"),
+        ])
+    );
+    assert_eq!(
+        pool_entries(o, ns, "worker-pool"),
+        kv(&[
+            ("worker-1-worker-pool", "192.168.111.100"),
+            ("worker-2-worker-pool", "192.168.111.101"),
+            ("worker-10-worker-pool", "192.168.111.102"),
+        ])
+    );
+}
+
+fn infos(o: &ipreuse::run::Outcome) -> Vec<&str> {
+    o.findings
+        .iter()
+        .filter(|f| f.severity == Severity::Info)
+        .map(|f| f.message.as_str())
+        .collect()
+}
+
+#[test]
+fn auto_maps_control_plane_and_workers_by_their_templates_in_both_versions() {
+    for version in ["v1beta2", "v1beta1"] {
+        let docs = cluster(version, "metal3");
+        let o = run_docs(&docs, None);
+        assert_no_errors(&o);
+        assert_cluster_entries(&o, "metal3");
+        let infos = infos(&o);
+        assert!(
+            infos.contains(&"namespace \"metal3\": mapping templates (auto: Metal3MachineTemplates test1-controlplane, test1-workers and their Metal3DataTemplates are in the input): each selected BareMetalHost with the Metal3 IPPools of the Metal3DataTemplates of the Metal3MachineTemplates that select it"),
+            "{version}: {infos:#?}"
+        );
+        assert!(
+            infos.contains(&"namespace \"metal3\": 1 BareMetalHost(s) that no Metal3MachineTemplate selects get no entries: spare-0"),
+            "{version}: {infos:#?}"
+        );
+        // Only entry lines are added; the templates and hosts are untouched.
+        let input = stream(&docs);
+        assert!(
+            is_line_subsequence(&input, &o.outputs[0]),
+            "{version}: lines changed"
+        );
+        for line in added_lines(&input, &o.outputs[0]) {
+            assert!(
+                line.starts_with("  preAllocations:") || line.starts_with("    "),
+                "{version}: unexpected line {line:?}"
+            );
+        }
+    }
+}
+
+#[test]
+fn mapping_all_gives_every_host_every_pool_where_templates_would_not() {
+    let docs = cluster("v1beta2", "metal3");
+    let o = run_docs(&docs, Some(&config(json!({"mapping": "all"}))));
+    assert_no_errors(&o);
+    // The spare host and the control plane get worker-pool entries too.
+    let keys: Vec<String> = pool_entries(&o, "metal3", "worker-pool")
+        .into_iter()
+        .map(|(k, _)| k)
+        .collect();
+    assert_eq!(
+        keys,
+        [
+            "cp-0-worker-pool",
+            "cp-1-worker-pool",
+            "cp-2-worker-pool",
+            "spare-0-worker-pool",
+            "worker-1-worker-pool",
+            "worker-2-worker-pool",
+            "worker-10-worker-pool"
+        ]
+    );
+}
+
+#[test]
+fn templates_as_configured_typed_and_as_configmap() {
+    let docs = cluster("v1beta2", "metal3");
+    let o = run_docs(&docs, Some(&config(json!({"mapping": "templates"}))));
+    assert_no_errors(&o);
+    assert_cluster_entries(&o, "metal3");
+    assert!(
+        infos(&o)
+            .iter()
+            .any(|i| i.starts_with("namespace \"metal3\": mapping templates (as configured)")),
+        "{:#?}",
+        infos(&o)
+    );
+    let fc = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: fn-input\ndata:\n  mapping: templates\n";
+    let o = run_text(&resource_list(&docs, Some(fc)), None);
+    assert!(!o.has_errors(), "{}", dump(&o));
+    let entries = rl_entries(&o.outputs[0]);
+    assert_eq!(
+        entries[&("metal3".to_string(), "cp-pool".to_string())].len(),
+        3
+    );
+    assert_eq!(
+        entries[&("metal3".to_string(), "worker-pool".to_string())].len(),
+        3
+    );
+}
+
+#[test]
+fn the_config_narrows_the_template_pairs() {
+    let docs = cluster("v1beta2", "metal3");
+    let cfg = config(json!({
+        "hostSelector": {"matchExpressions": [{"key": "cluster-role", "operator": "NotIn", "values": ["control-plane"]}]},
+        "pools": ["metal3/worker-pool"],
+    }));
+    let o = run_docs(&docs, Some(&cfg));
+    assert_no_errors(&o);
+    assert_eq!(pool_entries(&o, "metal3", "provisioning-pool"), kv(&[]));
+    assert_eq!(pool_entries(&o, "metal3", "cp-pool"), kv(&[]));
+    assert_eq!(
+        pool_entries(&o, "metal3", "worker-pool"),
+        kv(&[
+            ("worker-1-worker-pool", "192.168.111.100"),
+            ("worker-2-worker-pool", "192.168.111.101"),
+            ("worker-10-worker-pool", "192.168.111.102"),
+        ])
+    );
+}
+
+#[test]
+fn auto_uses_all_in_a_namespace_without_templates_and_templates_beside_it() {
+    let mut docs = cluster("v1beta2", "metal3");
+    docs.push(host("edge-1", "edge").yaml());
+    docs.push(
+        pool("edge-pool", "edge")
+            .range(range("10.0.0.10", "10.0.0.20"))
+            .yaml(),
+    );
+    let o = run_docs(&docs, None);
+    assert_no_errors(&o);
+    assert_cluster_entries(&o, "metal3");
+    assert_eq!(
+        pool_entries(&o, "edge", "edge-pool"),
+        kv(&[("edge-1-edge-pool", "10.0.0.10")])
+    );
+    assert!(infos(&o).contains(
+        &"namespace \"edge\": mapping all (every selected BareMetalHost with every selected IPPool of the namespace)"
+    ));
+}
+
+#[test]
+fn a_host_selected_by_two_templates_gets_both_templates_pools() {
+    let mut docs = cluster("v1beta2", "metal3");
+    // worker-2 is also a storage node: a third template selects it by name label.
+    docs[4] = host("worker-2", "metal3")
+        .label("cluster-role", "worker")
+        .label("storage", "true")
+        .yaml();
+    docs.push(
+        pool("storage-pool", "metal3")
+            .range(range("10.10.0.5", "10.10.0.9"))
+            .yaml(),
+    );
+    docs.push(machine(
+        "v1beta2",
+        "test1-storage",
+        "metal3",
+        "{matchLabels: {storage: 'true'}}",
+        "test1-storage-template",
+    ));
+    docs.push(data_template(
+        "v1beta2",
+        "test1-storage-template",
+        "metal3",
+        "storage-pool",
+    ));
+    let o = run_docs(&docs, None);
+    assert_no_errors(&o);
+    assert_cluster_entries(&o, "metal3");
+    assert_eq!(
+        pool_entries(&o, "metal3", "storage-pool"),
+        kv(&[("worker-2-storage-pool", "10.10.0.5")])
+    );
+}
+
+#[test]
+fn an_annotation_pool_is_resolved_per_host() {
+    let docs = vec![
+        host("worker-0", "lab")
+            .label("role", "worker")
+            .annotation("pool.example.com/external", "rack-a")
+            .yaml(),
+        host("worker-1", "lab")
+            .label("role", "worker")
+            .annotation("pool.example.com/external", "rack-b")
+            .yaml(),
+        pool("rack-a", "lab")
+            .range(range("10.1.0.10", "10.1.0.20"))
+            .yaml(),
+        pool("rack-b", "lab")
+            .range(range("10.2.0.10", "10.2.0.20"))
+            .yaml(),
+        machine(
+            "v1beta2",
+            "workers",
+            "lab",
+            "{matchLabels: {role: worker}}",
+            "workers-data",
+        ),
+        "apiVersion: infrastructure.cluster.x-k8s.io/v1beta2
+kind: Metal3DataTemplate
+metadata:
+  name: workers-data
+  namespace: lab
+spec:
+  clusterName: lab
+  networkData:
+    networks:
+      ipv4:
+      - id: external
+        link: eth1
+        fromPoolAnnotation:
+          object: baremetalhost
+          annotation: pool.example.com/external
+"
+        .to_string(),
+    ];
+    let o = run_docs(&docs, None);
+    assert_no_errors(&o);
+    assert_eq!(
+        pool_entries(&o, "lab", "rack-a"),
+        kv(&[("worker-0-rack-a", "10.1.0.10")])
+    );
+    assert_eq!(
+        pool_entries(&o, "lab", "rack-b"),
+        kv(&[("worker-1-rack-b", "10.2.0.10")])
+    );
+
+    // A selected host without the annotation: an error on the host, and nothing changes.
+    let mut bad = docs.clone();
+    bad.push(host("worker-2", "lab").label("role", "worker").yaml());
+    let input = stream(&bad);
+    let o = run_text(&input, None);
+    assert_error(
+        &o,
+        Want {
+            path: Some("metadata.annotations.[pool.example.com/external]"),
+            object: Some(("BareMetalHost", "worker-2")),
+            says: &[
+                "Metal3DataTemplate lab/workers-data",
+                "spec.networkData.networks.ipv4[0].fromPoolAnnotation",
+                "Metal3MachineTemplate lab/workers",
+            ],
+        },
+    );
+    assert_transactional(&o, &[&input]);
+}
+
+#[test]
+fn unresolvable_references_fail_the_run_and_change_nothing() {
+    // (what to change in the cluster, object, field)
+    type Change = Box<dyn Fn(&mut Vec<String>)>;
+    let cases: Vec<(Change, (&str, &str), &str)> = vec![
+        (
+            Box::new(|d: &mut Vec<String>| {
+                d.retain(|x| !x.contains("name: cp-pool\n"));
+            }),
+            ("Metal3DataTemplate", "test1-controlplane-template"),
+            "spec.networkData.networks.ipv4[0].ipAddressFromIPPool",
+        ),
+        (
+            Box::new(|d: &mut Vec<String>| {
+                let i = d
+                    .iter()
+                    .position(|x| x.contains("name: test1-workers-template\n  namespace"))
+                    .expect("the workers' data template");
+                d[i] = d[i].replace(
+                    "        ipAddressFromIPPool: worker-pool\n",
+                    "        fromPoolAnnotation: {object: machine, annotation: pool}\n",
+                );
+            }),
+            ("Metal3DataTemplate", "test1-workers-template"),
+            "spec.networkData.networks.ipv4[0].fromPoolAnnotation.object",
+        ),
+        (
+            Box::new(|d: &mut Vec<String>| {
+                let i = d
+                    .iter()
+                    .position(|x| x.contains("name: test1-workers\n"))
+                    .expect("the workers' machine template");
+                d[i] = d[i].replace("operator: in", "operator: DoesNotExist");
+            }),
+            ("Metal3MachineTemplate", "test1-workers"),
+            "spec.template.spec.hostSelector.matchExpressions[0].operator",
+        ),
+        (
+            Box::new(|d: &mut Vec<String>| {
+                let i = d
+                    .iter()
+                    .position(|x| x.contains("name: test1-workers\n"))
+                    .expect("the workers' machine template");
+                d[i] = d[i].replace(
+                    "        name: test1-workers-template\n",
+                    "        name: test1-workers-template\n        namespace: infra\n",
+                );
+            }),
+            ("Metal3MachineTemplate", "test1-workers"),
+            "spec.template.spec.dataTemplate.namespace",
+        ),
+    ];
+    for (change, object, field) in cases {
+        let mut docs = cluster("v1beta2", "metal3");
+        change(&mut docs);
+        let input = stream(&docs);
+        let o = run_text(&input, Some(&config(json!({"mapping": "templates"}))));
+        assert_error(
+            &o,
+            Want {
+                path: Some(field),
+                object: Some(object),
+                says: &[],
+            },
+        );
+        assert_transactional(&o, &[&input]);
+    }
+}
+
+#[test]
+fn other_pool_kinds_are_an_info_and_get_no_entries() {
+    let mut docs = cluster("v1beta2", "metal3");
+    let i = docs
+        .iter()
+        .position(|x| x.contains("name: test1-workers-template\n  namespace"))
+        .expect("the workers' data template");
+    docs[i] = docs[i].replace(
+        "      - id: baremetalv4\n",
+        "      - id: capi\n        link: enp3s0\n        fromPoolRef: {name: capi-pool, apiGroup: ipam.cluster.x-k8s.io, kind: InClusterIPPool}\n      - id: baremetalv4\n",
+    );
+    let o = run_docs(&docs, None);
+    assert_no_errors(&o);
+    assert_cluster_entries(&o, "metal3");
+    assert_finding(
+        &o,
+        Severity::Info,
+        Want {
+            path: Some("spec.networkData.networks.ipv4[0].fromPoolRef.name"),
+            object: Some(("Metal3DataTemplate", "test1-workers-template")),
+            says: &[
+                "ipam.cluster.x-k8s.io/InClusterIPPool",
+                "cannot be preallocated",
+            ],
+        },
+    );
+}
+
+#[test]
+fn check_mode_a_second_run_and_item_order() {
+    let docs = cluster("v1beta2", "metal3");
+    let input = stream(&docs);
+    // check: one error per pool fill would change, nothing written.
+    let o = run_text(&input, Some(&config(json!({"mode": "check"}))));
+    let pools: Vec<&str> = errors(&o)
+        .iter()
+        .map(|f| f.resource_ref.as_ref().expect("a pool").name.as_str())
+        .collect();
+    assert_eq!(pools.len(), 3, "{}", dump(&o));
+    assert_transactional(&o, &[&input]);
+    // fill, then a second run changes nothing and check passes.
+    let filled = run_text(&input, None).outputs[0].clone();
+    let again = run_text(&filled, None);
+    assert_no_errors(&again);
+    assert_eq!(again.outputs[0], filled);
+    assert!(!run_text(&filled, Some(&config(json!({"mode": "check"})))).has_errors());
+    // The items in reverse order: every pool gets the same entries.
+    let mut reversed = docs.clone();
+    reversed.reverse();
+    let o = run_docs(&reversed, None);
+    assert_no_errors(&o);
+    assert_cluster_entries(&o, "metal3");
+}
+
+#[test]
+fn claims_of_pools_no_template_references_are_not_labelled() {
+    let mut docs = cluster("v1beta2", "metal3");
+    docs.push(
+        pool("bmc-pool", "metal3")
+            .range(range("10.9.0.1", "10.9.0.9"))
+            .yaml(),
+    );
+    for pool_name in ["worker-pool", "bmc-pool"] {
+        docs.push(format!(
+            "apiVersion: ipam.metal3.io/v1alpha1
+kind: IPClaim
+metadata:
+  name: worker-1-{pool_name}
+  namespace: metal3
+  ownerReferences:
+  - apiVersion: infrastructure.cluster.x-k8s.io/v1beta2
+    controller: true
+    kind: Metal3Data
+    name: test1-workers-template-1
+    uid: 00000000-0000-4000-8000-000000000001
+spec:
+  pool:
+    name: {pool_name}
+    namespace: metal3
+"
+        ));
+    }
+    let o = run_docs(&docs, None);
+    assert_no_errors(&o);
+    let out = &o.outputs[0];
+    let labelled: Vec<&str> = out
+        .split("---\n")
+        .filter(|d| d.contains("kind: IPClaim") && d.contains("pool-name:"))
+        .map(|d| {
+            d.lines()
+                .find_map(|l| l.strip_prefix("  name: "))
+                .expect("a name")
+        })
+        .collect();
+    assert_eq!(labelled, ["worker-1-worker-pool"]);
+    // bmc-pool is not managed under templates: no entries, no summary.
+    assert_eq!(pool_entries(&o, "metal3", "bmc-pool"), kv(&[]));
+    assert!(
+        !o.findings.iter().any(|f| f
+            .resource_ref
+            .as_ref()
+            .is_some_and(|r| r.name == "bmc-pool")),
+        "{}",
+        dump(&o)
+    );
+}
