@@ -11,6 +11,7 @@ use std::process::ExitCode;
 
 use anyhow::{Context, Result};
 use clap::{Parser, Subcommand};
+use ipreuse::config::{Choice, Mode};
 use ipreuse::krm::{self, Source};
 use ipreuse::run::{self, RunError};
 
@@ -37,6 +38,11 @@ struct Cli {
     /// its old one before any replaces it; nothing is written on any error or signal.
     #[arg(long, requires = "paths")]
     in_place: bool,
+    /// Use this mode instead of the functionConfig's `mode`. `check` changes nothing and fails
+    /// (exit 1) exactly when `fill` would change an item or report an error; with --in-place
+    /// it writes nothing and prints only the results (stderr).
+    #[arg(long, value_name = "MODE", value_parser = ["fill", "check"])]
+    mode: Option<String>,
     /// Files or folders to read instead of stdin.
     #[arg(value_name = "PATH")]
     paths: Vec<PathBuf>,
@@ -123,7 +129,8 @@ fn execute(cli: Cli) -> Result<bool, Failure> {
         }
         (std::mem::take(&mut named.sources), Some(named))
     };
-    let outcome = run::run(&sources, config.as_ref()).map_err(|e| match e {
+    let mode = cli.mode.as_deref().and_then(Mode::from_word);
+    let outcome = run::run_as(&sources, config.as_ref(), mode).map_err(|e| match e {
         RunError::ConfigTwice => Failure::Usage(e.into()),
         e => Failure::Input(e.into()),
     })?;

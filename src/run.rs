@@ -56,6 +56,17 @@ pub enum RunError {
 
 /// Runs the function. `config_file` is the functionConfig given by `--config` (plain streams).
 pub fn run(sources: &[Source], config_file: Option<&Value>) -> Result<Outcome, RunError> {
+    run_as(sources, config_file, None)
+}
+
+/// [`run`], with `mode` (when given) in place of the functionConfig's `mode`: the binary's
+/// `--mode`, which lets one command line check what another fills (the pre-commit hooks).
+/// A functionConfig with errors is refused all the same.
+pub fn run_as(
+    sources: &[Source],
+    config_file: Option<&Value>,
+    mode: Option<Mode>,
+) -> Result<Outcome, RunError> {
     let input = krm::read(sources)?;
     if input.framing == Framing::ResourceList && config_file.is_some() {
         return Err(RunError::ConfigTwice);
@@ -80,7 +91,10 @@ pub fn run(sources: &[Source], config_file: Option<&Value>) -> Result<Outcome, R
         let fc = input.function_config.as_ref().or(config_file);
         match config::resolve(fc) {
             Err(errs) => findings.extend(errs),
-            Ok(cfg) => {
+            Ok(mut cfg) => {
+                if let Some(mode) = mode {
+                    cfg.mode = mode;
+                }
                 let values: Vec<Value> = nodes.iter().map(|n| n.to_json()).collect();
                 let index = model::index(&values, &mut findings);
                 for t in transform::ALL.iter().filter(|t| (t.on)(&cfg)) {

@@ -250,6 +250,88 @@ fn in_place_rewrites_only_changed_files() {
 }
 
 #[test]
+fn mode_flag_overrides_the_config_mode() {
+    let input = stream(&package());
+    // --mode check: nothing changes, exit 1, the results say what fill would do.
+    let checked = run_stdin(&["--mode", "check"], &input);
+    assert_eq!(code(&checked), 1, "stderr: {}", text(&checked.stderr));
+    assert_eq!(text(&checked.stdout), input, "check changes nothing");
+    assert!(
+        text(&checked.stderr).contains("fill would add 2 entries"),
+        "stderr: {}",
+        text(&checked.stderr)
+    );
+    // --mode fill wins over a config that says check; the config's other fields still count.
+    let dir = tempfile::tempdir().expect("tempdir");
+    let cfg = dir.path().join("cfg.yaml");
+    std::fs::write(
+        &cfg,
+        "apiVersion: fn.ipreuse.dev/v1alpha1\nkind: IPReuse\nmetadata:\n  name: c\nspec:\n  mode: check\n  controllerFlag: false\n",
+    )
+    .expect("write");
+    let cfg = cfg.to_str().expect("path");
+    let from_config = run_stdin(&["--config", cfg], &input);
+    assert_eq!(code(&from_config), 1, "the config alone checks");
+    let filled = run_stdin(&["--config", cfg, "--mode", "fill"], &input);
+    assert_eq!(code(&filled), 0, "stderr: {}", text(&filled.stderr));
+    assert!(text(&filled.stdout).contains("node-10-prov: \"10.0.0.12\""));
+    assert!(
+        !text(&filled.stderr).contains("controllerFlag is on"),
+        "the config's controllerFlag: false still holds"
+    );
+    // A ConfigMap functionConfig with a bad field is refused whatever --mode says.
+    std::fs::write(
+        dir.path().join("bad.yaml"),
+        "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c\ndata:\n  mode: Check\n",
+    )
+    .expect("write");
+    let bad = dir.path().join("bad.yaml");
+    let refused = run_stdin(
+        &["--config", bad.to_str().expect("path"), "--mode", "fill"],
+        &input,
+    );
+    assert_eq!(code(&refused), 1);
+    assert!(text(&refused.stderr).contains("data.mode"));
+    // Only fill and check.
+    let usage = bin().args(["--mode", "Check"]).output().expect("run");
+    assert_eq!(code(&usage), 2);
+}
+
+#[test]
+fn in_place_check_writes_nothing_and_prints_only_results() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let pool_file = dir.path().join("all.yaml");
+    let before = stream(&package());
+    std::fs::write(&pool_file, &before).expect("write");
+    let out = bin()
+        .args(["--mode", "check", "--in-place"])
+        .arg(dir.path())
+        .output()
+        .expect("run");
+    assert_eq!(code(&out), 1, "stderr: {}", text(&out.stderr));
+    assert!(out.stdout.is_empty(), "no YAML on stdout");
+    assert!(text(&out.stderr).contains("fill would add 2 entries"));
+    assert_eq!(std::fs::read_to_string(&pool_file).expect("read"), before);
+    // Once filled, the check passes and still writes nothing.
+    let fill = bin()
+        .arg("--in-place")
+        .arg(dir.path())
+        .output()
+        .expect("run");
+    assert_eq!(code(&fill), 0, "stderr: {}", text(&fill.stderr));
+    let filled = std::fs::read_to_string(&pool_file).expect("read");
+    assert_ne!(filled, before);
+    let out = bin()
+        .args(["--mode", "check", "--in-place"])
+        .arg(dir.path())
+        .output()
+        .expect("run");
+    assert_eq!(code(&out), 0, "stderr: {}", text(&out.stderr));
+    assert!(out.stdout.is_empty());
+    assert_eq!(std::fs::read_to_string(&pool_file).expect("read"), filled);
+}
+
+#[test]
 fn in_place_writes_nothing_on_error() {
     let dir = tempfile::tempdir().expect("tempdir");
     let b = bad_package();
