@@ -13,6 +13,7 @@ use anyhow::{Context, Result};
 use clap::{Parser, Subcommand};
 use ipreuse::config::{Choice, Mode};
 use ipreuse::krm::{self, Source};
+use ipreuse::results::Severity;
 use ipreuse::run::{self, RunError};
 
 use cli::in_place::{self, WriteError};
@@ -52,6 +53,21 @@ struct Cli {
 enum Command {
     /// Print the CustomResourceDefinition of the IPReuse functionConfig.
     Schema,
+    /// Print the address plan (namespace, host, pool, address, and whether the address is
+    /// kept, pinned, live or new): what fill would write, without writing anything. Errors
+    /// are reported as the function reports them (exit 1, nothing on stdout).
+    Plan {
+        /// table (aligned columns), csv, json, or hosts (/etc/hosts lines).
+        #[arg(long, value_name = "FORMAT", default_value = "table",
+              value_parser = ["table", "csv", "json", "hosts"])]
+        format: String,
+        /// The functionConfig (IPReuse or ConfigMap); its mode is ignored.
+        #[arg(long, value_name = "FILE")]
+        config: Option<PathBuf>,
+        /// Files or folders to read (stdin when none).
+        #[arg(value_name = "PATH")]
+        paths: Vec<PathBuf>,
+    },
 }
 
 /// Failures of the edge itself; [`main`] is the one place that turns them into exit codes.
@@ -100,35 +116,23 @@ fn main() -> ExitCode {
 
 /// Runs the command; `Ok(false)` when the results hold an error.
 fn execute(cli: Cli) -> Result<bool, Failure> {
-    if let Some(Command::Schema) = cli.command {
-        print(&ipreuse::config::crd_yaml()).map_err(Failure::Input)?;
-        return Ok(true);
+    match cli.command {
+        Some(Command::Schema) => {
+            print(&ipreuse::config::crd_yaml()).map_err(Failure::Input)?;
+            return Ok(true);
+        }
+        Some(Command::Plan {
+            format,
+            config,
+            paths,
+        }) => return plan(&format, config.as_deref(), &paths),
+        None => {}
     }
     let config = match &cli.config {
         Some(path) => Some(read_config(path).map_err(Failure::Usage)?),
         None => None,
     };
-    let (sources, named) = if cli.paths.is_empty() {
-        let mut text = String::new();
-        std::io::stdin()
-            .read_to_string(&mut text)
-            .context("reading stdin")
-            .map_err(Failure::Input)?;
-        let stdin = Source {
-            name: "<stdin>".into(),
-            text,
-        };
-        (vec![stdin], None)
-    } else {
-        let mut named = cli::walk::read_paths(&cli.paths).map_err(Failure::Usage)?;
-        for link in &named.skipped_links {
-            eprintln!(
-                "ipreuse: note: {} is a symlink to a folder; folders found in a walk are not followed (name it to read it)",
-                link.display()
-            );
-        }
-        (std::mem::take(&mut named.sources), Some(named))
-    };
+    let (sources, named) = read_sources(&cli.paths)?;
     let mode = cli.mode.as_deref().and_then(Mode::from_word);
     let outcome = run::run_as(&sources, config.as_ref(), mode).map_err(|e| match e {
         RunError::ConfigTwice => Failure::Usage(e.into()),
@@ -159,6 +163,60 @@ fn execute(cli: Cli) -> Result<bool, Failure> {
         print(&krm::join_stream(&outcome.outputs)).map_err(Failure::Input)?;
     }
     Ok(!outcome.has_errors())
+}
+
+/// The sources to read: stdin when no path is named, else the named files and folders (with
+/// what the walk read, for `--in-place`).
+fn read_sources(paths: &[PathBuf]) -> Result<(Vec<Source>, Option<cli::walk::Named>), Failure> {
+    Ok(if paths.is_empty() {
+        let mut text = String::new();
+        std::io::stdin()
+            .read_to_string(&mut text)
+            .context("reading stdin")
+            .map_err(Failure::Input)?;
+        let stdin = Source {
+            name: "<stdin>".into(),
+            text,
+        };
+        (vec![stdin], None)
+    } else {
+        let mut named = cli::walk::read_paths(paths).map_err(Failure::Usage)?;
+        for link in &named.skipped_links {
+            eprintln!(
+                "ipreuse: note: {} is a symlink to a folder; folders found in a walk are not followed (name it to read it)",
+                link.display()
+            );
+        }
+        (std::mem::take(&mut named.sources), Some(named))
+    })
+}
+
+/// `ipreuse plan`: the run in fill mode, nothing written, the plan on stdout.
+fn plan(format: &str, config: Option<&Path>, paths: &[PathBuf]) -> Result<bool, Failure> {
+    let config = match config {
+        Some(path) => Some(read_config(path).map_err(Failure::Usage)?),
+        None => None,
+    };
+    let (sources, _) = read_sources(paths)?;
+    let outcome =
+        run::run_as(&sources, config.as_ref(), Some(Mode::Fill)).map_err(|e| match e {
+            RunError::ConfigTwice => Failure::Usage(e.into()),
+            e => Failure::Input(e.into()),
+        })?;
+    // Errors and warnings on stderr, as a run prints them; not the infos, whose summaries
+    // speak of entries "added" that plan does not write.
+    let shown: Vec<_> = outcome
+        .findings
+        .iter()
+        .filter(|f| f.severity != Severity::Info)
+        .cloned()
+        .collect();
+    eprint!("{}", krm::human_results(&shown));
+    if outcome.has_errors() {
+        return Ok(false);
+    }
+    print(&cli::plan::format(&outcome.plan, format)).map_err(Failure::Input)?;
+    Ok(true)
 }
 
 fn print(text: &str) -> Result<()> {

@@ -28,6 +28,9 @@ pub struct Outcome {
     pub changed: Vec<bool>,
     /// All results, sorted (errors first).
     pub findings: Vec<Finding>,
+    /// The address plan: every required claim with the address its pool's entry holds once
+    /// filled, and where it comes from (`ipreuse plan`). Empty when there is an error result.
+    pub plan: Vec<crate::allocate::Row>,
 }
 
 impl Outcome {
@@ -87,6 +90,7 @@ pub fn run_as(
     let mut edits: Vec<ItemEdit> = Vec::new();
     let mut summaries = Vec::new();
     let mut objects = Vec::new();
+    let mut plan = Vec::new();
     if findings.iter().all(|f| !f.is_error()) {
         let fc = input.function_config.as_ref().or(config_file);
         match config::resolve(fc) {
@@ -100,6 +104,7 @@ pub fn run_as(
                 for t in transform::ALL.iter().filter(|t| (t.on)(&cfg)) {
                     let out = (t.apply)(&index, &values, &cfg);
                     findings.extend(out.findings);
+                    plan.extend(out.rows);
                     match cfg.mode {
                         Mode::Fill => {
                             edits.extend(out.edits);
@@ -116,6 +121,7 @@ pub fn run_as(
     if findings.iter().any(Finding::is_error) {
         edits.clear();
         summaries.clear();
+        plan.clear();
     }
     // A pool's summary says what was written: reported only when the edits are written.
     let mut if_written = findings.clone();
@@ -127,7 +133,9 @@ pub fn run_as(
         nodes: &nodes,
     };
     match write.all(&edits, &if_written) {
-        Ok(outputs) => Ok(Outcome::new(input.framing, sources, outputs, if_written)),
+        Ok(outputs) => {
+            Ok(Outcome::new(input.framing, sources, outputs, if_written).with_plan(plan))
+        }
         Err(failures) => {
             // An edit could not be written, or the safety net refused the text: every item comes
             // back as it came in, with the reasons.
@@ -168,7 +176,13 @@ impl Outcome {
             outputs,
             changed,
             findings,
+            plan: Vec::new(),
         }
+    }
+
+    fn with_plan(mut self, plan: Vec<crate::allocate::Row>) -> Outcome {
+        self.plan = plan;
+        self
     }
 }
 

@@ -121,6 +121,8 @@ pub struct Context<'a> {
     pub shared: HashMap<String, Shared>,
     /// One info result per filled pool; reported only when the run writes its edits.
     pub summaries: Vec<Finding>,
+    /// The address plan, pool by pool ([`super::Row`]).
+    pub rows: Vec<super::Row>,
 }
 
 impl<'a> Context<'a> {
@@ -246,6 +248,7 @@ impl<'a> Context<'a> {
             hosts_by_name,
             shared,
             summaries: Vec::new(),
+            rows: Vec::new(),
         })
     }
 

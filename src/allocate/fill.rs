@@ -1,13 +1,14 @@
 //! Filling one pool: validate its entries and pins, then the precedence of SPEC §5 for every
 //! required claim — existing entry (the lock), pin, live address, strategy — then prune.
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 
 use super::blocked::Blocked;
-use super::context::{Context, Pin};
+use super::context::{Context, Pin, PinSource};
 use super::ordinal;
 use super::pool_view::PoolView;
 use super::validate;
+use super::{Row, Status};
 use crate::config::Strategy;
 use crate::ipam::{self, Addr};
 use crate::model::{HostId, PoolId};
@@ -24,12 +25,13 @@ pub fn fill_pool(
     findings: &mut Vec<Finding>,
     edits: &mut Vec<ItemEdit>,
 ) {
-    let Some((added, summary)) = fill(ctx, p, findings, edits) else {
+    let Some((added, summary, rows)) = fill(ctx, p, findings, edits) else {
         return;
     };
     if let Some(summary) = summary {
         ctx.summaries.push(summary);
     }
+    ctx.rows.extend(rows);
     let ns = ctx.idx.pools[p].object.namespace.as_str();
     if let Some(st) = ctx.pools.get_mut(&p) {
         if let Some(sh) = ctx.shared.get_mut(ns) {
@@ -41,9 +43,9 @@ pub fn fill_pool(
     }
 }
 
-/// What filling one pool produced: the entries added (host, key, address; in write order)
-/// and its summary.
-type Filled = (Vec<(HostId, String, Addr)>, Option<Finding>);
+/// What filling one pool produced: the entries added (host, key, address; in write order),
+/// its summary, and its rows of the address plan.
+type Filled = (Vec<(HostId, String, Addr)>, Option<Finding>, Vec<Row>);
 
 /// The work of [`fill_pool`] on a read-only context: the entries added (in write order) and the
 /// pool's summary when it had no error. `None` for a pool whose ranges are invalid.
@@ -74,6 +76,9 @@ fn fill(
     let mut added: Vec<(HostId, String, Addr)> = Vec::new();
     let mut kept = 0usize;
     let mut waiting: Vec<(String, HostId)> = Vec::new();
+    // The address plan: kept entries, and where each added address comes from (else new).
+    let mut kept_rows: Vec<(HostId, Addr)> = Vec::new();
+    let mut source: HashMap<HostId, Status> = HashMap::new();
     for h in hosts {
         let host = &ctx.idx.hosts[h];
         let claim = claim_name(host.name(), v.name);
@@ -94,15 +99,31 @@ fn fill(
         let live = v.st.indexes.get(&claim).copied();
         if let Some(&a) = entries.by_key.get(claim.as_str()) {
             kept += 1;
+            kept_rows.push((h, a));
             warn_if_moves(&v, &claim, "entry", a, live, findings);
         } else if let Some(&a) = pin_of.get(&h) {
             warn_if_moves(&v, &claim, "pin for", a, live, findings);
+            let adopted = pins
+                .iter()
+                .any(|pin| pin.host == h && matches!(pin.source, PinSource::Adopted(_)));
+            let annotated = pins
+                .iter()
+                .any(|pin| pin.host == h && matches!(pin.source, PinSource::Annotation));
+            source.insert(
+                h,
+                if adopted && !annotated {
+                    Status::Live
+                } else {
+                    Status::Pinned
+                },
+            );
             added.push((h, claim, a));
         } else if let Some(l) = live {
             if v.st.ipam.is_candidate(l)
                 && !blocked.reserved.contains_addr(l)
                 && !blocked.held_by_others(l)
             {
+                source.insert(h, Status::Live);
                 added.push((h, claim, l));
             } else {
                 // Outside every entry it is already an error (SPEC §5 "In use").
@@ -152,7 +173,27 @@ fn fill(
         ))
         .on(v.rref.clone())
     });
-    Some((added, summary))
+    let mut rows: Vec<(HostId, Addr, Status)> = kept_rows
+        .into_iter()
+        .map(|(h, a)| (h, a, Status::Kept))
+        .chain(
+            added
+                .iter()
+                .map(|(h, _, a)| (*h, *a, source.get(h).copied().unwrap_or(Status::New))),
+        )
+        .collect();
+    rows.sort_by(|a, b| natural::compare(ctx.idx.hosts[a.0].name(), ctx.idx.hosts[b.0].name()));
+    let rows = rows
+        .into_iter()
+        .map(|(h, a, status)| Row {
+            namespace: v.ns.to_string(),
+            host: ctx.idx.hosts[h].name().to_string(),
+            pool: v.name.to_string(),
+            address: ipam::canonical(a.ip()),
+            status,
+        })
+        .collect();
+    Some((added, summary, rows))
 }
 
 /// One warning for a pool whose candidates overlap other pools of its namespace, naming a few.

@@ -34,6 +34,45 @@ pub struct Allocation {
     /// One info result per filled pool (kept, added, rewritten, pruned, free left): true only
     /// if the edits are written, so the caller reports them only then.
     pub summaries: Vec<Finding>,
+    /// The address plan: one row per required claim that has an address after the fill
+    /// (`ipreuse plan`), in pool order, then natural host order.
+    pub rows: Vec<Row>,
+}
+
+/// One required claim `{host}-{pool}` and the address it has once the pool is filled.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct Row {
+    pub namespace: String,
+    pub host: String,
+    pub pool: String,
+    /// Canonical text, as the entry holds it (or is written).
+    pub address: String,
+    pub status: Status,
+}
+
+/// Where a row's address comes from (SPEC §5's precedence).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Status {
+    /// An existing entry: kept, never moved.
+    Kept,
+    /// A pin annotation `ipreuse.dev/ip.{pool}` on the host: a new entry.
+    Pinned,
+    /// The address the claim holds now (`status.indexes`, or adopted from an export): a new entry.
+    Live,
+    /// Chosen by the strategy: a new entry.
+    New,
+}
+
+impl Status {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Status::Kept => "kept",
+            Status::Pinned => "pinned",
+            Status::Live => "live",
+            Status::New => "new",
+        }
+    }
 }
 
 /// What the edits of allocation change in one item: entries of `spec.preAllocations` added,
@@ -123,6 +162,7 @@ pub fn allocate(
     Allocation {
         edits,
         summaries: ctx.summaries,
+        rows: ctx.rows,
     }
 }
 

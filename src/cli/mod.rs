@@ -2,4 +2,5 @@
 //! ([`walk`]) and writing changed files back all or nothing ([`in_place`]).
 
 pub mod in_place;
+pub mod plan;
 pub mod walk;

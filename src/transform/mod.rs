@@ -46,6 +46,8 @@ pub struct Outcome {
     /// What `mode: check` reports instead of writing: an error at each object and field that
     /// `fill` would change.
     pub check: Vec<Finding>,
+    /// The address plan (`ipreuse plan`): what the preallocations hold once filled.
+    pub rows: Vec<crate::allocate::Row>,
 }
 
 /// One transformation: whether the config turns it on, and its entry point.

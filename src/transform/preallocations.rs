@@ -20,6 +20,7 @@ pub fn apply(index: &Index, values: &[Value], config: &Config) -> Outcome {
     out.check = check(index, &allocation.edits);
     out.edits = allocation.edits;
     out.written = allocation.summaries;
+    out.rows = allocation.rows;
     out
 }
 

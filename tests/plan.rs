@@ -1,0 +1,261 @@
+//! `ipreuse plan [--format table|csv|json|hosts] PATH...`: the address plan, checked against
+//! what fill writes for the same input (read back independently) and against the input itself
+//! for each row's status: `kept` (the entry was there), `pinned` (the host's
+//! `ipreuse.dev/ip.{pool}` annotation), `live` (the claim's address in `status.indexes`, or
+//! adopted from an export), `new` (the strategy). Nothing is written; errors are the function's.
+
+mod common;
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+use serde_json::Value;
+
+const BIN: &str = env!("CARGO_BIN_EXE_ipreuse");
+
+fn example(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("examples")
+        .join(name)
+}
+
+fn ipreuse(args: &[&str], path: &Path) -> Output {
+    Command::new(BIN)
+        .args(args)
+        .arg(path)
+        .output()
+        .expect("run ipreuse")
+}
+
+fn text(b: &[u8]) -> String {
+    String::from_utf8(b.to_vec()).expect("UTF-8")
+}
+
+/// Every file of a folder (recursively), for "nothing was written".
+fn snapshot(dir: &Path) -> BTreeMap<PathBuf, Vec<u8>> {
+    let mut out = BTreeMap::new();
+    for e in std::fs::read_dir(dir).expect("read dir") {
+        let p = e.expect("entry").path();
+        if p.is_dir() {
+            out.extend(snapshot(&p));
+        } else {
+            out.insert(p.clone(), std::fs::read(&p).expect("read"));
+        }
+    }
+    out
+}
+
+/// One CSV row: namespace, host, pool, address, status.
+type Row = [String; 5];
+
+fn csv_rows(out: &Output) -> Vec<Row> {
+    let csv = text(&out.stdout);
+    let mut lines = csv.lines();
+    assert_eq!(lines.next(), Some("namespace,host,pool,address,status"));
+    lines
+        .map(|l| {
+            let f: Vec<String> = l.split(',').map(str::to_string).collect();
+            f.try_into().unwrap_or_else(|f| panic!("5 fields: {f:?}"))
+        })
+        .collect()
+}
+
+/// The objects of every YAML file of a package (Kptfile and local config left out).
+fn objects(dir: &Path) -> Vec<Value> {
+    snapshot(dir)
+        .into_iter()
+        .filter(|(p, _)| {
+            p.extension().is_some_and(|e| e == "yaml")
+                && !p.components().any(|c| c.as_os_str() == ".expected")
+        })
+        .flat_map(|(_, b)| common::json_docs(&text(&b)))
+        .flat_map(|v| {
+            if v["kind"] == "List" {
+                v["items"].as_array().cloned().unwrap_or_default()
+            } else {
+                vec![v]
+            }
+        })
+        .filter(|v| v["kind"] != "IPReuse")
+        .collect()
+}
+
+fn find<'a>(objects: &'a [Value], kind: &str, ns: &str, name: &str) -> Option<&'a Value> {
+    objects.iter().find(|o| {
+        o["kind"] == kind && o["metadata"]["name"] == name && o["metadata"]["namespace"] == ns
+    })
+}
+
+#[test]
+fn plan_rows_are_what_fill_writes_with_each_status_from_the_input() {
+    let pkg = example("existing-lock");
+    let before = snapshot(&pkg);
+    let plan = ipreuse(&["plan", "--format", "csv"], &pkg);
+    assert_eq!(plan.status.code(), Some(0), "{}", text(&plan.stderr));
+    assert_eq!(snapshot(&pkg), before, "plan writes nothing");
+    let rows = csv_rows(&plan);
+
+    let filled = ipreuse(&[], &pkg);
+    assert_eq!(filled.status.code(), Some(0));
+    let after: Vec<Value> = common::json_docs(&text(&filled.stdout));
+    let input = objects(&pkg);
+
+    let mut statuses = BTreeMap::new();
+    for [ns, host, pool, address, status] in &rows {
+        let claim = format!("{host}-{pool}");
+        let written = find(&after, "IPPool", ns, pool)
+            .map(|p| p["spec"]["preAllocations"][&claim].clone())
+            .unwrap_or(Value::Null);
+        assert_eq!(
+            written.as_str(),
+            Some(address.as_str()),
+            "{claim}: the plan says what fill writes"
+        );
+        let was = find(&input, "IPPool", ns, pool).expect("input pool");
+        let bmh = find(&input, "BareMetalHost", ns, host).expect("input host");
+        let pin = bmh["metadata"]["annotations"][format!("ipreuse.dev/ip.{pool}")].as_str();
+        let expected = if !was["spec"]["preAllocations"][&claim].is_null() {
+            "kept"
+        } else if pin == Some(address) {
+            "pinned"
+        } else if was["status"]["indexes"][&claim].as_str() == Some(address) {
+            "live"
+        } else {
+            "new"
+        };
+        assert_eq!(status, expected, "{claim}");
+        *statuses.entry(status.clone()).or_insert(0) += 1;
+    }
+    // Every entry fill leaves for a host of the input is a row.
+    let hosts: Vec<&str> = input
+        .iter()
+        .filter(|o| o["kind"] == "BareMetalHost")
+        .filter_map(|o| o["metadata"]["name"].as_str())
+        .collect();
+    let mut entries = 0;
+    for pool in after.iter().filter(|o| o["kind"] == "IPPool") {
+        let name = pool["metadata"]["name"].as_str().expect("name");
+        for key in pool["spec"]["preAllocations"]
+            .as_object()
+            .into_iter()
+            .flatten()
+            .map(|(k, _)| k)
+        {
+            if hosts.iter().any(|h| *key == format!("{h}-{name}")) {
+                entries += 1;
+            }
+        }
+    }
+    assert_eq!(rows.len(), entries, "one row per host entry: {rows:?}");
+    // The example shows every status.
+    assert_eq!(
+        statuses.keys().map(String::as_str).collect::<Vec<_>>(),
+        ["kept", "live", "new", "pinned"],
+        "{rows:?}"
+    );
+}
+
+#[test]
+fn every_format_carries_the_same_rows() {
+    let pkg = example("existing-lock");
+    let csv = csv_rows(&ipreuse(&["plan", "--format", "csv"], &pkg));
+
+    let json = ipreuse(&["plan", "--format", "json"], &pkg);
+    assert_eq!(json.status.code(), Some(0));
+    let json: Vec<Value> = serde_json::from_slice(&json.stdout).expect("JSON");
+    let from_json: Vec<Row> = json
+        .iter()
+        .map(|r| {
+            ["namespace", "host", "pool", "address", "status"]
+                .map(|k| r[k].as_str().expect("string").to_string())
+        })
+        .collect();
+    assert_eq!(from_json, csv);
+
+    let table = ipreuse(&["plan"], &pkg);
+    assert_eq!(table.status.code(), Some(0));
+    let table = text(&table.stdout);
+    let mut lines = table.lines();
+    let header: Vec<&str> = lines.next().expect("header").split_whitespace().collect();
+    assert_eq!(header, ["NAMESPACE", "HOST", "POOL", "ADDRESS", "STATUS"]);
+    let from_table: Vec<Vec<String>> = lines
+        .map(|l| l.split_whitespace().map(str::to_string).collect())
+        .collect();
+    let csv_vecs: Vec<Vec<String>> = csv.iter().map(|r| r.to_vec()).collect();
+    assert_eq!(from_table, csv_vecs);
+
+    let hosts = ipreuse(&["plan", "--format", "hosts"], &pkg);
+    assert_eq!(hosts.status.code(), Some(0));
+    let hosts = text(&hosts.stdout);
+    let expected: String = csv
+        .iter()
+        .map(|[ns, host, pool, address, status]| {
+            format!("{address}\t{host}\t# {ns}/{pool} {status}\n")
+        })
+        .collect();
+    assert_eq!(hosts, expected);
+}
+
+#[test]
+fn adopted_addresses_are_live() {
+    let rows = csv_rows(&ipreuse(
+        &["plan", "--format", "csv"],
+        &example("adopt-live"),
+    ));
+    assert_eq!(rows.len(), 6, "{rows:?}");
+    assert!(rows.iter().all(|r| r[4] == "live"), "{rows:?}");
+    // node-1 keeps the .102 it holds, where the strategy alone would give it .100.
+    assert!(
+        rows.iter()
+            .any(|r| r[1] == "node-1" && r[3] == "172.22.0.102")
+    );
+}
+
+#[test]
+fn errors_are_the_function_errors_and_nothing_is_printed() {
+    let pkg = example("errors");
+    let before = snapshot(&pkg);
+    let plan = ipreuse(&["plan"], &pkg);
+    assert_eq!(plan.status.code(), Some(1));
+    assert!(plan.stdout.is_empty(), "no plan when there is an error");
+    assert_eq!(snapshot(&pkg), before);
+    let run = ipreuse(&[], &pkg);
+    assert_eq!(run.status.code(), Some(1));
+    let errors = |o: &Output| -> Vec<String> {
+        text(&o.stderr)
+            .lines()
+            .filter(|l| l.starts_with("error:"))
+            .map(str::to_string)
+            .collect()
+    };
+    assert!(!errors(&plan).is_empty());
+    assert_eq!(errors(&plan), errors(&run));
+}
+
+#[test]
+fn plan_ignores_the_config_mode_and_keeps_its_other_fields() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let cfg = dir.path().join("cfg.yaml");
+    std::fs::write(
+        &cfg,
+        "apiVersion: fn.ipreuse.dev/v1alpha1\nkind: IPReuse\nmetadata:\n  name: c\nspec:\n  mode: check\n  hostSelector:\n    matchLabels:\n      cluster-role: worker\n",
+    )
+    .expect("write");
+    let out = Command::new(BIN)
+        .args(["plan", "--format", "csv", "--config"])
+        .arg(&cfg)
+        .arg(example("dual-stack"))
+        .output()
+        .expect("run");
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let rows = csv_rows(&out);
+    assert!(!rows.is_empty());
+    // dual-stack's cp-1 is not a worker: no row.
+    assert!(rows.iter().all(|r| r[1] != "cp-1"), "{rows:?}");
+    let bad = Command::new(BIN)
+        .args(["plan", "--format", "xml"])
+        .output()
+        .expect("run");
+    assert_eq!(bad.status.code(), Some(2));
+}
