@@ -237,7 +237,8 @@ impl<'a> Live<'a> {
                 ((o.namespace.as_str(), o.name.as_str()), p)
             })
             .collect();
-        let mut addresses: Vec<&Object> = readable(idx)
+        let mut addresses: Vec<&Object> = idx
+            .readable()
             .filter(|o| o.is(IPAM_GROUP, "IPAddress"))
             .collect();
         addresses.sort_by(|a, b| (&a.namespace, &a.name).cmp(&(&b.namespace, &b.name)));
@@ -408,7 +409,8 @@ impl<'a, T: Clone> Kind<'a, T> {
         reader: fn(&Object, &Value, &mut Vec<Finding>) -> Option<T>,
     ) -> Self {
         Kind {
-            by_name: readable(idx)
+            by_name: idx
+                .readable()
                 .filter(|o| o.is(group, kind))
                 .map(|o| ((o.namespace.as_str(), o.name.as_str()), o))
                 .collect(),
@@ -459,14 +461,6 @@ struct Input<'a> {
     /// Hosts by the Metal3Machine their `spec.consumerRef` names, (namespace, name); read the
     /// first time a Metal3Machine without the annotation needs it.
     consumers: Option<HashMap<(String, String), Vec<HostId>>>,
-}
-
-/// The objects of the input the function may read: not local configuration, with a name.
-fn readable(idx: &Index) -> impl Iterator<Item = &Object> {
-    idx.objects
-        .iter()
-        .flatten()
-        .filter(|o| !o.local_config && o.bad_identity.is_none())
 }
 
 impl<'a> Input<'a> {

@@ -211,10 +211,16 @@ impl Index {
         group: &'a str,
         kind: &'a str,
     ) -> impl Iterator<Item = &'a Object> + 'a {
+        self.readable().filter(move |o| o.is(group, kind))
+    }
+
+    /// Every object the function may read: not local configuration, with a usable name and
+    /// namespace, in input order.
+    pub fn readable(&self) -> impl Iterator<Item = &Object> {
         self.objects
             .iter()
             .flatten()
-            .filter(move |o| o.is(group, kind) && !o.local_config && o.bad_identity.is_none())
+            .filter(|o| !o.local_config && o.bad_identity.is_none())
     }
 
     /// The object at input position `item`, if it is a Kubernetes object.

@@ -141,13 +141,10 @@ pub fn apply(index: &Index, values: &[Value], config: &Config) -> Outcome {
     };
     let mut data: Vec<ConfigData> = Vec::new();
     let mut providers: Vec<Provider> = Vec::new();
-    for (i, object) in index.objects.iter().enumerate() {
-        let (Some(o), Some(value)) = (object, values.get(i)) else {
+    for o in index.readable() {
+        let Some(value) = values.get(o.index.0) else {
             continue;
         };
-        if o.local_config || o.bad_identity.is_some() {
-            continue;
-        }
         if o.is("apps", "Deployment") {
             let d = Deployment::read(o, value, &mut cx.out.findings);
             cx.deployment(&d);
