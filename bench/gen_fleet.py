@@ -13,9 +13,16 @@ Shapes (N is the dimension that grows):
 - overlap: N pools over one IPv4 /16 in one namespace, with --hosts hosts (default 10).
 - entries: one pool whose N entries already exist, for N hosts of the input, half of them
   scattered (every other address), and N stale entries of hosts that are gone.
+- pool24, pool64: N hosts (N <= 240) and one pool of 241 addresses, in a /24 or in a /64.
+
+--status gives every host an inspected host's status (hardware); --resource-list writes the
+package as the ResourceList kpt and kustomize hand a function (what bench/compare.py measures).
 """
 import argparse
 import sys
+
+
+STATUS = False
 
 
 def host(out, name, ns, i):
@@ -33,6 +40,27 @@ spec:
   bmc:
     address: redfish+http://10.1.{(i >> 8) & 255}.{i & 255}:8000/redfish/v1/Systems/1
     credentialsName: {name}-bmc-secret
+""")
+    if STATUS:
+        # What the baremetal-operator reports once a host is inspected (never read by ipreuse).
+        out.write(f"""status:
+  operationalStatus: OK
+  provisioning:
+    state: provisioned
+    ID: 5f1c2d3e-0000-4000-8000-{i:012x}
+  hardware:
+    cpu:
+      arch: x86_64
+      model: Intel(R) Xeon(R) Gold 6338 CPU @ 2.00GHz
+      count: 128
+    ramMebibytes: 524288
+    nics:
+    - name: eno1
+      mac: 00:11:22:{(i >> 16) & 255:02x}:{(i >> 8) & 255:02x}:{i & 255:02x}
+      speedGbps: 25
+    systemVendor:
+      manufacturer: Dell Inc.
+      productName: PowerEdge R650
 """)
 
 
@@ -100,7 +128,45 @@ def entries(out, n, _hosts):
     pool(out, "prov", "fleet", "10.0.0.10", "10.255.255.250", 8, "10.0.0.1", kept + gone)
 
 
-SHAPES = {"fleet": fleet, "namespaces": namespaces, "overlap": overlap, "entries": entries}
+def small_pool(out, n, _hosts, prefix=24):
+    """N hosts (at most 240) and one pool of 241 addresses, in a /24 or a /64."""
+    for i in range(n):
+        host(out, f"node-{i}", "fleet", i)
+    if prefix == 64:
+        pool(out, "prov", "fleet", "2001:db8::10", "2001:db8::100", 64, "2001:db8::1")
+    else:
+        pool(out, "prov", "fleet", "10.10.0.10", "10.10.0.250", 24, "10.10.0.1")
+
+
+def small_pool_v6(out, n, hosts):
+    small_pool(out, n, hosts, 64)
+
+
+SHAPES = {
+    "fleet": fleet,
+    "namespaces": namespaces,
+    "overlap": overlap,
+    "entries": entries,
+    "pool24": small_pool,
+    "pool64": small_pool_v6,
+}
+
+
+class Indented:
+    """Writes a stream's documents as the items of a ResourceList (`---` lines dropped)."""
+
+    def __init__(self, out):
+        self.out = out
+        self.first_line = False
+
+    def write(self, text):
+        for line in text.splitlines():
+            if line == "---":
+                self.first_line = True
+                continue
+            prefix = "- " if self.first_line else "  "
+            self.first_line = False
+            self.out.write(prefix + line + "\n")
 
 
 def main():
@@ -108,8 +174,18 @@ def main():
     p.add_argument("n", nargs="?", type=int, default=10000, help="the dimension that grows")
     p.add_argument("--shape", choices=sorted(SHAPES), default="fleet")
     p.add_argument("--hosts", type=int, default=10, help="hosts of the overlap shape")
+    p.add_argument("--status", action="store_true",
+                   help="give every host the status an inspected host has (hardware, about 15 lines)")
+    p.add_argument("--resource-list", action="store_true",
+                   help="write a ResourceList (what kpt and kustomize hand a function) instead of a stream")
     a = p.parse_args()
-    SHAPES[a.shape](sys.stdout, a.n, a.hosts)
+    global STATUS
+    STATUS = a.status
+    out = sys.stdout
+    if a.resource_list:
+        out.write("apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems:\n")
+        out = Indented(out)
+    SHAPES[a.shape](out, a.n, a.hosts)
 
 
 if __name__ == "__main__":

@@ -47,6 +47,10 @@ struct Cli {
     /// Files or folders to read instead of stdin.
     #[arg(value_name = "PATH")]
     paths: Vec<PathBuf>,
+    /// For benchmarks only: read the input with the function's own reader and print it back
+    /// unchanged, doing nothing else (the floor of a run's cost; `bench/compare.py`).
+    #[arg(long, hide = true, conflicts_with_all = ["config", "in_place", "mode"])]
+    pass_through: bool,
 }
 
 #[derive(Subcommand, Debug)]
@@ -133,6 +137,11 @@ fn execute(cli: Cli) -> Result<bool, Failure> {
         None => None,
     };
     let (sources, named) = read_sources(&cli.paths)?;
+    if cli.pass_through {
+        let outputs = run::pass_through(&sources).map_err(|e| Failure::Input(e.into()))?;
+        print(&krm::join_stream(&outputs)).map_err(Failure::Input)?;
+        return Ok(true);
+    }
     let mode = cli.mode.as_deref().and_then(Mode::from_word);
     let outcome = run::run_as(&sources, config.as_ref(), mode).map_err(|e| match e {
         RunError::ConfigTwice => Failure::Usage(e.into()),

@@ -159,6 +159,15 @@ pub fn run_as(
     }
 }
 
+/// The floor of a run's cost, for benchmarks: the input read by the same reader as [`run`]
+/// (every document parsed into its tree, items and framing found), then every source's text
+/// handed back unchanged, with nothing else done.
+pub fn pass_through(sources: &[Source]) -> Result<Vec<String>, RunError> {
+    let input = krm::read(sources)?;
+    debug_assert_eq!(input.docs.len(), sources.len());
+    Ok(sources.iter().map(|s| s.text.clone()).collect())
+}
+
 impl Outcome {
     fn new(
         framing: Framing,

@@ -466,3 +466,26 @@ fn filled_pools_validate_against_the_upstream_ippool_crd() {
         );
     }
 }
+
+#[test]
+fn pass_through_prints_the_input_unchanged_and_still_refuses_what_is_not_yaml() {
+    // The benchmarks' floor (bench/compare.py): the same reader, nothing else done, even where
+    // the function itself would write entries.
+    let input = stream(&package());
+    let out = run_stdin(&["--pass-through"], &input);
+    assert_eq!(code(&out), 0, "stderr: {}", text(&out.stderr));
+    assert_eq!(text(&out.stdout), input);
+    let filled = run_stdin(&[], &input);
+    assert_ne!(
+        text(&filled.stdout),
+        input,
+        "the package must be one fill changes"
+    );
+    let bad = run_stdin(&["--pass-through"], "apiVersion: v1\nkind: [unclosed\n");
+    assert_eq!(code(&bad), 1);
+    assert!(bad.stdout.is_empty());
+    assert_eq!(
+        code(&run_stdin(&["--pass-through", "--mode", "check"], &input)),
+        2
+    );
+}
