@@ -4,9 +4,11 @@
 //! `argocd-cmp-server` runs them: `command` followed by `args`, exec'd without a shell of its
 //! own, in the application's folder (here a temporary copy of `argocd/example-app`), with the
 //! build environment (`ARGOCD_APP_*`, `KUBE_VERSION`, `KUBE_API_VERSIONS`) and the
-//! Application's `plugin.env` entries prefixed with `ARGOCD_ENV_` (entries with an empty value
-//! left out, as the server leaves them out); `init` first, then `generate`, whose stdout is
-//! what Argo CD would apply. `discover.fileName` is matched as the server matches it: a glob
+//! Application's `plugin.env` entries prefixed with `ARGOCD_ENV_` (an empty value passed as
+//! empty, as Argo CD 3 does; 2.x left such entries out, which the plugin treats alike); `init`
+//! first, then `generate`, whose stdout is what Argo CD would apply. A successful generate must
+//! write nothing on stderr: Argo CD 3's plugin server captures stderr with stdout, and a
+//! warning there would be read as part of the manifests. `discover.fileName` is matched as the server matches it: a glob
 //! in the application folder, which for a name without glob characters matches exactly when
 //! the file exists.
 //!
@@ -122,6 +124,13 @@ impl Sandbox {
         app
     }
 
+    /// The `TMPDIR` of the commands (the sidecar's own `/tmp`): empty after every run.
+    fn scratch(&self) -> PathBuf {
+        let dir = self.tmp.path().join("scratch");
+        std::fs::create_dir_all(&dir).expect("mkdir");
+        dir
+    }
+
     /// A marker path that a command injection would create.
     fn marker(&self, name: &str) -> PathBuf {
         self.tmp.path().join(format!("PWNED-{name}"))
@@ -135,6 +144,7 @@ impl Sandbox {
             .env_clear()
             .env("PATH", &self.path)
             .env("HOME", self.tmp.path())
+            .env("TMPDIR", self.scratch())
             .env("ARGOCD_APP_NAME", "site-a-hosts")
             .env("ARGOCD_APP_NAMESPACE", "metal3")
             .env(
@@ -154,9 +164,7 @@ impl Sandbox {
                 "v1,apps/v1,ipam.metal3.io/v1alpha1,metal3.io/v1alpha1",
             );
         for (k, v) in env {
-            if !v.is_empty() {
-                c.env(format!("ARGOCD_ENV_{k}"), v);
-            }
+            c.env(format!("ARGOCD_ENV_{k}"), v);
         }
         c.output()
             .unwrap_or_else(|e| panic!("cannot run {:?}: {e}", cmd[0]))
@@ -169,7 +177,13 @@ impl Sandbox {
         if !init.status.success() {
             return init;
         }
-        self.run(&step(&plugin, "generate"), app, env)
+        let out = self.run(&step(&plugin, "generate"), app, env);
+        let left: Vec<_> = std::fs::read_dir(self.scratch())
+            .expect("scratch")
+            .map(|e| e.expect("scratch").file_name())
+            .collect();
+        assert!(left.is_empty(), "generate left temp files: {left:?}");
+        out
     }
 }
 
@@ -231,6 +245,11 @@ fn expected_objects() -> BTreeSet<(String, String)> {
 /// Checks a successful generate: the app's resources, the pool filled, nothing local.
 fn assert_filled(out: &Output) {
     assert!(out.status.success(), "generate failed: {}", show(out));
+    assert!(
+        out.stderr.is_empty(),
+        "a successful generate wrote on stderr, which Argo CD may read as manifests: {}",
+        show(out)
+    );
     let text = String::from_utf8(out.stdout.clone()).expect("UTF-8");
     let docs = docs(&text);
     assert_eq!(objects(&docs), expected_objects(), "{text}");
@@ -305,8 +324,10 @@ fn generate_builds_a_kustomize_app_and_fills_its_pool() {
     assert!(app.join("kustomization.yaml").is_file());
     let out = sandbox.generate(&app, &[]);
     assert_filled(&out);
-    // With the config named explicitly, the same.
+    // With the config named explicitly, or an empty value (the default), the same.
     let out = sandbox.generate(&app, &[("IPREUSE_CONFIG", "./ipreuse.yaml")]);
+    assert_filled(&out);
+    let out = sandbox.generate(&app, &[("IPREUSE_CONFIG", "")]);
     assert_filled(&out);
     // The config counts: prune off by default; a config that narrows the pools to a missing
     // one is an error, so the config file is really read.
