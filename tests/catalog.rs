@@ -281,6 +281,16 @@ fn every_example_function_config_validates_against_the_crd() {
     assert!(problems.is_empty(), "{}", problems.join("\n"));
 }
 
+#[test]
+fn the_argocd_example_config_validates_against_the_crd() {
+    let validator = jsonschema::validator_for(&crd_schema()).expect("crd.yaml's schema compiles");
+    let path = function_dir().join("argocd/example-app/ipreuse.yaml");
+    let config = &common::json_docs(&read(&path))[0];
+    assert_eq!(config["kind"], "IPReuse", "{}", path.display());
+    let problems = check_config(&validator, &path.display().to_string(), config);
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
+
 /// The YAML blocks of the function's README that are functionConfigs.
 fn readme_configs() -> Vec<Value> {
     let readme = read(&function_dir().join("README.md"));

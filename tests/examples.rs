@@ -1,7 +1,8 @@
 //! End-to-end tests of the packages in `examples/` with the real `kpt`.
 //!
 //! Every folder of `examples/` that holds a `Kptfile` is a case (found at run time, never
-//! listed here). For each one, in a temporary copy whose Kptfile `exec:` is rewritten to the
+//! listed here). For each one, in a temporary copy whose Kptfile `exec:` (of the mutator, and
+//! of the `mode: check` validator where there is one) is rewritten to the
 //! absolute path of the binary cargo built (kpt resolves a relative `exec:` from its own
 //! working directory, not from the Kptfile):
 //!
@@ -73,6 +74,9 @@ struct Kptfile {
 #[derive(Deserialize)]
 struct Pipeline {
     mutators: Vec<Function>,
+    /// `mode: check` steps of ipreuse (`examples/kpt-pipeline`); their `exec:` is rewritten too.
+    #[serde(default)]
+    validators: Vec<Function>,
 }
 
 #[derive(Deserialize)]
@@ -90,6 +94,20 @@ impl Kptfile {
             [f] if f.exec.is_some() => f,
             _ => panic!("every example's Kptfile has exactly one mutator, an `exec:` of ipreuse"),
         }
+    }
+
+    /// How many steps the pipeline has: every one is an `exec:` of ipreuse.
+    fn steps(&self) -> usize {
+        let all = self
+            .pipeline
+            .mutators
+            .iter()
+            .chain(&self.pipeline.validators);
+        assert!(
+            all.clone().all(|f| f.exec == self.ipreuse().exec),
+            "every step of an example's pipeline is an `exec:` of the same ipreuse"
+        );
+        all.count()
     }
 }
 
@@ -203,8 +221,9 @@ fn copy_dir(from: &Path, to: &Path) {
 }
 
 /// A copy of the example in `tmp/<name>` (kpt names the package after its folder), with the
-/// Kptfile's `exec:` replaced by `exec`, committed to a fresh git repository.
+/// Kptfile's `exec:` (every step's) replaced by `exec`, committed to a fresh git repository.
 fn prepare(example: &Example, tmp: &Path, exec: &str) -> PathBuf {
+    let steps = example.kptfile().steps();
     let pkg = tmp.join(&example.name);
     copy_dir(&example.dir, &pkg);
     let kptfile = pkg.join("Kptfile");
@@ -229,8 +248,8 @@ fn prepare(example: &Example, tmp: &Path, exec: &str) -> PathBuf {
         }
     }
     assert_eq!(
-        n, 1,
-        "{}: the Kptfile must have exactly one `exec:` line",
+        n, steps,
+        "{}: the Kptfile must have one `exec:` line per pipeline step",
         example.name
     );
     std::fs::write(&kptfile, rewritten).expect("writing the Kptfile");
