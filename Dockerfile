@@ -16,7 +16,7 @@
 #   podman build --build-context builder=target/x86_64-unknown-linux-gnu/image \
 #       --build-arg VERSION="$VERSION" -t localhost/ipreuse:"$VERSION" .
 #
-# tests/image.rs builds it the second way and runs it with kpt.
+# tests/image.rs builds it the second way and runs it with kpt, tests/kustomize.rs with kustomize.
 
 ARG RUST_VERSION=1.95
 
