@@ -278,6 +278,18 @@ fn every_example_function_config_validates_against_the_crd() {
             kptfile.display()
         );
     }
+    // examples/kustomize holds kustomizations, not a kpt package: its transformer files are
+    // the functionConfigs.
+    let kustomize = root().join("examples/kustomize");
+    for way in ["exec", "container"] {
+        let path = kustomize.join(way).join("ipreuse.yaml");
+        let config = &common::json_docs(&read(&path))[0];
+        problems.extend(check_config(
+            &validator,
+            &path.display().to_string(),
+            config,
+        ));
+    }
     assert!(problems.is_empty(), "{}", problems.join("\n"));
 }
 

@@ -12,7 +12,8 @@
 //!
 //! "What an example produces" is the example after its render: a copy of the package with
 //! `.expected/diff.patch` applied (`tests/examples.rs` proves that the real `kpt fn render`
-//! makes exactly that diff). Examples whose render fails (`exitCode` other than 0 in
+//! makes exactly that diff), and for `examples/kustomize` the build in
+//! `.expected/build.yaml` (`tests/kustomize.rs` proves that kustomize prints exactly that). Examples whose render fails (`exitCode` other than 0 in
 //! `.expected/results.yaml`) produce nothing, and are left out. The test fails when any of
 //! the five kinds was never checked, so it cannot pass by finding nothing.
 
@@ -263,9 +264,17 @@ fn copy_dir(from: &Path, to: &Path) {
     }
 }
 
-/// The example as its render leaves it: a copy with `.expected/diff.patch` applied. `None`
-/// when the render fails (the example produces nothing).
+/// The example as its render leaves it: a copy with `.expected/diff.patch` applied; for
+/// `examples/kustomize`, its `.expected/build.yaml` (what `kustomize build` prints, which
+/// `tests/kustomize.rs` proves). `None` when the render fails (the example produces nothing).
 fn produced(example: &Path, tmp: &Path) -> Option<PathBuf> {
+    let build = example.join(".expected/build.yaml");
+    if build.is_file() {
+        let out = tmp.join(example.file_name().expect("a name"));
+        std::fs::create_dir_all(&out).expect("creating a folder");
+        std::fs::copy(&build, out.join("build.yaml")).expect("copying build.yaml");
+        return Some(out);
+    }
     let results = read(&example.join(".expected/results.yaml"));
     let results: Value = common::json_docs(&results).remove(0);
     if results["exitCode"] != 0 {
@@ -296,7 +305,9 @@ fn examples() -> Vec<PathBuf> {
     let mut found: Vec<PathBuf> = std::fs::read_dir(&dir)
         .unwrap_or_else(|e| panic!("reading {}: {e}", dir.display()))
         .map(|e| e.expect("a folder entry").path())
-        .filter(|p| p.join(".expected/results.yaml").is_file())
+        .filter(|p| {
+            p.join(".expected/results.yaml").is_file() || p.join(".expected/build.yaml").is_file()
+        })
         .collect();
     found.sort();
     assert!(found.len() >= 10, "found only {} examples", found.len());

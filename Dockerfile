@@ -1,0 +1,48 @@
+# The ipreuse KRM function as a container image: a static binary on an empty base, run as
+# `nobody` (65534). The image is what `kpt fn eval --image`, a Kptfile `image:` step and a
+# kustomize container function run.
+#
+# Build it (Docker or Podman, where `rust:` images can be pulled), VERSION being the crate's:
+#
+#   VERSION=$(sed -n 's/^version = "\(.*\)"$/\1/p' Cargo.toml | head -n 1)
+#   docker build --build-arg VERSION="$VERSION" -t localhost/ipreuse:"$VERSION" .
+#
+# Or from a static binary built on the host, without the Rust builder stage: the named
+# context `builder` takes the place of the stage of that name (Docker BuildKit and Podman
+# both let a `--build-context` override a stage); it must hold the binary as `ipreuse`.
+#
+#   RUSTFLAGS='-C target-feature=+crt-static' cargo build --locked --profile image \
+#       --target x86_64-unknown-linux-gnu
+#   podman build --build-context builder=target/x86_64-unknown-linux-gnu/image \
+#       --build-arg VERSION="$VERSION" -t localhost/ipreuse:"$VERSION" .
+#
+# tests/image.rs builds it the second way and runs it with kpt, tests/kustomize.rs with kustomize.
+
+ARG RUST_VERSION=1.95
+
+# The static binary, at /ipreuse. glibc linked statically (crt-static) needs an explicit
+# --target, else the flag would also reach the build scripts and proc macros.
+FROM docker.io/library/rust:${RUST_VERSION}-bookworm AS builder
+ARG VERSION
+WORKDIR /src
+COPY . .
+# The label must carry the version the binary reports: refuse a missing or different VERSION.
+RUN test -n "$VERSION" || { echo "--build-arg VERSION=... is required" >&2; exit 1; }; \
+    crate="$(sed -n 's/^version = "\(.*\)"$/\1/p' Cargo.toml | head -n 1)"; \
+    test "$VERSION" = "$crate" || { echo "VERSION=$VERSION but Cargo.toml says $crate" >&2; exit 1; }
+RUN RUSTFLAGS='-C target-feature=+crt-static' cargo build --locked --profile image \
+        --target x86_64-unknown-linux-gnu \
+    && cp target/x86_64-unknown-linux-gnu/image/ipreuse /ipreuse \
+    && /ipreuse --version
+
+# The image: the binary and an /etc/passwd that names `nobody` (kpt and kustomize run
+# functions with `--user nobody`, which the runtime looks up in the image).
+FROM scratch AS image
+ARG VERSION
+LABEL org.opencontainers.image.title="ipreuse" \
+      org.opencontainers.image.description="KRM function: stable Metal3 IPPool preAllocations for BMH-name-based IP reuse" \
+      org.opencontainers.image.version="${VERSION}"
+COPY image/passwd /etc/passwd
+COPY --from=builder /ipreuse /usr/local/bin/ipreuse
+USER 65534:65534
+ENTRYPOINT ["/usr/local/bin/ipreuse"]
