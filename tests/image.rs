@@ -9,7 +9,9 @@
 //! - `kpt_render_image_matches_exec`: the same with the Kptfile's mutator as `image:`, through
 //!   `kpt fn render`;
 //! - `kpt_eval_image_reports_errors`: `examples/errors` through the image fails, the messages
-//!   on kpt's stderr, nothing changed.
+//!   on kpt's stderr, nothing changed;
+//! - `argocd_sidecar_dockerfile_copies_the_binary_from_the_image`: the Argo CD sidecar's
+//!   `Dockerfile` finds the binary where this image has it.
 //!
 //! podman and kpt must be installed: without them these tests fail, they never skip.
 
@@ -19,7 +21,7 @@ mod support;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
-use support::{BIN, VERSION, image, inspect, podman, run, run_ok, show};
+use support::{BIN, VERSION, image, inspect, podman, repo_root, run, run_ok, show};
 
 /// `kpt`, or `$KPT`.
 fn kpt() -> Command {
@@ -258,4 +260,39 @@ fn kpt_eval_image_reports_errors() {
         );
     }
     assert_same_files(&original, &img, true);
+}
+
+/// `functions/ipreuse/argocd/Dockerfile` (the Argo CD sidecar image) copies the binary from
+/// where the ipreuse image has it. Argo CD's image cannot be pulled here, so the ipreuse image
+/// itself stands in as the base (`ARGOCD_IMAGE`): what is checked is the copy from
+/// `IPREUSE_IMAGE` at its default `IPREUSE_BIN`, the path on `PATH`, and the user 999 the
+/// Argo CD image runs as.
+#[test]
+fn argocd_sidecar_dockerfile_copies_the_binary_from_the_image() {
+    let image = image();
+    let sidecar = format!("localhost/ipreuse-argocd-sidecar-test:{VERSION}");
+    let dir = repo_root().join("functions/ipreuse/argocd");
+    run_ok(
+        Command::new(podman())
+            .arg("build")
+            .args(["--build-arg", &format!("IPREUSE_IMAGE={image}")])
+            .args(["--build-arg", &format!("ARGOCD_IMAGE={image}")])
+            .args(["--tag", &sidecar, "--file"])
+            .arg(dir.join("Dockerfile"))
+            .arg(&dir),
+    );
+    let meta = inspect(&sidecar);
+    assert_eq!(meta["Config"]["User"], "999", "Argo CD's user");
+    let inside = run_ok(Command::new(podman()).args([
+        "run",
+        "--rm",
+        "--network",
+        "none",
+        "--entrypoint",
+        "/usr/local/bin/ipreuse",
+        &sidecar,
+        "--version",
+    ]));
+    assert_eq!(inside.trim(), format!("ipreuse {VERSION}"));
+    run_ok(Command::new(podman()).args(["image", "rm", &sidecar]));
 }
