@@ -1,0 +1,84 @@
+//! The reader alone (`yaml::parse` and `krm::read`), on any bytes: it returns an error or
+//! documents, never panics, and what it returns is consistent:
+//! - every node's span lies inside the text, on character boundaries, and a collection's
+//!   children lie inside it (an alias only names its target, which lies elsewhere);
+//! - every document's span holds its root;
+//! - every item `krm::read` reports is a node of its document;
+//! - reading a node's value (`to_json`, which follows aliases and merge keys) never panics.
+//!
+//! `cargo +nightly fuzz run read corpus/read` (seeds: the example files, README).
+#![no_main]
+
+use ipreuse::krm::{self, Source};
+use ipreuse::yaml::{self, Node, NodeKind};
+use libfuzzer_sys::fuzz_target;
+
+fn check(text: &str, node: &Node, depth: usize) {
+    let s = &node.span;
+    assert!(
+        s.start <= s.end && s.end <= text.len(),
+        "span {s:?} outside the text"
+    );
+    assert!(
+        text.is_char_boundary(s.start) && text.is_char_boundary(s.end),
+        "span {s:?} not on character boundaries"
+    );
+    if depth > 300 {
+        return;
+    }
+    let inside = |child: &Node| {
+        assert!(
+            child.span.start >= s.start && child.span.end <= s.end,
+            "child span {:?} outside its parent's {s:?}",
+            child.span
+        )
+    };
+    match &node.kind {
+        NodeKind::Map(m) => {
+            for (k, v) in &m.entries {
+                check(text, k, depth + 1);
+                check(text, v, depth + 1);
+                inside(k);
+                inside(v);
+            }
+        }
+        NodeKind::Seq(q) => {
+            for item in &q.items {
+                check(text, item, depth + 1);
+                inside(item);
+            }
+        }
+        NodeKind::Scalar(_) | NodeKind::Alias(_) => {}
+    }
+}
+
+fuzz_target!(|data: &[u8]| {
+    let Ok(text) = std::str::from_utf8(data) else {
+        return;
+    };
+    let Ok(docs) = yaml::parse(text) else {
+        return;
+    };
+    for doc in &docs {
+        check(text, &doc.root, 0);
+        assert!(
+            doc.span.start <= doc.root.span.start
+                && doc.root.span.end <= doc.span.end.max(doc.root.span.end),
+            "document span {:?} does not hold its root {:?}",
+            doc.span,
+            doc.root.span
+        );
+        let _ = doc.root.to_json();
+    }
+    let source = Source {
+        name: "fuzz".into(),
+        text: text.into(),
+    };
+    let input = krm::read(std::slice::from_ref(&source)).expect("it parsed once already");
+    for at in &input.items {
+        assert!(
+            input.node(at).is_some(),
+            "item {at:?} is not a node of its document"
+        );
+    }
+});
