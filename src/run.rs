@@ -99,7 +99,10 @@ pub fn run_as(
                 if let Some(mode) = mode {
                     cfg.mode = mode;
                 }
-                let values: Vec<Value> = nodes.iter().map(|n| n.to_json()).collect();
+                let values: Vec<Value> = nodes
+                    .iter()
+                    .map(|n| model::read_set::item_value(n))
+                    .collect();
                 let index = model::index(&values, &mut findings);
                 for t in transform::ALL.iter().filter(|t| (t.on)(&cfg)) {
                     let out = (t.apply)(&index, &values, &cfg);

@@ -22,6 +22,7 @@ pub mod metal3_machine;
 pub mod owners;
 pub mod pool;
 pub mod provider;
+pub mod read_set;
 pub mod value;
 
 use std::collections::{BTreeMap, HashSet};

@@ -189,6 +189,11 @@ impl fmt::Display for Seg {
 }
 
 impl Mapping {
+    /// Whether the mapping has a merge key (`<<`) whose entries it reads.
+    pub fn has_merge(&self) -> bool {
+        self.merge.is_some()
+    }
+
     /// Builds a mapping from its entries and, for mappings of more than [`INDEX_THRESHOLD`]
     /// entries, the index of their key texts.
     /// `merge` is the position of the merge key entry (`<<`), if any.

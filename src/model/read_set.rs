@@ -1,0 +1,159 @@
+//! Which parts of the input the function reads, so that nothing else is converted to JSON.
+//!
+//! Every item's identity is read (`apiVersion`, `kind`, `metadata`: names, namespaces, the
+//! local-config annotation, duplicates). Beyond that, only the kinds listed in [`READ`] are
+//! read at all, and of a BareMetalHost never its `status` (inspection data, often most of a
+//! host's text). An item of any other kind is, to the function, its identity alone: its JSON
+//! value holds `apiVersion`, `kind` and `metadata` and nothing else. Its text is untouched
+//! either way (edits are spliced into the source text).
+//!
+//! A reader for a new kind must add it to [`READ`]: without it, the reader sees no `spec`.
+
+use serde_json::{Map, Value};
+
+use super::cluster::CLUSTER_GROUP;
+use super::provider::OPERATOR_GROUP;
+use super::{BMO_GROUP, CAPM3_GROUP, IPAM_GROUP};
+use crate::yaml::Node;
+
+/// The (API group, kind) pairs the function reads beyond their identity, any version.
+pub const READ: &[(&str, &str)] = &[
+    (BMO_GROUP, "BareMetalHost"),
+    (IPAM_GROUP, "IPPool"),
+    (IPAM_GROUP, "IPClaim"),
+    (IPAM_GROUP, "IPAddress"),
+    (CAPM3_GROUP, "Metal3Cluster"),
+    (CAPM3_GROUP, "Metal3Data"),
+    (CAPM3_GROUP, "Metal3DataClaim"),
+    (CAPM3_GROUP, "Metal3DataTemplate"),
+    (CAPM3_GROUP, "Metal3Machine"),
+    (CAPM3_GROUP, "Metal3MachineTemplate"),
+    (CLUSTER_GROUP, "Cluster"),
+    (OPERATOR_GROUP, "InfrastructureProvider"),
+    ("apps", "Deployment"),
+    ("", "ConfigMap"),
+    ("", "Secret"),
+];
+
+/// Top-level fields never read of a kind in [`READ`].
+const NEVER_READ: &[(&str, &str, &str)] = &[(BMO_GROUP, "BareMetalHost", "status")];
+
+/// The fields of every item that are read whatever its kind.
+const IDENTITY: [&str; 3] = ["apiVersion", "kind", "metadata"];
+
+/// The JSON value of an item, holding what the function reads of it (see the module).
+pub fn item_value(node: &Node) -> Value {
+    let text = |key: &str| node.get(key).and_then(Node::as_str);
+    let (Some(api_version), Some(kind), Some(map)) =
+        (text("apiVersion"), text("kind"), node.as_map())
+    else {
+        // Not an object the function reads by kind: read as written (the framing reports it).
+        return node.to_json();
+    };
+    let group = api_version.rsplit_once('/').map_or("", |(g, _)| g);
+    let read = READ.contains(&(group, kind));
+    if read && !NEVER_READ.iter().any(|(g, k, _)| (*g, *k) == (group, kind)) {
+        return node.to_json();
+    }
+    let skipped = |key: &str| {
+        if read {
+            NEVER_READ.contains(&(group, kind, key))
+        } else {
+            !IDENTITY.contains(&key)
+        }
+    };
+    // Only the fields kept are converted. A merge key (`<<`) or a key that is not a string
+    // makes the mapping read as a whole first, as `to_json` reads it, before fields are dropped.
+    let simple = !map.has_merge() && map.entries.iter().all(|(k, _)| k.as_str().is_some());
+    if !simple {
+        return match node.to_json() {
+            Value::Object(all) => {
+                Value::Object(all.into_iter().filter(|(k, _)| !skipped(k)).collect())
+            }
+            other => other,
+        };
+    }
+    let mut kept = Map::new();
+    for (k, v) in &map.entries {
+        if let Some(key) = k.as_str()
+            && !skipped(key)
+        {
+            kept.insert(key.to_owned(), v.to_json());
+        }
+    }
+    Value::Object(kept)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn value(text: &str) -> Value {
+        let docs = crate::yaml::parse(text).expect("YAML");
+        item_value(&docs[0].root)
+    }
+
+    #[test]
+    fn a_kind_that_is_read_is_read_whole() {
+        let pool = "apiVersion: ipam.metal3.io/v1alpha1\nkind: IPPool\nmetadata: {name: p}\n\
+                    spec: {namePrefix: p}\nstatus: {indexes: {a: 10.0.0.1}}\n";
+        assert_eq!(
+            value(pool),
+            crate::yaml::parse(pool).unwrap()[0].root.to_json()
+        );
+        let cm = "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c}\ndata: {k: v}\n";
+        assert_eq!(value(cm)["data"], json!({"k": "v"}));
+    }
+
+    #[test]
+    fn a_host_is_read_without_its_status() {
+        let host = "apiVersion: metal3.io/v1alpha1\nkind: BareMetalHost\nmetadata: {name: h}\n\
+                    spec: {online: true}\nstatus: {hardware: {ramMebibytes: 1}}\n";
+        assert_eq!(
+            value(host),
+            json!({"apiVersion": "metal3.io/v1alpha1", "kind": "BareMetalHost",
+                   "metadata": {"name": "h"}, "spec": {"online": true}})
+        );
+    }
+
+    #[test]
+    fn any_other_kind_is_its_identity_alone() {
+        let other = "apiVersion: example.com/v1\nkind: Widget\nmetadata:\n  name: w\n  \
+                     annotations: {config.kubernetes.io/local-config: \"true\"}\nspec: {a: 1}\n\
+                     data: [1, 2]\n";
+        assert_eq!(
+            value(other),
+            json!({"apiVersion": "example.com/v1", "kind": "Widget",
+                   "metadata": {"name": "w",
+                                "annotations": {"config.kubernetes.io/local-config": "true"}}})
+        );
+        // The same kind name in another group is another kind.
+        let deployment =
+            "apiVersion: example.com/v1\nkind: Deployment\nmetadata: {name: d}\nspec: {}\n";
+        assert!(value(deployment).get("spec").is_none());
+    }
+
+    #[test]
+    fn merge_keys_are_read_before_fields_are_dropped() {
+        let merged =
+            "apiVersion: example.com/v1\nkind: Widget\n<<: {metadata: {name: w}, spec: {a: 1}}\n";
+        assert_eq!(
+            value(merged),
+            json!({"apiVersion": "example.com/v1", "kind": "Widget", "metadata": {"name": "w"}})
+        );
+        let host = "apiVersion: metal3.io/v1alpha1\nkind: BareMetalHost\n\
+                    <<: {metadata: {name: h}, status: {a: 1}}\nspec: {online: true}\n";
+        assert_eq!(
+            value(host),
+            json!({"apiVersion": "metal3.io/v1alpha1", "kind": "BareMetalHost",
+                   "metadata": {"name": "h"}, "spec": {"online": true}})
+        );
+    }
+
+    #[test]
+    fn not_an_object_is_read_as_written() {
+        assert_eq!(value("[1, 2]\n"), json!([1, 2]));
+        assert_eq!(value("kind: Widget\n"), json!({"kind": "Widget"}));
+    }
+}
