@@ -26,6 +26,10 @@
 //! `KPT=/path/to/kpt` chooses another kpt. `UPDATE_EXPECTED=1` rewrites `.expected/` from
 //! what the render does: review every rewritten file by hand before committing it.
 
+#[path = "support/fs.rs"]
+mod fs_support;
+
+use fs_support::copy_dir;
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::net::IpAddr;
@@ -210,19 +214,6 @@ fn run_ok(cmd: &mut Command, what: &str) -> String {
         String::from_utf8_lossy(&out.stderr)
     );
     String::from_utf8(out.stdout).unwrap_or_else(|e| panic!("{what}: output is not UTF-8: {e}"))
-}
-
-fn copy_dir(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).expect("creating a folder");
-    for entry in std::fs::read_dir(from).expect("reading a package") {
-        let entry = entry.expect("reading a package");
-        let target = to.join(entry.file_name());
-        if entry.file_type().expect("file type").is_dir() {
-            copy_dir(&entry.path(), &target);
-        } else {
-            std::fs::copy(entry.path(), &target).expect("copying a file");
-        }
-    }
 }
 
 /// A copy of the example in `tmp/<name>` (kpt names the package after its folder), with the

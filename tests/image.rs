@@ -15,9 +15,12 @@
 //!
 //! podman and kpt must be installed: without them these tests fail, they never skip.
 
+#[path = "support/fs.rs"]
+mod fs_support;
 #[path = "support/image.rs"]
 mod support;
 
+use fs_support::copy_dir;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
@@ -61,19 +64,6 @@ fn package(name: &str, tmp: &Path, r#where: &str, step: &str) -> PathBuf {
     assert_eq!(n, 1, "{name}: one `- exec:` step in the Kptfile");
     std::fs::write(&kptfile, rewritten).expect("write Kptfile");
     pkg
-}
-
-fn copy_dir(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).expect("mkdir");
-    for entry in std::fs::read_dir(from).expect("read dir") {
-        let entry = entry.expect("read dir");
-        let target = to.join(entry.file_name());
-        if entry.file_type().expect("file type").is_dir() {
-            copy_dir(&entry.path(), &target);
-        } else {
-            std::fs::copy(entry.path(), &target).expect("copy");
-        }
-    }
 }
 
 /// Every file of a package (relative path → bytes), `.expected/` left out.

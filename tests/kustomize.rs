@@ -31,9 +31,12 @@
 //! podman (see `support/image.rs`) must be on `PATH`.
 //! `UPDATE_EXPECTED=1` rewrites `.expected/build.yaml` from the exec build: review it.
 
+#[path = "support/fs.rs"]
+mod fs_support;
 #[path = "support/image.rs"]
 mod support;
 
+use fs_support::copy_dir;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Output, Stdio};
 use std::sync::OnceLock;
@@ -112,19 +115,6 @@ fn package(tmp: &Path, bad: bool) -> PathBuf {
         std::fs::write(&pools, text).expect("write");
     }
     pkg
-}
-
-fn copy_dir(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).expect("mkdir");
-    for entry in std::fs::read_dir(from).expect("read dir") {
-        let entry = entry.expect("read dir");
-        let target = to.join(entry.file_name());
-        if entry.file_type().expect("file type").is_dir() {
-            copy_dir(&entry.path(), &target);
-        } else {
-            std::fs::copy(entry.path(), &target).expect("copy");
-        }
-    }
 }
 
 /// `kustomize build --enable-alpha-plugins --enable-exec PKG/exec`.

@@ -18,7 +18,10 @@
 //! the five kinds was never checked, so it cannot pass by finding nothing.
 
 mod common;
+#[path = "support/fs.rs"]
+mod fs_support;
 
+use fs_support::copy_dir;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -247,19 +250,6 @@ fn yaml_files(dir: &Path, out: &mut Vec<PathBuf>) {
             yaml_files(&path, out);
         } else if name.ends_with(".yaml") || name.ends_with(".yml") {
             out.push(path);
-        }
-    }
-}
-
-fn copy_dir(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).expect("creating a folder");
-    for entry in std::fs::read_dir(from).expect("reading a folder") {
-        let entry = entry.expect("a folder entry");
-        let target = to.join(entry.file_name());
-        if entry.file_type().expect("a file type").is_dir() {
-            copy_dir(&entry.path(), &target);
-        } else {
-            std::fs::copy(entry.path(), &target).expect("copying a file");
         }
     }
 }
