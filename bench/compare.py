@@ -72,8 +72,9 @@ def generate(hosts, path):
 def commands(binary, kpt, cat):
     cmds = [
         ("cat", [cat]),
-        ("pass-through", [binary, "--pass-through"]),
-        ("ipreuse", [binary]),
+        # The ~100 MB input is over the default input size limit (64 MiB): raised for both.
+        ("pass-through", [binary, "--pass-through", "--max-input-size", "256Mi"]),
+        ("ipreuse", [binary, "--max-input-size", "256Mi"]),
         ("pyyaml", [sys.executable, os.path.join(HERE, "pyyaml_fill.py")]),
     ]
     if kpt:

@@ -13,6 +13,7 @@ pub mod allocate;
 pub mod config;
 pub mod ipam;
 pub mod krm;
+pub mod limits;
 pub mod mapping;
 pub mod model;
 pub mod names;

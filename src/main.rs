@@ -5,7 +5,7 @@
 
 mod cli;
 
-use std::io::{Read, Write};
+use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -13,8 +13,9 @@ use anyhow::{Context, Result};
 use clap::{Parser, Subcommand};
 use ipreuse::config::{Choice, Mode};
 use ipreuse::krm::{self, Source};
+use ipreuse::limits::Limits;
 use ipreuse::results::Severity;
-use ipreuse::run::{self, RunError};
+use ipreuse::run::{self, Options, RunError};
 
 use cli::in_place::{self, WriteError};
 
@@ -47,6 +48,8 @@ struct Cli {
     /// Files or folders to read instead of stdin.
     #[arg(value_name = "PATH")]
     paths: Vec<PathBuf>,
+    #[command(flatten)]
+    limits: LimitArgs,
     /// For benchmarks only: read the input with the function's own reader and print it back
     /// unchanged, doing nothing else (the floor of a run's cost; `bench/compare.py`).
     #[arg(long, hide = true, conflicts_with_all = ["config", "in_place", "mode"])]
@@ -71,7 +74,35 @@ enum Command {
         /// Files or folders to read (stdin when none).
         #[arg(value_name = "PATH")]
         paths: Vec<PathBuf>,
+        #[command(flatten)]
+        limits: LimitArgs,
     },
+}
+
+/// The limits that bound a run on hostile or mistaken input (README "Limits").
+#[derive(clap::Args, Debug, Clone, Copy)]
+struct LimitArgs {
+    /// Refuse input larger than SIZE in all (bytes, or with Ki, Mi, Gi, k, M, G).
+    #[arg(long, value_name = "SIZE", env = "IPREUSE_MAX_INPUT_SIZE", default_value = "64Mi",
+          value_parser = ipreuse::limits::parse_size)]
+    max_input_size: u64,
+    /// Refuse a YAML document that reads as more than max(N, twice its written nodes) nodes
+    /// once its aliases are expanded.
+    #[arg(long, value_name = "N", env = "IPREUSE_MAX_ALIAS_NODES", default_value_t = ipreuse::limits::DEFAULT_MAX_ALIAS_NODES)]
+    max_alias_nodes: u64,
+    /// Refuse to fill more than N host-pool claims in all.
+    #[arg(long, value_name = "N", env = "IPREUSE_MAX_CLAIMS", default_value_t = ipreuse::limits::DEFAULT_MAX_CLAIMS)]
+    max_claims: u64,
+}
+
+impl LimitArgs {
+    fn limits(self) -> Limits {
+        Limits {
+            max_input_bytes: self.max_input_size,
+            max_alias_nodes: self.max_alias_nodes,
+            max_claims: self.max_claims,
+        }
+    }
 }
 
 /// Failures of the edge itself; [`main`] is the one place that turns them into exit codes.
@@ -129,21 +160,26 @@ fn execute(cli: Cli) -> Result<bool, Failure> {
             format,
             config,
             paths,
-        }) => return plan(&format, config.as_deref(), &paths),
+            limits,
+        }) => return plan(&format, config.as_deref(), &paths, limits.limits()),
         None => {}
     }
     let config = match &cli.config {
         Some(path) => Some(read_config(path).map_err(Failure::Usage)?),
         None => None,
     };
-    let (sources, named) = read_sources(&cli.paths)?;
+    let limits = cli.limits.limits();
+    let (sources, named) = read_sources(&cli.paths, limits.max_input_bytes)?;
     if cli.pass_through {
         let outputs = run::pass_through(&sources).map_err(|e| Failure::Input(e.into()))?;
         print(&krm::join_stream(&outputs)).map_err(Failure::Input)?;
         return Ok(true);
     }
-    let mode = cli.mode.as_deref().and_then(Mode::from_word);
-    let outcome = run::run_as(&sources, config.as_ref(), mode).map_err(|e| match e {
+    let options = Options {
+        mode: cli.mode.as_deref().and_then(Mode::from_word),
+        limits,
+    };
+    let outcome = run::run_with(&sources, config.as_ref(), &options).map_err(|e| match e {
         RunError::ConfigTwice => Failure::Usage(e.into()),
         e => Failure::Input(e.into()),
     })?;
@@ -176,20 +212,23 @@ fn execute(cli: Cli) -> Result<bool, Failure> {
 
 /// The sources to read: stdin when no path is named, else the named files and folders (with
 /// what the walk read, for `--in-place`).
-fn read_sources(paths: &[PathBuf]) -> Result<(Vec<Source>, Option<cli::walk::Named>), Failure> {
+/// At most `max_bytes` of them in all (a larger input is refused, unparsed).
+fn read_sources(
+    paths: &[PathBuf],
+    max_bytes: u64,
+) -> Result<(Vec<Source>, Option<cli::walk::Named>), Failure> {
+    let mut budget = krm::Budget::new(max_bytes);
     Ok(if paths.is_empty() {
-        let mut text = String::new();
-        std::io::stdin()
-            .read_to_string(&mut text)
-            .context("reading stdin")
-            .map_err(Failure::Input)?;
-        let stdin = Source {
-            name: "<stdin>".into(),
-            text,
-        };
+        let stdin = krm::read_text("<stdin>", std::io::stdin().lock(), &mut budget)
+            .map_err(|e| Failure::Input(e.into()))?;
         (vec![stdin], None)
     } else {
-        let mut named = cli::walk::read_paths(paths).map_err(Failure::Usage)?;
+        let mut named = cli::walk::read_paths(paths, &mut budget).map_err(|e| match e {
+            // Files that cannot be opened are a usage error, as a path that does not exist;
+            // what they hold (too much, not text) is the input's.
+            cli::walk::WalkError::Path(e) => Failure::Usage(e),
+            cli::walk::WalkError::Text(e) => Failure::Input(e.into()),
+        })?;
         for link in &named.skipped_links {
             eprintln!(
                 "ipreuse: note: {} is a symlink to a folder; folders found in a walk are not followed (name it to read it)",
@@ -201,17 +240,25 @@ fn read_sources(paths: &[PathBuf]) -> Result<(Vec<Source>, Option<cli::walk::Nam
 }
 
 /// `ipreuse plan`: the run in fill mode, nothing written, the plan on stdout.
-fn plan(format: &str, config: Option<&Path>, paths: &[PathBuf]) -> Result<bool, Failure> {
+fn plan(
+    format: &str,
+    config: Option<&Path>,
+    paths: &[PathBuf],
+    limits: Limits,
+) -> Result<bool, Failure> {
     let config = match config {
         Some(path) => Some(read_config(path).map_err(Failure::Usage)?),
         None => None,
     };
-    let (sources, _) = read_sources(paths)?;
-    let outcome =
-        run::run_as(&sources, config.as_ref(), Some(Mode::Fill)).map_err(|e| match e {
-            RunError::ConfigTwice => Failure::Usage(e.into()),
-            e => Failure::Input(e.into()),
-        })?;
+    let (sources, _) = read_sources(paths, limits.max_input_bytes)?;
+    let options = Options {
+        mode: Some(Mode::Fill),
+        limits,
+    };
+    let outcome = run::run_with(&sources, config.as_ref(), &options).map_err(|e| match e {
+        RunError::ConfigTwice => Failure::Usage(e.into()),
+        e => Failure::Input(e.into()),
+    })?;
     // Errors and warnings on stderr, as a run prints them; not the infos, whose summaries
     // speak of entries "added" that plan does not write.
     let shown: Vec<_> = outcome

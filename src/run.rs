@@ -11,6 +11,7 @@ use thiserror::Error;
 
 use crate::config::{self, Mode};
 use crate::krm::{self, Framing, ReadError, Source};
+use crate::limits::Limits;
 use crate::model;
 use crate::model::ItemId;
 use crate::results::{self, Finding};
@@ -57,20 +58,30 @@ pub enum RunError {
     },
 }
 
-/// Runs the function. `config_file` is the functionConfig given by `--config` (plain streams).
-pub fn run(sources: &[Source], config_file: Option<&Value>) -> Result<Outcome, RunError> {
-    run_as(sources, config_file, None)
+/// How the binary's flags change a run.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Options {
+    /// In place of the functionConfig's `mode`: the binary's `--mode`, which lets one command
+    /// line check what another fills (the pre-commit hooks). A functionConfig with errors is
+    /// refused all the same.
+    pub mode: Option<Mode>,
+    /// The limits the parse and the fill keep to ([`crate::limits`]); the input's size is the
+    /// reader's ([`krm::read_text`]).
+    pub limits: Limits,
 }
 
-/// [`run`], with `mode` (when given) in place of the functionConfig's `mode`: the binary's
-/// `--mode`, which lets one command line check what another fills (the pre-commit hooks).
-/// A functionConfig with errors is refused all the same.
-pub fn run_as(
+/// Runs the function. `config_file` is the functionConfig given by `--config` (plain streams).
+pub fn run(sources: &[Source], config_file: Option<&Value>) -> Result<Outcome, RunError> {
+    run_with(sources, config_file, &Options::default())
+}
+
+/// [`run`], with the binary's [`Options`].
+pub fn run_with(
     sources: &[Source],
     config_file: Option<&Value>,
-    mode: Option<Mode>,
+    options: &Options,
 ) -> Result<Outcome, RunError> {
-    let input = krm::read(sources)?;
+    let input = krm::read_limited(sources, options.limits.max_alias_nodes)?;
     if input.framing == Framing::ResourceList && config_file.is_some() {
         return Err(RunError::ConfigTwice);
     }
@@ -96,9 +107,10 @@ pub fn run_as(
         match config::resolve(fc) {
             Err(errs) => findings.extend(errs),
             Ok(mut cfg) => {
-                if let Some(mode) = mode {
+                if let Some(mode) = options.mode {
                     cfg.mode = mode;
                 }
+                cfg.max_claims = options.limits.max_claims;
                 let values: Vec<Value> = nodes
                     .iter()
                     .map(|n| model::read_set::item_value(n))

@@ -14,7 +14,7 @@ use std::os::unix::fs::MetadataExt;
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result};
-use ipreuse::krm::Source;
+use ipreuse::krm::{self, Source, TextError};
 
 /// What the named paths hold.
 pub struct Named {
@@ -46,7 +46,40 @@ impl Named {
 }
 
 /// Reads the named files, and folders recursively for `*.yaml` / `*.yml`, in a stable order.
-pub fn read_paths(paths: &[PathBuf]) -> Result<Named> {
+/// `budget` is the input size still allowed ([`krm::read_text`]).
+pub fn read_paths(paths: &[PathBuf], budget: &mut krm::Budget) -> Result<Named, WalkError> {
+    let (files, roots, skipped_links) = find(paths).map_err(WalkError::Path)?;
+    let mut sources = Vec::with_capacity(files.len());
+    for f in &files {
+        let file = fs::File::open(f)
+            .with_context(|| format!("cannot read {}", f.display()))
+            .map_err(WalkError::Path)?;
+        let source =
+            krm::read_text(&f.display().to_string(), file, budget).map_err(|e| match e {
+                TextError::Io { .. } => WalkError::Path(anyhow::Error::new(e)),
+                e => WalkError::Text(e),
+            })?;
+        sources.push(source);
+    }
+    Ok(Named {
+        files,
+        sources,
+        roots,
+        skipped_links,
+    })
+}
+
+/// Why the named paths cannot be read.
+pub enum WalkError {
+    /// A path cannot be opened or walked.
+    Path(anyhow::Error),
+    /// A file holds more than the input size limit allows, or not text.
+    Text(TextError),
+}
+
+/// The files to read (each once, in order), the named roots and the folder links skipped.
+#[allow(clippy::type_complexity)]
+fn find(paths: &[PathBuf]) -> Result<(Vec<PathBuf>, Vec<Root>, Vec<PathBuf>)> {
     let mut found = Vec::new();
     let mut roots = Vec::new();
     let mut skipped_links = Vec::new();
@@ -75,23 +108,7 @@ pub fn read_paths(paths: &[PathBuf]) -> Result<Named> {
             files.push(f);
         }
     }
-    let sources = files
-        .iter()
-        .map(|f| {
-            let text =
-                fs::read_to_string(f).with_context(|| format!("cannot read {}", f.display()))?;
-            Ok(Source {
-                name: f.display().to_string(),
-                text,
-            })
-        })
-        .collect::<Result<_>>()?;
-    Ok(Named {
-        files,
-        sources,
-        roots,
-        skipped_links,
-    })
+    Ok((files, roots, skipped_links))
 }
 
 /// Collects the YAML files under `dir`, without following symlinks to folders.

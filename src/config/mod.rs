@@ -313,6 +313,9 @@ pub struct Config {
     pub controller_flag: bool,
     /// A version that [`Version::parse`] accepts; `None` when unset or empty.
     pub capm3_version: Option<String>,
+    /// The most host-pool claims a run may fill ([`crate::limits::Limits::max_claims`]): not a
+    /// functionConfig field, the run sets it from its limits.
+    pub max_claims: u64,
 }
 
 impl Default for Config {
@@ -329,6 +332,7 @@ impl Default for Config {
             prune: false,
             labels: true,
             controller_flag: true,
+            max_claims: crate::limits::DEFAULT_MAX_CLAIMS,
             capm3_version: None,
         }
     }

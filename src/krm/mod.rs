@@ -6,12 +6,16 @@
 
 pub mod read;
 pub mod results;
+pub mod text;
 pub mod write;
 
 #[cfg(test)]
 mod tests;
 
-pub use read::{ConfigFileError, Framing, Input, ReadError, Source, read, read_config};
+pub use read::{
+    ConfigFileError, Framing, Input, ReadError, Source, read, read_config, read_limited,
+};
+pub use text::{Budget, TextError, read_text};
 pub use write::{
     ResultsEdit, human_results, join_stream, results_edit, results_yaml, stderr_results,
 };

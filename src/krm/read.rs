@@ -120,11 +120,18 @@ const RESOURCE_LIST_VERSIONS: [&str; 2] =
 
 /// Parses the sources and finds the items.
 pub fn read(sources: &[Source]) -> Result<Input, ReadError> {
+    read_limited(sources, crate::limits::DEFAULT_MAX_ALIAS_NODES)
+}
+
+/// [`read`], with `max_alias_nodes` as the alias expansion floor ([`yaml::parse_limited`]).
+pub fn read_limited(sources: &[Source], max_alias_nodes: u64) -> Result<Input, ReadError> {
     let mut docs = Vec::with_capacity(sources.len());
     for s in sources {
-        docs.push(yaml::parse(&s.text).map_err(|e| ReadError::NotYaml {
-            source_name: s.name.clone(),
-            message: e.to_string(),
+        docs.push(yaml::parse_limited(&s.text, max_alias_nodes).map_err(|e| {
+            ReadError::NotYaml {
+                source_name: s.name.clone(),
+                message: e.to_string(),
+            }
         })?);
     }
     let mut input = Input {

@@ -117,8 +117,37 @@ pub fn plan(idx: &Index, values: &[Value], cfg: &Config, findings: &mut Vec<Find
         findings.push(templates.info(ns));
     }
     check_config_pools(idx, cfg, &templates, &plan, findings);
+    if let Some(refusal) = too_many_claims(idx, &plan, cfg) {
+        // Nothing is filled: every later step's work grows with the claims.
+        findings.push(refusal);
+        return Plan::default();
+    }
     check_claim_names(idx, &plan, findings);
     plan
+}
+
+/// The error when the mapping asks for more claims than [`Config::max_claims`], before any
+/// claim is named or pool filled: a few hosts with many pools (or the reverse) is a small input whose output
+/// would not be. It is reported at the first pool with the most claims.
+fn too_many_claims(idx: &Index, plan: &Plan, cfg: &Config) -> Option<Finding> {
+    let total: u64 = plan.required.values().map(|h| h.len() as u64).sum();
+    if total <= cfg.max_claims {
+        return None;
+    }
+    // The first of the largest in (namespace, name) order.
+    let claims = |p: &PoolId| plan.required.get(p).map_or(0, Vec::len);
+    let largest = plan.managed.iter().rev().max_by_key(|p| claims(p))?;
+    let pool = &idx.pools[*largest];
+    Some(
+        Finding::error(format!(
+            "the mapping asks for {total} host-pool claims over {} pools ({} in this one), more than the limit of {}; narrow the mapping (hostSelector, pools, mapping: templates), or raise the limit with --max-claims or IPREUSE_MAX_CLAIMS",
+            plan.required.len(),
+            claims(largest),
+            cfg.max_claims
+        ))
+        .on(pool.object.resource_ref())
+        .at("spec.preAllocations"),
+    )
 }
 
 /// The config's `pools`: a name that matches no pool of the input is an error (a typo would

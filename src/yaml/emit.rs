@@ -112,7 +112,9 @@ impl NewValue {
         let normalized = yaml.replace("\r\n", "\n").replace('\r', "\n");
         let trimmed = normalized.trim_end_matches(['\n', ' ', '\t']);
         let trimmed = trimmed.trim_start_matches('\n');
-        let (docs, anchors) = parse_counting_anchors(trimmed).map_err(|e| e.to_string())?;
+        let (docs, anchors) =
+            parse_counting_anchors(trimmed, crate::limits::DEFAULT_MAX_ALIAS_NODES)
+                .map_err(|e| e.to_string())?;
         if anchors > 0 {
             return Err("anchors (`&name`) are not allowed in a value".into());
         }

@@ -4,9 +4,11 @@ use std::collections::HashMap;
 use std::ops::Range;
 use std::sync::Arc;
 
-use granit_parser::{Event, Parser, ScalarStyle as GStyle, Span, Tag};
+use granit_parser::{ErrorKind, Event, Parser, ScalarStyle as GStyle, Span, Tag};
 
 use super::text::{break_len, line_col, line_end, line_start, next_line_start, skip_ws_back};
+use crate::limits::{DEFAULT_MAX_ALIAS_NODES, MAX_NESTING};
+
 use super::tree::{
     Document, INDEX_THRESHOLD, Mapping, Node, NodeKind, Scalar, ScalarStyle, Sequence,
 };
@@ -23,29 +25,35 @@ pub struct YamlError {
     pub message: String,
 }
 
-/// Alias expansion budget: the number of nodes a document may read as, aliases expanded, is at
-/// most `max(ALIAS_EXPANSION_FLOOR, 2 × its written nodes)` (guards against "billion laughs").
-const ALIAS_EXPANSION_FLOOR: u64 = 1_000_000;
-
 /// Parses a YAML stream (any number of `---`-separated documents; BOM, CRLF and comments are
 /// fine) into documents whose nodes carry byte spans into `text`.
 ///
 /// Limits set on purpose: no limit on the number of nodes or documents (a 10,000-object list is
-/// normal input); nesting depth 255 (block and flow); keys at most 1024 characters when written
-/// as implicit keys (YAML's own limit); a document may read as at most
+/// normal input); nesting depth [`MAX_NESTING`] (block and flow); keys at most 1024 characters
+/// when written as implicit keys (YAML's own limit); a document may read as at most
 /// max(1,000,000, 2 × its written nodes) nodes once aliases are expanded ("billion laughs"
-/// guard). Duplicate keys in one mapping are an error (a key written in a mapping that also
+/// guard; [`parse_limited`] sets another floor). Duplicate keys in one mapping are an error (a key written in a mapping that also
 /// comes from its merge key `<<` is not a duplicate: the written one wins). A merge key whose
 /// value is not a mapping or a sequence of mappings is an error. CR, LF and CRLF are line
 /// breaks.
 pub fn parse(text: &str) -> Result<Vec<Document>, YamlError> {
-    parse_counting_anchors(text).map(|(docs, _)| docs)
+    parse_limited(text, DEFAULT_MAX_ALIAS_NODES)
 }
 
-/// [`parse`], also telling how many anchors (`&name`) the text defines.
-pub(crate) fn parse_counting_anchors(text: &str) -> Result<(Vec<Document>, usize), YamlError> {
+/// [`parse`], with `max_alias_nodes` in place of 1,000,000 as the alias expansion floor.
+pub fn parse_limited(text: &str, max_alias_nodes: u64) -> Result<Vec<Document>, YamlError> {
+    parse_counting_anchors(text, max_alias_nodes).map(|(docs, _)| docs)
+}
+
+/// [`parse_limited`], also telling how many anchors (`&name`) the text defines.
+pub(crate) fn parse_counting_anchors(
+    text: &str,
+    max_alias_nodes: u64,
+) -> Result<(Vec<Document>, usize), YamlError> {
     let mut options = granit_parser::Options::default();
     options.set_emit_comments(false);
+    options.flow_nesting_limit = MAX_NESTING;
+    options.block_nesting_limit = MAX_NESTING;
     let parser = Parser::new_from_str_with_options(text, options);
     let mut builder = Builder {
         text,
@@ -57,12 +65,18 @@ pub(crate) fn parse_counting_anchors(text: &str) -> Result<(Vec<Document>, usize
         written: 0,
         aliases: false,
         anchors_defined: 0,
+        max_alias_nodes,
     };
     for event in parser {
         let (event, span) = event.map_err(|e| YamlError {
             line: e.marker().line(),
             column: e.marker().col() + 1,
-            message: e.info(),
+            message: match e.kind() {
+                ErrorKind::RecursionLimitExceeded => format!(
+                    "collections nested deeper than {MAX_NESTING} levels (a fixed limit; a Kubernetes object needs far fewer)"
+                ),
+                _ => e.info(),
+            },
         })?;
         builder.event(event, span)?;
     }
@@ -105,6 +119,8 @@ struct Builder<'t> {
     /// Whether the current document has used an alias.
     aliases: bool,
     anchors_defined: usize,
+    /// The alias expansion floor (see [`parse`]).
+    max_alias_nodes: u64,
 }
 
 fn range(span: &Span) -> Range<usize> {
@@ -132,11 +148,13 @@ impl Builder<'_> {
                 let Some(built) = self.root.take() else {
                     return Ok(());
                 };
-                let limit = ALIAS_EXPANSION_FLOOR.max(self.written.saturating_mul(2));
+                let limit = self.max_alias_nodes.max(self.written.saturating_mul(2));
                 if built.size > limit {
                     return Err(self.error_at(
                         built.node.span.start,
-                        format!("aliases expand to more than {limit} nodes"),
+                        format!(
+                            "the document starting here reads as more than {limit} nodes once its aliases are expanded (raise the limit with --max-alias-nodes or IPREUSE_MAX_ALIAS_NODES)"
+                        ),
                     ));
                 }
                 let start = self.doc_start.unwrap_or(built.node.span.start);

@@ -251,7 +251,35 @@ fn alias_bomb_is_refused() {
         ));
     }
     let e = parse(&t).unwrap_err();
-    assert!(e.message.contains("aliases expand"), "{e}");
+    assert!(e.message.contains("more than 1000000 nodes"), "{e}");
+    assert!(e.message.contains("--max-alias-nodes"), "{e}");
+    assert_eq!((e.line, e.column), (1, 1), "{e}");
+    // About 123,000 nodes expanded: under the default floor, over a floor of 1,000.
+    let mut small = String::from("a0: &a0 [x, x, x, x, x, x, x, x, x, x]\n");
+    for i in 1..5 {
+        let p = i - 1;
+        small.push_str(&format!(
+            "a{i}: &a{i} [*a{p}, *a{p}, *a{p}, *a{p}, *a{p}, *a{p}, *a{p}, *a{p}, *a{p}, *a{p}]\n"
+        ));
+    }
+    assert!(parse(&small).is_ok());
+    assert!(crate::yaml::parse_limited(&small, 1_000).is_err());
+}
+
+#[test]
+fn nesting_past_the_limit_is_refused_in_flow_and_block() {
+    let depth = crate::limits::MAX_NESTING;
+    let ok = format!("k: {}{}\n", "[".repeat(depth - 1), "]".repeat(depth - 1));
+    assert!(parse(&ok).is_ok());
+    let flow = format!("k: {}{}\n", "[".repeat(10_000), "]".repeat(10_000));
+    let mut block = String::new();
+    for i in 0..10_000 {
+        block.push_str(&format!("{}k{i}:\n", " ".repeat(i)));
+    }
+    for t in [flow, block] {
+        let e = parse(&t).unwrap_err();
+        assert!(e.message.contains("nested deeper than 255 levels"), "{e}");
+    }
 }
 
 #[test]
