@@ -443,7 +443,7 @@ impl Skeleton {
         let mut meant = serde_json::Map::new();
         for (j, (k, v)) in root.entries.iter().enumerate() {
             let key = match k.as_scalar() {
-                Some(s) => s.value.clone(),
+                Some(s) => s.value.to_string(),
                 None => k.to_json().to_string(),
             };
             let value = if j == self.entry {

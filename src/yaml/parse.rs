@@ -434,10 +434,14 @@ impl Builder<'_> {
         } else {
             value
         };
-        let tag = tag.map(|t| format!("{}{}", t.handle(), t.suffix()));
+        let tag = tag.map(|t| format!("{}{}", t.handle(), t.suffix()).into_boxed_str());
         Ok(Node {
             span,
-            kind: NodeKind::Scalar(Scalar { value, style, tag }),
+            kind: NodeKind::Scalar(Scalar {
+                value: value.into_boxed_str(),
+                style,
+                tag,
+            }),
         })
     }
 
@@ -611,7 +615,7 @@ pub(crate) fn colon_after_key(text: &str, from: usize) -> Option<usize> {
 pub(crate) fn is_merge_key(key: &Node) -> bool {
     match &key.kind {
         NodeKind::Scalar(s) => {
-            s.value == "<<"
+            &*s.value == "<<"
                 && match s.tag.as_deref() {
                     None => s.style == ScalarStyle::Plain,
                     Some(t) => t == "tag:yaml.org,2002:merge",

@@ -76,12 +76,12 @@ pub enum ScalarStyle {
 #[derive(Debug, Clone, PartialEq)]
 pub struct Scalar {
     /// The value after unescaping and folding (an empty plain value is `""`).
-    pub value: String,
+    pub value: Box<str>,
     /// How it was written.
     pub style: ScalarStyle,
     /// The resolved explicit tag, if any: `tag:yaml.org,2002:str` for `!!str`, `!foo` for a
     /// local tag.
-    pub tag: Option<String>,
+    pub tag: Option<Box<str>>,
 }
 
 /// A mapping; keys are kept in source order and indexed by their string text.
@@ -100,8 +100,11 @@ pub struct Mapping {
     pub entries: Vec<(Node, Node)>,
     /// Whether it is written in flow style (`{a: 1}`).
     pub flow: bool,
-    index: Option<HashMap<String, usize>>,
-    merge: Option<usize>,
+    /// Boxed, and the merge position 32-bit, to keep every mapping small: most have neither
+    /// (a `HashMap` is 48 bytes, a box 8).
+    #[allow(clippy::box_collection)]
+    index: Option<Box<HashMap<String, usize>>>,
+    merge: Option<u32>,
 }
 
 impl PartialEq for Mapping {
@@ -206,8 +209,9 @@ impl Mapping {
         Mapping {
             entries,
             flow,
-            index,
-            merge,
+            index: index.map(Box::new),
+            // A mapping of 2^32 entries would need far more than the input size limit.
+            merge: merge.and_then(|m| u32::try_from(m).ok()),
         }
     }
 
@@ -218,7 +222,7 @@ impl Mapping {
         match &self.index {
             Some(map) => map.get(key).copied(),
             None => self.entries.iter().enumerate().position(|(i, (k, _))| {
-                Some(i) != self.merge && k.as_scalar().is_some_and(|s| s.value == key)
+                Some(i) != self.merge_position() && k.as_scalar().is_some_and(|s| &*s.value == key)
             }),
         }
     }
@@ -241,13 +245,13 @@ impl Mapping {
 
     /// The position of the merge key entry (`<<`), if the mapping has one.
     pub fn merge_position(&self) -> Option<usize> {
-        self.merge
+        self.merge.map(|m| m as usize)
     }
 
     /// The mappings the merge key (`<<`) refers to, in precedence order (none without one).
     pub fn merge_sources(&self) -> impl Iterator<Item = &Mapping> {
         let value = self
-            .merge
+            .merge_position()
             .and_then(|i| self.entries.get(i))
             .map(|(_, v)| v.resolved());
         let (single, list) = match value.map(|v| &v.kind) {
@@ -364,7 +368,7 @@ impl Node {
 /// A mapping key as a JSON object key: a scalar's value, else the key's JSON text.
 fn json_key(k: &Node) -> String {
     match k.as_scalar() {
-        Some(s) => s.value.clone(),
+        Some(s) => s.value.to_string(),
         None => k.to_json().to_string(),
     }
 }
@@ -376,12 +380,12 @@ fn merged_to_json(m: &Mapping) -> serde_json::Value {
         .entries
         .iter()
         .enumerate()
-        .filter(|(i, _)| Some(*i) != m.merge)
+        .filter(|(i, _)| Some(*i) != m.merge_position())
         .map(|(_, (k, _))| json_key(k))
         .collect();
     let mut obj = serde_json::Map::new();
     for (i, (k, v)) in m.entries.iter().enumerate() {
-        if Some(i) != m.merge {
+        if Some(i) != m.merge_position() {
             obj.insert(json_key(k), v.to_json());
             continue;
         }
@@ -415,7 +419,7 @@ fn is_null_scalar(s: &Scalar) -> bool {
         Some(_) => false,
         None => {
             s.style == ScalarStyle::Plain
-                && matches!(s.value.as_str(), "" | "~" | "null" | "Null" | "NULL")
+                && matches!(&*s.value, "" | "~" | "null" | "Null" | "NULL")
         }
     }
 }
@@ -423,7 +427,7 @@ fn is_null_scalar(s: &Scalar) -> bool {
 fn scalar_to_json(s: &Scalar) -> serde_json::Value {
     use serde_json::Value;
     match s.tag.as_deref() {
-        Some("tag:yaml.org,2002:str") => return Value::String(s.value.clone()),
+        Some("tag:yaml.org,2002:str") => return Value::String(s.value.to_string()),
         Some("tag:yaml.org,2002:null") => return Value::Null,
         _ => {}
     }
@@ -444,5 +448,15 @@ pub(crate) fn untagged_scalar_json(value: &str, style: ScalarStyle) -> serde_jso
         resolve_plain(value)
     } else {
         serde_json::Value::String(value.to_owned())
+    }
+}
+#[cfg(test)]
+mod size_tests {
+    /// A tree holds one node per scalar and collection of the input, and each mapping entry is
+    /// two of them: their size is most of a run's memory (BENCHMARKS.md).
+    #[test]
+    fn nodes_stay_small() {
+        assert!(std::mem::size_of::<super::Node>() <= 64);
+        assert!(std::mem::size_of::<(super::Node, super::Node)>() <= 128);
     }
 }

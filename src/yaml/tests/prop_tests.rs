@@ -184,7 +184,7 @@ fn leaves(node: &crate::yaml::Node, path: &mut Vec<Seg>, out: &mut Vec<Vec<Seg>>
         NodeKind::Map(m) => {
             for (k, v) in &m.entries {
                 if let Some(key) = k.as_scalar() {
-                    path.push(Seg::Key(key.value.clone()));
+                    path.push(Seg::Key(key.value.to_string()));
                     leaves(v, path, out);
                     path.pop();
                 }
@@ -275,7 +275,7 @@ fn maps(node: &crate::yaml::Node, path: &mut Vec<Seg>, out: &mut Vec<Vec<Seg>>) 
             out.push(path.clone());
             for (k, v) in &m.entries {
                 if let Some(key) = k.as_scalar() {
-                    path.push(Seg::Key(key.value.clone()));
+                    path.push(Seg::Key(key.value.to_string()));
                     maps(v, path, out);
                     path.pop();
                 }
@@ -353,7 +353,7 @@ proptest! {
                     let (Some(o), Some(n)) = (at(old, &p).and_then(Value::as_object), at(new, &p).and_then(Value::as_object)) else { return false };
                     n.get("zz") == Some(&Value::from("v: #")) && o.iter().all(|(k, v)| n.get(k) == Some(v)) && n.len() == o.len() + 1
                 })?;
-                let keys: Vec<String> = docs[idx].root.get_path(&path).and_then(|n| n.as_map()).map(|m| m.entries.iter().filter_map(|(k, _)| k.as_scalar().map(|s| s.value.clone())).collect()).unwrap_or_default();
+                let keys: Vec<String> = docs[idx].root.get_path(&path).and_then(|n| n.as_map()).map(|m| m.entries.iter().filter_map(|(k, _)| k.as_scalar().map(|s| s.value.to_string())).collect()).unwrap_or_default();
                 for key in keys {
                     let p = path.clone();
                     let kk = key.clone();
@@ -544,7 +544,7 @@ proptest! {
                 let (Some(o), Some(n)) = (at(old, &p).and_then(Value::as_object), at(new, &p).and_then(Value::as_object)) else { return false };
                 n.get("zz").and_then(Value::as_str) == Some(value.as_str()) && o.iter().all(|(k, v)| n.get(k) == Some(v)) && n.len() == o.len() + 1
             })?;
-            let keys: Vec<String> = docs[0].root.get_path(&path).and_then(|n| n.as_map()).map(|m| m.entries.iter().filter_map(|(k, _)| k.as_scalar().map(|s| s.value.clone())).collect()).unwrap_or_default();
+            let keys: Vec<String> = docs[0].root.get_path(&path).and_then(|n| n.as_map()).map(|m| m.entries.iter().filter_map(|(k, _)| k.as_scalar().map(|s| s.value.to_string())).collect()).unwrap_or_default();
             for key in keys {
                 let (p, kk) = (path.clone(), key.clone());
                 check_edit(&text, &docs, 0, Edit::RemoveEntry { path: path.clone(), key: key.clone() }, |old, new| {
