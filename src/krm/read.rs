@@ -118,14 +118,26 @@ fn is_list(node: &Node) -> bool {
 const RESOURCE_LIST_VERSIONS: [&str; 2] =
     ["config.kubernetes.io/v1", "config.kubernetes.io/v1alpha1"];
 
+/// What the reader never reads of the input, so that it is parsed but not built: the fields
+/// [`crate::model::read_set`] never reads, of the objects that can be items (any object holding
+/// items is built whole).
+pub(crate) const SKIP: yaml::SkipRule = yaml::SkipRule {
+    field: crate::model::read_set::never_read,
+    container: |api_version, kind| {
+        kind == "ResourceList" || (api_version == "v1" && kind == "List")
+    },
+};
+
 /// Parses the sources and finds the items.
 pub fn read(sources: &[Source]) -> Result<Input, ReadError> {
     let mut docs = Vec::with_capacity(sources.len());
     for s in sources {
-        docs.push(yaml::parse(&s.text).map_err(|e| ReadError::NotYaml {
-            source_name: s.name.clone(),
-            message: e.to_string(),
-        })?);
+        docs.push(
+            yaml::parse_items(&s.text, &SKIP).map_err(|e| ReadError::NotYaml {
+                source_name: s.name.clone(),
+                message: e.to_string(),
+            })?,
+        );
     }
     let mut input = Input {
         framing: Framing::Stream,

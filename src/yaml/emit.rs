@@ -127,7 +127,7 @@ impl NewValue {
                 }
                 NodeKind::Map(m) => m.flow,
                 NodeKind::Seq(s) => s.flow,
-                NodeKind::Alias(_) => false,
+                NodeKind::Alias(_) | NodeKind::Skipped(_) => false,
             };
         if trimmed.starts_with("---") || trimmed.contains("\n---") || trimmed.contains("\n...") {
             return Err("document markers are not allowed in a value".into());

@@ -29,8 +29,9 @@ mod tests;
 pub use edit::{Applied, Change, Edit, EditError, WriteStyle, apply, apply_mapped};
 pub use emit::to_yaml_block;
 pub use meaning::MeaningError;
-pub use parse::{YamlError, parse};
+pub use parse::{SkipRule, YamlError, parse, parse_items};
 pub use simple_read::read_simple;
 pub use tree::{
-    Document, Mapping, Node, NodeKind, Scalar, ScalarStyle, Seg, Sequence, path_key, path_to_string,
+    Document, Mapping, Node, NodeKind, Scalar, ScalarStyle, Seg, Sequence, Skipped, path_key,
+    path_to_string,
 };
