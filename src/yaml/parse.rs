@@ -299,6 +299,10 @@ impl Builder<'_> {
                     start..end
                 };
                 let merge = self.merge_entry(&entries)?;
+                // a tree of many small mappings and lists: the room left by growing them is
+                // most of it (a 5-entry mapping holds room for 8)
+                let mut entries = entries;
+                entries.shrink_to_fit();
                 let node = Node {
                     span,
                     kind: NodeKind::Map(Mapping::new(entries, flow, index, merge)),
@@ -311,7 +315,7 @@ impl Builder<'_> {
                     flow,
                     open,
                     anchor,
-                    items,
+                    mut items,
                     size,
                     skip_root,
                     ..
@@ -319,6 +323,7 @@ impl Builder<'_> {
                 else {
                     return Err(self.error_at(r.start, "unbalanced sequence end".into()));
                 };
+                items.shrink_to_fit();
                 let span = if flow {
                     open.start..r.end
                 } else {
