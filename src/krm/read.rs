@@ -118,6 +118,16 @@ fn is_list(node: &Node) -> bool {
 const RESOURCE_LIST_VERSIONS: [&str; 2] =
     ["config.kubernetes.io/v1", "config.kubernetes.io/v1alpha1"];
 
+/// What the reader never reads of the input, so that it is parsed but not built: the fields
+/// [`crate::model::read_set`] never reads, of the objects that can be items (any object holding
+/// items is built whole).
+pub(crate) const SKIP: yaml::SkipRule = yaml::SkipRule {
+    field: crate::model::read_set::never_read,
+    container: |api_version, kind| {
+        kind == "ResourceList" || (api_version == "v1" && kind == "List")
+    },
+};
+
 /// Parses the sources and finds the items.
 pub fn read(sources: &[Source]) -> Result<Input, ReadError> {
     read_limited(sources, crate::limits::DEFAULT_MAX_ALIAS_NODES)
@@ -127,12 +137,12 @@ pub fn read(sources: &[Source]) -> Result<Input, ReadError> {
 pub fn read_limited(sources: &[Source], max_alias_nodes: u64) -> Result<Input, ReadError> {
     let mut docs = Vec::with_capacity(sources.len());
     for s in sources {
-        docs.push(yaml::parse_limited(&s.text, max_alias_nodes).map_err(|e| {
-            ReadError::NotYaml {
+        docs.push(
+            yaml::parse_items(&s.text, &SKIP, max_alias_nodes).map_err(|e| ReadError::NotYaml {
                 source_name: s.name.clone(),
                 message: e.to_string(),
-            }
-        })?);
+            })?,
+        );
     }
     let mut input = Input {
         framing: Framing::Stream,

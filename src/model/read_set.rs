@@ -7,6 +7,10 @@
 //! value holds `apiVersion`, `kind` and `metadata` and nothing else. Its text is untouched
 //! either way (edits are spliced into the source text).
 //!
+//! The reader does not even build what is never read: [`never_read`] is its rule
+//! ([`crate::yaml::parse_items`]), so the fields [`item_value`] drops are parsed (checked as
+//! YAML) but kept only as their place in the text.
+//!
 //! A reader for a new kind must add it to [`READ`]: without it, the reader sees no `spec`.
 
 use serde_json::{Map, Value};
@@ -40,6 +44,21 @@ const NEVER_READ: &[(&str, &str, &str)] = &[(BMO_GROUP, "BareMetalHost", "status
 
 /// The fields of every item that are read whatever its kind.
 const IDENTITY: [&str; 3] = ["apiVersion", "kind", "metadata"];
+
+/// Whether the top-level field `key` of an item with this `apiVersion` and `kind` is never
+/// read: what [`item_value`] drops. The reader parses such a field without building it
+/// ([`crate::yaml::parse_items`]).
+pub fn never_read(api_version: &str, kind: &str, key: &str) -> bool {
+    if IDENTITY.contains(&key) {
+        return false;
+    }
+    let group = api_version.rsplit_once('/').map_or("", |(g, _)| g);
+    if READ.contains(&(group, kind)) {
+        NEVER_READ.contains(&(group, kind, key))
+    } else {
+        true
+    }
+}
 
 /// The JSON value of an item, holding what the function reads of it (see the module).
 pub fn item_value(node: &Node) -> Value {
@@ -89,9 +108,18 @@ mod tests {
     use super::*;
     use serde_json::json;
 
+    /// The item's value, the same whether what is never read is built or not.
     fn value(text: &str) -> Value {
         let docs = crate::yaml::parse(text).expect("YAML");
-        item_value(&docs[0].root)
+        let lean = crate::yaml::parse_items(
+            text,
+            &crate::krm::read::SKIP,
+            crate::limits::DEFAULT_MAX_ALIAS_NODES,
+        )
+        .expect("YAML");
+        let v = item_value(&docs[0].root);
+        assert_eq!(v, item_value(&lean[0].root), "{text}");
+        v
     }
 
     #[test]
@@ -155,5 +183,54 @@ mod tests {
     fn not_an_object_is_read_as_written() {
         assert_eq!(value("[1, 2]\n"), json!([1, 2]));
         assert_eq!(value("kind: Widget\n"), json!({"kind": "Widget"}));
+    }
+
+    /// Every YAML file of `examples/` reads the same, item by item, when what is never read is
+    /// not built (`parse_items`), and the rule skips something in them.
+    #[test]
+    fn what_is_not_built_is_what_is_not_read() {
+        fn files(dir: &std::path::Path, out: &mut Vec<std::path::PathBuf>) {
+            for entry in std::fs::read_dir(dir).expect("readable").flatten() {
+                let path = entry.path();
+                if path.is_dir() {
+                    files(&path, out);
+                } else if path.extension().is_some_and(|e| e == "yaml" || e == "yml") {
+                    out.push(path);
+                }
+            }
+        }
+        let mut paths = Vec::new();
+        files(
+            &std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("examples"),
+            &mut paths,
+        );
+        let mut skipped = 0;
+        for path in &paths {
+            let text = std::fs::read_to_string(path).expect("text");
+            let Ok(full) = crate::yaml::parse(&text) else {
+                continue;
+            };
+            let lean = crate::yaml::parse_items(
+                &text,
+                &crate::krm::read::SKIP,
+                crate::limits::DEFAULT_MAX_ALIAS_NODES,
+            )
+            .expect("parses");
+            assert_eq!(full.len(), lean.len(), "{}", path.display());
+            for (f, l) in full.iter().zip(&lean) {
+                skipped += usize::from(l.skipped);
+                assert_eq!(
+                    item_value(&f.root),
+                    item_value(&l.root),
+                    "{}",
+                    path.display()
+                );
+            }
+        }
+        assert!(
+            paths.len() > 20 && skipped > 5,
+            "{} files, {skipped} skipped",
+            paths.len()
+        );
     }
 }

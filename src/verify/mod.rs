@@ -15,6 +15,10 @@
 //! Whenever a shortcut does not apply or does not confirm the text, the whole text is parsed
 //! and every document compared: the answer is then exact, and a failure names the document and
 //! the first path where what was written differs from what was meant.
+//!
+//! The documents read in may have parts that were not built ([`yaml::parse_items`]): the
+//! written text is always parsed whole, and what was meant of a document, or of an item in a
+//! skeleton, that has such a part is read again, whole, from the original text.
 
 use std::collections::HashSet;
 
@@ -71,7 +75,7 @@ fn collect_alias_targets(node: &Node, set: &mut HashSet<(usize, usize)>) {
             }
         }
         NodeKind::Seq(s) => s.items.iter().for_each(|i| collect_alias_targets(i, set)),
-        NodeKind::Scalar(_) => {}
+        NodeKind::Scalar(_) | NodeKind::Skipped(_) => {}
     }
 }
 
@@ -104,11 +108,28 @@ pub fn check(
     if quick(original, docs, edits, applied) {
         return Ok(());
     }
-    full(docs, edits, applied)
+    full(original, docs, edits, applied)
 }
 
 /// The exact check: parse the whole output, compare every document.
-fn full(docs: &[Document], edits: &[(usize, Edit)], applied: &Applied) -> Result<(), Mismatch> {
+fn full(
+    original: &str,
+    docs: &[Document],
+    edits: &[(usize, Edit)],
+    applied: &Applied,
+) -> Result<(), Mismatch> {
+    // What was meant is read from whole documents: those with a part not built are read again.
+    let whole;
+    let docs = if docs.iter().any(|d| d.skipped) {
+        whole = yaml::parse(original).map_err(|e| Mismatch {
+            doc: None,
+            path: Vec::new(),
+            message: format!("the original text does not read again ({e})"),
+        })?;
+        whole.as_slice()
+    } else {
+        docs
+    };
     let written = yaml::parse(&applied.text).map_err(|e| Mismatch {
         doc: doc_of_line(docs, applied, e.line),
         path: Vec::new(),
@@ -255,6 +276,13 @@ fn quick(original: &str, docs: &[Document], edits: &[(usize, Edit)], applied: &A
         let doc_edits = &per_doc[d];
         let confirmed = match Skeleton::of(original, &docs[d], end) {
             Some(sk) => sk.confirms(original, &docs[d], doc_edits, applied, out_start..out_end),
+            None if docs[d].skipped => {
+                // what the document meant, read again whole from its own region
+                match yaml::parse(original.get(start..end).unwrap_or("")).as_deref() {
+                    Ok([whole]) => reads_as(out, &whole.root, doc_edits),
+                    _ => false,
+                }
+            }
             None => reads_as(out, &docs[d].root, doc_edits),
         };
         if !confirmed {
@@ -415,7 +443,14 @@ impl Skeleton {
                 };
                 sk.push_str(t);
                 let refs: Vec<&Edit> = item_edits[i].iter().collect();
-                let Some(meant) = meant_json(seq.items[i].to_json(), &refs) else {
+                let value = match seq.items[i].contains_skipped() {
+                    false => seq.items[i].to_json(),
+                    true => match item_again(text, unit) {
+                        Some(value) => value,
+                        None => return false,
+                    },
+                };
+                let Some(meant) = meant_json(value, &refs) else {
                     return false;
                 };
                 items.push(meant);
@@ -440,6 +475,14 @@ impl Skeleton {
             return false;
         };
         sk.push_str(tail);
+        if root
+            .entries
+            .iter()
+            .enumerate()
+            .any(|(j, (k, v))| k.contains_skipped() || (j != self.entry && v.contains_skipped()))
+        {
+            return false;
+        }
         let mut meant = serde_json::Map::new();
         for (j, (k, v)) in root.entries.iter().enumerate() {
             let key = match k.as_scalar() {
@@ -472,6 +515,19 @@ impl Skeleton {
             }
         }
         touched
+    }
+}
+
+/// The JSON value of the one item of a block sequence written in `text[unit]` (an item's
+/// lines, from its `- `), parsed whole; `None` when it does not read as one.
+fn item_again(text: &str, unit: &std::ops::Range<usize>) -> Option<Value> {
+    let docs = yaml::parse(text.get(unit.clone())?).ok()?;
+    let [doc] = docs.as_slice() else {
+        return None;
+    };
+    match doc.root.as_seq()?.items.as_slice() {
+        [item] => Some(item.to_json()),
+        _ => None,
     }
 }
 

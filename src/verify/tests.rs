@@ -217,7 +217,7 @@ fn the_shortcuts_never_confirm_what_the_exact_check_refuses() {
                     continue;
                 }
                 let m = mutated(&out, at, byte);
-                let exact = full(&docs, &edits, &m);
+                let exact = full(&text, &docs, &edits, &m);
                 if exact.is_err() {
                     refused += 1;
                     assert!(
@@ -287,5 +287,64 @@ fn an_appended_list_item_is_confirmed_and_a_wrong_one_refused() {
         let path = edits[0].1.path();
         assert_eq!(m.path.get(..path.len()), Some(path), "{m:?}");
         assert_eq!(m.path.last(), Some(&Seg::Index(1)), "{m:?}");
+    }
+}
+
+/// A host as a ResourceList item: its `status` is parsed but not built by the reader.
+fn host_item(i: usize) -> String {
+    format!(
+        "- apiVersion: metal3.io/v1alpha1\n  kind: BareMetalHost\n  metadata:\n    name: h{i}\n  \
+         spec:\n    online: true\n  status:\n    hardware:\n      ramMebibytes: 1{i:03}\n"
+    )
+}
+
+/// Documents read as the function reads them (parts not built), then edited: the net reads
+/// what was meant of an edited item whole, so a change in a part that was not built is refused,
+/// in the skeleton of a large ResourceList and in a stream.
+#[test]
+fn a_change_in_a_part_that_was_not_built_is_refused() {
+    let mut rl = String::from("apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems:\n");
+    (0..70).for_each(|i| rl.push_str(&host_item(i)));
+    let stream: String = (0..3)
+        .map(|i| {
+            host_item(i)
+                .replace("\n  ", "\n")
+                .replacen("- ", "---\n", 1)
+        })
+        .collect();
+    let label = Edit::AddEntries {
+        path: vec![k("metadata"), k("labels")],
+        entries: vec![("pool".into(), "a".into())],
+    };
+    let cases = [
+        (rl, 0, label.prefixed(&[k("items"), Seg::Index(5)]), "1005"),
+        (stream, 1, label.clone(), "1001"),
+    ];
+    for (text, doc, edit, ram) in cases {
+        let docs = crate::yaml::parse_items(
+            &text,
+            &crate::krm::read::SKIP,
+            crate::limits::DEFAULT_MAX_ALIAS_NODES,
+        )
+        .expect("parses");
+        assert!(docs.iter().all(|d| d.skipped), "the statuses are not built");
+        let node = match doc {
+            0 if docs.len() == 1 => docs[0].root.get_path(&edit.path()[..2]).expect("item"),
+            _ => &docs[doc].root,
+        };
+        let own = edit.with_path(&edit.path()[edit.path().len() - 2..]);
+        let out = apply_mapped(&text, &[(node, own)]).expect("applies");
+        let edits = vec![(doc, edit)];
+        assert_eq!(check(&text, &docs, &edits, &out), Ok(()), "{}", out.text);
+        let at = out
+            .text
+            .find(&format!("ramMebibytes: {ram}"))
+            .expect("the status")
+            + 14;
+        let m = mutated(&out, at, b'7');
+        assert!(!quick(&text, &docs, &edits, &m), "the shortcut refuses it");
+        let refused = check(&text, &docs, &edits, &m).expect_err("refused");
+        assert_eq!(refused.doc, Some(doc));
+        assert_eq!(refused.path.last(), Some(&k("ramMebibytes")), "{refused:?}");
     }
 }

@@ -15,7 +15,8 @@ use serde_json::Value;
 
 use super::parse::parse_counting_anchors;
 use super::scalar::{
-    double_quote, plain_safe, plain_type, single_quote, single_quote_safe, string_scalar,
+    double_quote, plain_safe, plain_type, push_double_quoted, push_string_scalar, single_quote,
+    single_quote_safe, string_scalar,
 };
 use super::tree::{NodeKind, Scalar, ScalarStyle};
 
@@ -54,8 +55,22 @@ pub(crate) enum ValueKind {
 pub(crate) struct NewValue {
     pub(crate) block: String,
     pub(crate) inline: Option<String>,
-    pub(crate) flow: String,
+    flow: Flow,
     pub(crate) kind: ValueKind,
+}
+
+/// How a [`NewValue`] has its flow form, which only a flow collection needs: most values are
+/// written in block form and never need it, so it is made when asked for where it is not
+/// already written.
+#[derive(Debug, Clone)]
+enum Flow {
+    /// This text.
+    Text(String),
+    /// The one-line form.
+    Inline,
+    /// A mapping whose block form is one `key: value` line per entry, each value on its line:
+    /// `{` the lines joined by `, ` `}`.
+    Lines,
 }
 
 /// How a value is placed after `key:` or `- `: on that line, or as lines of its own (block).
@@ -71,19 +86,43 @@ impl NewValue {
         let q = double_quote(v);
         NewValue {
             block: q.clone(),
-            inline: Some(q.clone()),
-            flow: q,
+            inline: Some(q),
+            flow: Flow::Inline,
             kind: ValueKind::Scalar,
         }
     }
 
-    /// A new mapping holding `entries` (values double-quoted).
-    pub(crate) fn entries(entries: &[(String, String)], step: usize) -> NewValue {
-        let pairs: Vec<(String, NewValue)> = entries
-            .iter()
-            .map(|(k, v)| (k.clone(), NewValue::string(v)))
-            .collect();
-        NewValue::map(&pairs, step)
+    /// A new mapping holding `entries` (values double-quoted): the block text of
+    /// [`NewValue::map`] of [`NewValue::string`]s, written straight, one line per entry.
+    pub(crate) fn entries(entries: &[(String, String)]) -> NewValue {
+        let mut block =
+            String::with_capacity(entries.iter().map(|(k, v)| k.len() + v.len() + 6).sum());
+        for (i, (k, v)) in entries.iter().enumerate() {
+            if i > 0 {
+                block.push('\n');
+            }
+            push_string_scalar(&mut block, k);
+            block.push_str(": ");
+            push_double_quoted(&mut block, v);
+        }
+        NewValue {
+            block,
+            inline: None,
+            flow: Flow::Lines,
+            kind: ValueKind::Map,
+        }
+    }
+
+    /// The flow form: one line, for a place in a flow collection.
+    pub(crate) fn flow(&self) -> String {
+        match &self.flow {
+            Flow::Text(text) => text.clone(),
+            Flow::Inline => self.inline.clone().unwrap_or_else(|| self.block.clone()),
+            Flow::Lines => format!(
+                "{{{}}}",
+                self.block.split('\n').collect::<Vec<_>>().join(", ")
+            ),
+        }
     }
 
     /// A new mapping holding `pairs`, in order (nested lines indented by `step`).
@@ -93,11 +132,11 @@ impl NewValue {
             .map(|(k, v)| entry(k, v, step))
             .collect::<Vec<_>>()
             .join("\n");
-        let flow = flow_map(pairs.iter().map(|(k, v)| (k.as_str(), v.flow.clone())));
+        let flow = flow_map(pairs.iter().map(|(k, v)| (k.as_str(), v.flow())));
         NewValue {
             block,
             inline: None,
-            flow,
+            flow: Flow::Text(flow),
             kind: ValueKind::Map,
         }
     }
@@ -129,7 +168,7 @@ impl NewValue {
                 }
                 NodeKind::Map(m) => m.flow,
                 NodeKind::Seq(s) => s.flow,
-                NodeKind::Alias(_) => false,
+                NodeKind::Alias(_) | NodeKind::Skipped(_) => false,
             };
         if trimmed.starts_with("---") || trimmed.contains("\n---") || trimmed.contains("\n...") {
             return Err("document markers are not allowed in a value".into());
@@ -142,7 +181,7 @@ impl NewValue {
         Ok(NewValue {
             block: trimmed.to_owned(),
             inline: inline_ok.then(|| trimmed.to_owned()),
-            flow: flow(&doc.root.to_json()),
+            flow: Flow::Text(flow(&doc.root.to_json())),
             kind,
         })
     }

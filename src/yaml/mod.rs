@@ -29,9 +29,10 @@ mod tests;
 pub use edit::{Applied, Change, Edit, EditError, WriteStyle, apply, apply_mapped};
 pub use emit::to_yaml_block;
 pub use meaning::MeaningError;
-pub use parse::{YamlError, parse, parse_limited};
+pub use parse::{SkipRule, YamlError, parse, parse_items, parse_limited};
 pub use simple_read::read_simple;
 pub(crate) use text::line_col;
 pub use tree::{
-    Document, Mapping, Node, NodeKind, Scalar, ScalarStyle, Seg, Sequence, path_key, path_to_string,
+    Document, Mapping, Node, NodeKind, Scalar, ScalarStyle, Seg, Sequence, Skipped, path_key,
+    path_to_string,
 };

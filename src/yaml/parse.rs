@@ -10,7 +10,7 @@ use super::text::{break_len, line_col, line_end, line_start, next_line_start, sk
 use crate::limits::{DEFAULT_MAX_ALIAS_NODES, MAX_NESTING};
 
 use super::tree::{
-    Document, INDEX_THRESHOLD, Mapping, Node, NodeKind, Scalar, ScalarStyle, Sequence,
+    Document, INDEX_THRESHOLD, Mapping, Node, NodeKind, Scalar, ScalarStyle, Sequence, Skipped,
 };
 
 /// A YAML syntax error, or a document this layer refuses, with its position.
@@ -32,10 +32,10 @@ pub struct YamlError {
 /// normal input); nesting depth [`MAX_NESTING`] (block and flow); keys at most 1024 characters
 /// when written as implicit keys (YAML's own limit); a document may read as at most
 /// max(1,000,000, 2 × its written nodes) nodes once aliases are expanded ("billion laughs"
-/// guard; [`parse_limited`] sets another floor). Duplicate keys in one mapping are an error (a key written in a mapping that also
-/// comes from its merge key `<<` is not a duplicate: the written one wins). A merge key whose
-/// value is not a mapping or a sequence of mappings is an error. CR, LF and CRLF are line
-/// breaks.
+/// guard; [`parse_limited`] sets another floor). Duplicate keys in one mapping are an error (a
+/// key written in a mapping that also comes from its merge key `<<` is not a duplicate: the
+/// written one wins). A merge key whose value is not a mapping or a sequence of mappings is an
+/// error. CR, LF and CRLF are line breaks.
 pub fn parse(text: &str) -> Result<Vec<Document>, YamlError> {
     parse_limited(text, DEFAULT_MAX_ALIAS_NODES)
 }
@@ -50,6 +50,53 @@ pub(crate) fn parse_counting_anchors(
     text: &str,
     max_alias_nodes: u64,
 ) -> Result<(Vec<Document>, usize), YamlError> {
+    build(text, None, max_alias_nodes).map(|b| (b.docs, b.anchors_defined))
+}
+
+/// What a reader of Kubernetes objects ("items") never reads, so that [`parse_items`] need not
+/// build it.
+#[derive(Debug, Clone, Copy)]
+pub struct SkipRule {
+    /// Whether the top-level field `key` of an item with this `apiVersion` and `kind` is never
+    /// read (`apiVersion` and `kind` themselves are always read, whatever this says).
+    pub field: fn(api_version: &str, kind: &str, key: &str) -> bool,
+    /// Whether an object of this `apiVersion` and `kind` holds items in its `items` list (a
+    /// ResourceList, a `List`); such an object is read whole.
+    pub container: fn(api_version: &str, kind: &str) -> bool,
+}
+
+/// [`parse`], without building the nodes no one reads: the value of a top-level field of an
+/// item that `rule.field` names becomes a [`NodeKind::Skipped`] node, which keeps only its
+/// span. Every event is still parsed and checked as [`parse`] checks it (syntax, duplicate keys,
+/// merge keys, nesting), so the same text fails with the same error, and what is built is the
+/// same tree as [`parse`] builds.
+///
+/// The items are each document's root mapping, and the mappings in the `items` list of an
+/// item that is a container (`rule.container`), at any depth of containers. A field is
+/// skipped only when the item's `apiVersion` and `kind` are written, as strings, as entries of
+/// the item before that field (they usually come first): when they come later, or only
+/// through a merge key, nothing of the item is skipped, since which item it is is not known
+/// yet. A merge key's value (`<<`) is never skipped. An alias (`*name`) anywhere in the text
+/// makes it all be parsed again and built whole ([`parse`]): an alias may use an anchored node
+/// from a skipped part, and whether one does is known only once the alias is read.
+/// `max_alias_nodes` is the alias expansion floor, as for [`parse_limited`].
+pub fn parse_items(
+    text: &str,
+    rule: &SkipRule,
+    max_alias_nodes: u64,
+) -> Result<Vec<Document>, YamlError> {
+    let built = build(text, Some(rule), max_alias_nodes)?;
+    if built.restart {
+        return parse_limited(text, max_alias_nodes);
+    }
+    Ok(built.docs)
+}
+
+fn build<'t>(
+    text: &'t str,
+    rule: Option<&'t SkipRule>,
+    max_alias_nodes: u64,
+) -> Result<Builder<'t>, YamlError> {
     let mut options = granit_parser::Options::default();
     options.set_emit_comments(false);
     options.flow_nesting_limit = MAX_NESTING;
@@ -66,6 +113,10 @@ pub(crate) fn parse_counting_anchors(
         aliases: false,
         anchors_defined: 0,
         max_alias_nodes,
+        rule,
+        skipping: 0,
+        skipped: false,
+        restart: false,
     };
     for event in parser {
         let (event, span) = event.map_err(|e| YamlError {
@@ -79,8 +130,11 @@ pub(crate) fn parse_counting_anchors(
             },
         })?;
         builder.event(event, span)?;
+        if builder.restart {
+            break;
+        }
     }
-    Ok((builder.docs, builder.anchors_defined))
+    Ok(builder)
 }
 
 /// A node under construction with its expanded size (for the alias budget).
@@ -98,6 +152,12 @@ enum Frame {
         index: Option<HashMap<String, usize>>,
         pending: Option<Node>,
         size: u64,
+        /// For an item (see [`parse_items`]): its `apiVersion` and `kind` as read so far.
+        item: Option<Box<ItemSeen>>,
+        /// Whether the value of the pending key is not built.
+        skip_value: bool,
+        /// Whether this mapping is the value of a skipped field (collapsed once complete).
+        skip_root: bool,
     },
     Seq {
         flow: bool,
@@ -105,7 +165,18 @@ enum Frame {
         anchor: usize,
         items: Vec<Node>,
         size: u64,
+        /// Whether this is the `items` list of a container: its mappings are items.
+        of_items: bool,
+        /// Whether this sequence is the value of a skipped field (collapsed once complete).
+        skip_root: bool,
     },
+}
+
+/// What an item mapping has told of itself so far.
+#[derive(Default)]
+struct ItemSeen {
+    api_version: Option<String>,
+    kind: Option<String>,
 }
 
 struct Builder<'t> {
@@ -121,6 +192,14 @@ struct Builder<'t> {
     anchors_defined: usize,
     /// The alias expansion floor (see [`parse`]).
     max_alias_nodes: u64,
+    /// What need not be built ([`parse_items`]); `None`: build everything.
+    rule: Option<&'t SkipRule>,
+    /// How many collections are open inside the value of a skipped field.
+    skipping: usize,
+    /// Whether the current document has a skipped node.
+    skipped: bool,
+    /// An alias was read while skipping: the text must be parsed again, whole.
+    restart: bool,
 }
 
 fn range(span: &Span) -> Range<usize> {
@@ -167,18 +246,37 @@ impl Builder<'_> {
                     root: built.node,
                     span: start..end.max(start),
                     has_aliases: self.aliases,
+                    skipped: self.skipped,
                 });
                 self.aliases = false;
+                self.skipped = false;
                 self.anchors.clear();
                 self.written = 0;
             }
             Event::Scalar(value, style, anchor, tag) => {
                 self.written += 1;
-                let node = self.scalar(value.into_owned(), style, tag.as_deref(), &span)?;
+                let node = if self.value_not_built() {
+                    // Only its span (keys inside a skipped part are built, for the duplicate
+                    // and merge key checks). The indentation step search visits it as one node.
+                    self.skipped = true;
+                    Node {
+                        span: self.scalar_span(style, &span).1,
+                        kind: NodeKind::Skipped(Skipped {
+                            first_key: None,
+                            step: None,
+                            visits: 1,
+                        }),
+                    }
+                } else {
+                    self.scalar(value.into_owned(), style, tag.as_deref(), &span)?
+                };
                 self.finish(node, 1, anchor)?;
             }
             Event::MappingStart(style, anchor, _) => {
                 self.written += 1;
+                let skip_root = self.starts_skip();
+                let item = (self.skipping == 0 && self.rule.is_some() && self.at_item())
+                    .then(Box::default);
                 self.stack.push(Frame::Map {
                     flow: style == granit_parser::StructureStyle::Flow,
                     open: r,
@@ -187,16 +285,23 @@ impl Builder<'_> {
                     index: None,
                     pending: None,
                     size: 1,
+                    item,
+                    skip_value: false,
+                    skip_root,
                 });
             }
             Event::SequenceStart(style, anchor, _) => {
                 self.written += 1;
+                let skip_root = self.starts_skip();
+                let of_items = self.skipping == 0 && self.at_container_items();
                 self.stack.push(Frame::Seq {
                     flow: style == granit_parser::StructureStyle::Flow,
                     open: r,
                     anchor,
                     items: Vec::new(),
                     size: 1,
+                    of_items,
+                    skip_root,
                 });
             }
             Event::MappingEnd => {
@@ -207,6 +312,7 @@ impl Builder<'_> {
                     entries,
                     index,
                     size,
+                    skip_root,
                     ..
                 }) = self.stack.pop()
                 else {
@@ -220,10 +326,15 @@ impl Builder<'_> {
                     start..end
                 };
                 let merge = self.merge_entry(&entries)?;
+                // a tree of many small mappings and lists: the room left by growing them is
+                // most of it (a 5-entry mapping holds room for 8)
+                let mut entries = entries;
+                entries.shrink_to_fit();
                 let node = Node {
                     span,
                     kind: NodeKind::Map(Mapping::new(entries, flow, index, merge)),
                 };
+                let node = self.close(node, skip_root);
                 self.finish(node, size, anchor)?;
             }
             Event::SequenceEnd => {
@@ -231,12 +342,15 @@ impl Builder<'_> {
                     flow,
                     open,
                     anchor,
-                    items,
+                    mut items,
                     size,
+                    skip_root,
+                    ..
                 }) = self.stack.pop()
                 else {
                     return Err(self.error_at(r.start, "unbalanced sequence end".into()));
                 };
+                items.shrink_to_fit();
                 let span = if flow {
                     open.start..r.end
                 } else {
@@ -249,9 +363,14 @@ impl Builder<'_> {
                     span,
                     kind: NodeKind::Seq(Sequence { items, flow }),
                 };
+                let node = self.close(node, skip_root);
                 self.finish(node, size, anchor)?;
             }
             Event::Alias(id) => {
+                if self.rule.is_some() {
+                    self.restart = true;
+                    return Ok(());
+                }
                 self.aliases = true;
                 let Some((target, size)) = self.anchors.get(&id).cloned() else {
                     return Err(self.error_at(
@@ -268,6 +387,82 @@ impl Builder<'_> {
             _ => {}
         }
         Ok(())
+    }
+
+    /// Whether the next node is the value of a skipped field or inside one, and not a mapping
+    /// key (keys are built, for the duplicate key check).
+    fn value_not_built(&self) -> bool {
+        match self.stack.last() {
+            Some(Frame::Map {
+                pending,
+                skip_value,
+                ..
+            }) => pending.is_some() && (*skip_value || self.skipping > 0),
+            Some(Frame::Seq { .. }) => self.skipping > 0,
+            None => false,
+        }
+    }
+
+    /// Whether the collection that starts now is the value of a skipped field; counts it in
+    /// [`Builder::skipping`] when it is that or inside one.
+    fn starts_skip(&mut self) -> bool {
+        if self.skipping > 0 {
+            self.skipping += 1;
+            return false;
+        }
+        let root = matches!(
+            self.stack.last(),
+            Some(Frame::Map {
+                pending: Some(_),
+                skip_value: true,
+                ..
+            })
+        );
+        if root {
+            self.skipping = 1;
+            self.skipped = true;
+        }
+        root
+    }
+
+    /// Ends a collection: one that is the value of a skipped field becomes a skipped node.
+    fn close(&mut self, node: Node, skip_root: bool) -> Node {
+        if self.skipping == 0 {
+            return node;
+        }
+        self.skipping -= 1;
+        if !skip_root {
+            return node;
+        }
+        Node {
+            kind: NodeKind::Skipped(Skipped::of(self.text, &node)),
+            span: node.span,
+        }
+    }
+
+    /// Whether a mapping starting now is an item: a document's root, or in the `items` list
+    /// of a container.
+    fn at_item(&self) -> bool {
+        match self.stack.last() {
+            None => true,
+            Some(Frame::Seq { of_items, .. }) => *of_items,
+            Some(Frame::Map { .. }) => false,
+        }
+    }
+
+    /// Whether a sequence starting now is the `items` list of a container item.
+    fn at_container_items(&self) -> bool {
+        let (Some(rule), Some(Frame::Map { item, pending, .. })) = (self.rule, self.stack.last())
+        else {
+            return false;
+        };
+        let (Some(seen), Some(key)) = (item, pending) else {
+            return false;
+        };
+        let (Some(api_version), Some(kind)) = (&seen.api_version, &seen.kind) else {
+            return false;
+        };
+        key.as_scalar().is_some_and(|k| &*k.value == "items") && (rule.container)(api_version, kind)
     }
 
     /// The position of the merge key entry (`<<`, plain and untagged or tagged `!!merge`)
@@ -310,9 +505,13 @@ impl Builder<'_> {
     fn finish(&mut self, mut node: Node, size: u64, anchor: usize) -> Result<(), YamlError> {
         if anchor != 0 {
             self.anchors_defined += 1;
-            self.anchors.insert(anchor, (Arc::new(node.clone()), size));
+            // With a skip rule, an alias makes it all be parsed again: no anchor is used.
+            if self.rule.is_none() {
+                self.anchors.insert(anchor, (Arc::new(node.clone()), size));
+            }
         }
         let text = self.text;
+        let rule = self.rule;
         let Some(top) = self.stack.last_mut() else {
             self.root = Some(Built { node, size });
             return Ok(());
@@ -335,12 +534,23 @@ impl Builder<'_> {
                 index,
                 pending,
                 size: total,
+                item,
+                skip_value,
                 ..
             } => {
                 *total = total.saturating_add(size);
                 match pending.take() {
-                    None => *pending = Some(node),
+                    None => {
+                        if let (Some(rule), Some(seen)) = (rule, item.as_deref()) {
+                            *skip_value = skips(rule, seen, &node);
+                        }
+                        *pending = Some(node);
+                    }
                     Some(key) => {
+                        *skip_value = false;
+                        if let Some(seen) = item.as_deref_mut() {
+                            seen.note(&key, &node);
+                        }
                         if node.span.is_empty() {
                             fix_empty_value(text, &key, &mut node);
                         }
@@ -414,6 +624,18 @@ impl Builder<'_> {
         None
     }
 
+    /// A scalar's style and the span of its token.
+    fn scalar_span(&self, style: GStyle, span: &Span) -> (ScalarStyle, Range<usize>) {
+        let r = range(span);
+        match style {
+            GStyle::Plain => (ScalarStyle::Plain, r),
+            GStyle::SingleQuoted => (ScalarStyle::SingleQuoted, self.quoted(r, b'\'')),
+            GStyle::DoubleQuoted => (ScalarStyle::DoubleQuoted, self.quoted(r, b'"')),
+            GStyle::Literal => (ScalarStyle::Literal, self.block(r, span.indent)),
+            GStyle::Folded => (ScalarStyle::Folded, self.block(r, span.indent)),
+        }
+    }
+
     fn scalar(
         &self,
         value: String,
@@ -421,14 +643,7 @@ impl Builder<'_> {
         tag: Option<&Tag>,
         span: &Span,
     ) -> Result<Node, YamlError> {
-        let r = range(span);
-        let (style, span) = match style {
-            GStyle::Plain => (ScalarStyle::Plain, r),
-            GStyle::SingleQuoted => (ScalarStyle::SingleQuoted, self.quoted(r, b'\'')),
-            GStyle::DoubleQuoted => (ScalarStyle::DoubleQuoted, self.quoted(r, b'"')),
-            GStyle::Literal => (ScalarStyle::Literal, self.block(r, span.indent)),
-            GStyle::Folded => (ScalarStyle::Folded, self.block(r, span.indent)),
-        };
+        let (style, span) = self.scalar_span(style, span);
         let value = if style == ScalarStyle::Plain && span.is_empty() {
             String::new()
         } else {
@@ -608,6 +823,38 @@ pub(crate) fn colon_after_key(text: &str, from: usize) -> Option<usize> {
             Some(b':') => return Some(i),
             _ => return None,
         }
+    }
+}
+
+/// Whether the value of `key` in the item `seen` so far is not built.
+fn skips(rule: &SkipRule, seen: &ItemSeen, key: &Node) -> bool {
+    let (Some(api_version), Some(kind)) = (&seen.api_version, &seen.kind) else {
+        return false;
+    };
+    if is_merge_key(key) || (rule.container)(api_version, kind) {
+        return false;
+    }
+    let name = match &key.kind {
+        NodeKind::Scalar(s) => &s.value,
+        // a collection key is matched by its text, as the tree indexes it: no field name
+        _ => "",
+    };
+    !matches!(name, "apiVersion" | "kind") && (rule.field)(api_version, kind, name)
+}
+
+impl ItemSeen {
+    /// Notes an entry of the item: its `apiVersion` or `kind` when it is one, read as a
+    /// string the way [`Node::as_str`] reads it (a null or a collection is not one).
+    fn note(&mut self, key: &Node, value: &Node) {
+        let Some(k) = key.as_scalar() else {
+            return;
+        };
+        let slot = match &*k.value {
+            "apiVersion" => &mut self.api_version,
+            "kind" => &mut self.kind,
+            _ => return,
+        };
+        *slot = value.as_str().map(str::to_owned);
     }
 }
 

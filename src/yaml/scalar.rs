@@ -195,6 +195,12 @@ pub(crate) fn single_quote(value: &str) -> String {
 /// `value` as a double-quoted scalar on one line (escapes every control character).
 pub(crate) fn double_quote(value: &str) -> String {
     let mut out = String::with_capacity(value.len() + 2);
+    push_double_quoted(&mut out, value);
+    out
+}
+
+/// [`double_quote`], written at the end of `out`.
+pub(crate) fn push_double_quoted(out: &mut String, value: &str) {
     out.push('"');
     for c in value.chars() {
         match c {
@@ -215,15 +221,21 @@ pub(crate) fn double_quote(value: &str) -> String {
         }
     }
     out.push('"');
-    out
 }
 
 /// `value` written for reading back as the same string: plain when that is safe and reads as a
 /// string, else double-quoted.
 pub(crate) fn string_scalar(value: &str) -> String {
+    let mut out = String::with_capacity(value.len() + 2);
+    push_string_scalar(&mut out, value);
+    out
+}
+
+/// [`string_scalar`], written at the end of `out`.
+pub(crate) fn push_string_scalar(out: &mut String, value: &str) {
     if plain_safe(value) && plain_type(value) == PlainType::Str {
-        value.to_owned()
+        out.push_str(value);
     } else {
-        double_quote(value)
+        push_double_quoted(out, value);
     }
 }

@@ -22,6 +22,9 @@ pub struct Document {
     /// Whether the document uses an alias (`*name`) anywhere: then a part of it may read
     /// differently when another part changes.
     pub has_aliases: bool,
+    /// Whether some node of the document was not built ([`NodeKind::Skipped`]): then its JSON
+    /// is not the document's whole value (see [`crate::yaml::parse_items`]).
+    pub skipped: bool,
 }
 
 /// A node of the tree, with the byte range of its own source text.
@@ -55,6 +58,92 @@ pub enum NodeKind {
     /// [`Node`] (`get`, `as_str`, `as_map`, `to_json`, ...) reads through it as if the anchored
     /// node were written here; edits whose path reaches or crosses an alias are refused.
     Alias(Arc<Node>),
+    /// A node that was parsed (so it is valid YAML) but not built, because nothing reads it
+    /// ([`crate::yaml::parse_items`]): only its span is known. It reads as nothing: not a
+    /// scalar, mapping or sequence, not null, and `null` as JSON.
+    Skipped(Skipped),
+}
+
+/// What is kept of a node that was not built ([`NodeKind::Skipped`]): what the edit layer's
+/// search for the document's indentation step would have read in it, so that edits elsewhere
+/// are written the same as when it is built.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Skipped {
+    /// For a non-empty block mapping: where its first key starts.
+    pub(crate) first_key: Option<usize>,
+    /// The indentation step found inside the node ([`find_step`]), if any.
+    pub(crate) step: Option<usize>,
+    /// How many nodes that search visits in it (its budget).
+    pub(crate) visits: usize,
+}
+
+impl Skipped {
+    /// What is kept of `node` once it is not built.
+    pub(crate) fn of(text: &str, node: &Node) -> Skipped {
+        let first_key = match &node.kind {
+            NodeKind::Map(m) if !m.flow => m.entries.first().map(|(k, _)| k.span.start),
+            _ => None,
+        };
+        let mut budget = usize::MAX;
+        let step = find_step(text, node, &mut budget);
+        Skipped {
+            first_key,
+            step,
+            visits: usize::MAX - budget,
+        }
+    }
+}
+
+/// The indentation step of the first nested block mapping under `node` (the column of its
+/// first key less its parent key's, when it starts on a later line), visiting at most
+/// `budget` nodes.
+///
+/// A skipped node answers for its content as recorded. When the budget runs out inside it
+/// this gives up there (`None`), where a built node could still have been answered by a
+/// shallower mapping after the budget ran out: an item of more than 2,000 nodes before its
+/// skipped part, with no nested block mapping among them, could get the default step.
+pub(crate) fn find_step(text: &str, node: &Node, budget: &mut usize) -> Option<usize> {
+    use super::text::{column, line_start};
+    if *budget == 0 {
+        return None;
+    }
+    if let NodeKind::Skipped(s) = &node.kind {
+        if s.visits > *budget {
+            *budget = 0;
+            return None;
+        }
+        *budget -= s.visits;
+        return s.step;
+    }
+    *budget -= 1;
+    match &node.kind {
+        NodeKind::Map(m) => {
+            for (k, v) in &m.entries {
+                let first = match &v.kind {
+                    NodeKind::Map(child) if !child.flow => {
+                        child.entries.first().map(|(ck, _)| ck.span.start)
+                    }
+                    NodeKind::Skipped(s) => s.first_key,
+                    _ => None,
+                };
+                if let Some(ck) = first {
+                    let (pc, cc) = (column(text, k.span.start), column(text, ck));
+                    if cc > pc
+                        && line_start(text.as_bytes(), ck)
+                            != line_start(text.as_bytes(), k.span.start)
+                    {
+                        return Some(cc - pc);
+                    }
+                }
+                if let Some(s) = find_step(text, v, budget) {
+                    return Some(s);
+                }
+            }
+            None
+        }
+        NodeKind::Seq(s) => s.items.iter().find_map(|i| find_step(text, i, budget)),
+        _ => None,
+    }
 }
 
 /// The presentation style of a scalar in the source.
@@ -285,6 +374,19 @@ impl Node {
         node
     }
 
+    /// Whether this node or one under it was not built ([`NodeKind::Skipped`]).
+    pub fn contains_skipped(&self) -> bool {
+        match &self.kind {
+            NodeKind::Skipped(_) => true,
+            NodeKind::Map(m) => m
+                .entries
+                .iter()
+                .any(|(k, v)| k.contains_skipped() || v.contains_skipped()),
+            NodeKind::Seq(s) => s.items.iter().any(Node::contains_skipped),
+            NodeKind::Scalar(_) | NodeKind::Alias(_) => false,
+        }
+    }
+
     /// The scalar, if this node is one.
     pub fn as_scalar(&self) -> Option<&Scalar> {
         match &self.resolved().kind {
@@ -359,8 +461,8 @@ impl Node {
             NodeKind::Scalar(s) => scalar_to_json(s),
             NodeKind::Seq(seq) => Value::Array(seq.items.iter().map(Node::to_json).collect()),
             NodeKind::Map(m) => map_to_json(m),
-            // `resolved` never returns an alias.
-            NodeKind::Alias(_) => Value::Null,
+            // `resolved` never returns an alias; a skipped node is read by nobody.
+            NodeKind::Alias(_) | NodeKind::Skipped(_) => Value::Null,
         }
     }
 }

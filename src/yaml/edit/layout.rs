@@ -5,8 +5,8 @@ use std::collections::HashMap;
 use std::ops::Range;
 
 use super::splice::Splices;
-use crate::yaml::text::{at_line_start, break_before, column, line_end, line_start};
-use crate::yaml::tree::{Node, NodeKind, ScalarStyle};
+use crate::yaml::text::{at_line_start, break_before, line_end};
+use crate::yaml::tree::{Node, NodeKind, ScalarStyle, find_step};
 
 /// The edits of one [`super::apply`] in progress: the original text and its splices.
 pub(super) struct Cx<'t> {
@@ -196,37 +196,5 @@ pub(super) fn props_before(text: &str, pos: usize) -> Vec<Range<usize>> {
             out.reverse();
             return out;
         }
-    }
-}
-
-/// The indentation step of the first nested block mapping under `node`.
-fn find_step(text: &str, node: &Node, budget: &mut usize) -> Option<usize> {
-    if *budget == 0 {
-        return None;
-    }
-    *budget -= 1;
-    match &node.kind {
-        NodeKind::Map(m) => {
-            for (k, v) in &m.entries {
-                if let NodeKind::Map(child) = &v.kind
-                    && !child.flow
-                    && let Some((ck, _)) = child.entries.first()
-                {
-                    let (pc, cc) = (column(text, k.span.start), column(text, ck.span.start));
-                    if cc > pc
-                        && line_start(text.as_bytes(), ck.span.start)
-                            != line_start(text.as_bytes(), k.span.start)
-                    {
-                        return Some(cc - pc);
-                    }
-                }
-                if let Some(s) = find_step(text, v, budget) {
-                    return Some(s);
-                }
-            }
-            None
-        }
-        NodeKind::Seq(s) => s.items.iter().find_map(|i| find_step(text, i, budget)),
-        _ => None,
     }
 }

@@ -141,10 +141,10 @@ impl<'n> Groups<'n> {
 }
 
 /// The value an addition writes under its new key.
-fn addition_value(value: &AddValue, step: usize) -> NewValue {
+fn addition_value(value: &AddValue) -> NewValue {
     match value {
         AddValue::Str(v) => NewValue::string(v),
-        AddValue::Entries(entries) => NewValue::entries(entries, step),
+        AddValue::Entries(entries) => NewValue::entries(entries),
         AddValue::Yaml(v) => v.clone(),
     }
 }
@@ -213,7 +213,7 @@ impl Cx<'_> {
                     return Err(duplicate(&key_path(path, k), dup));
                 }
             }
-            additions.push((k.clone(), addition_value(v, step)));
+            additions.push((k.clone(), addition_value(v)));
         }
         let map = match &g.node.kind {
             NodeKind::Map(map) if !map.entries.is_empty() => map,
@@ -284,7 +284,7 @@ impl Cx<'_> {
         }
         let texts: Vec<String> = additions
             .iter()
-            .map(|(k, v)| flow_entry(k, &v.flow))
+            .map(|(k, v)| flow_entry(k, &v.flow()))
             .collect();
         let n = map.entries.len();
         let ext: Vec<(usize, usize)> = map

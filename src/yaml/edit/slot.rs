@@ -175,13 +175,8 @@ impl Cx<'_> {
                     if node.span.is_empty() {
                         return Err(unsupported_empty(path));
                     }
-                    self.splices.push_node(
-                        node.span.start,
-                        node.span.end,
-                        value.flow.clone(),
-                        0,
-                        path,
-                    );
+                    self.splices
+                        .push_node(node.span.start, node.span.end, value.flow(), 0, path);
                     return Ok(());
                 }
                 let (s, e) = (
@@ -269,7 +264,7 @@ impl Cx<'_> {
         if flow {
             let ve = v.span.end.max(props_end);
             self.splices
-                .push_node(colon, ve, format!("{props_text} {}", value.flow), 0, path);
+                .push_node(colon, ve, format!("{props_text} {}", value.flow()), 0, path);
             return Ok(());
         }
         let (vs, ve) = (

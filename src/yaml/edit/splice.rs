@@ -315,7 +315,7 @@ fn collect_aliases(node: &Node, out: &mut Vec<Range<usize>>) {
             }
         }
         NodeKind::Seq(s) => s.items.iter().for_each(|i| collect_aliases(i, out)),
-        NodeKind::Scalar(_) => {}
+        NodeKind::Scalar(_) | NodeKind::Skipped(_) => {}
     }
 }
 

@@ -90,3 +90,48 @@ fn render_scalars_and_empty_collections_at_top() {
     let v = json!([[1, 2], [], {"a": [{"b": 1}]}]);
     assert_eq!(doc(&to_yaml_block(&v)).root.to_json(), v);
 }
+
+/// New entries are written straight into their block text, and their flow form is made only
+/// when asked for: both are the texts of a mapping of double-quoted strings, and read back as
+/// the entries.
+#[test]
+fn new_entries_are_written_as_a_mapping_of_strings() {
+    use crate::yaml::emit::NewValue;
+    let entries: Vec<(String, String)> = [
+        ("h1-prov", "10.0.0.1"),
+        ("true", "2001:db8::1"),
+        ("a: b", "with \"quotes\"\nand a line"),
+        ("", "\u{7}"),
+        ("- dash", "#"),
+    ]
+    .iter()
+    .map(|(k, v)| (k.to_string(), v.to_string()))
+    .collect();
+    let pairs: Vec<(String, NewValue)> = entries
+        .iter()
+        .map(|(k, v)| (k.clone(), NewValue::string(v)))
+        .collect();
+    for n in [0, 1, entries.len()] {
+        let (new, old) = (
+            NewValue::entries(&entries[..n]),
+            NewValue::map(&pairs[..n], 2),
+        );
+        assert_eq!(new.block, old.block);
+        assert_eq!(new.flow(), old.flow());
+        assert!(new.inline.is_none());
+        let meant = serde_json::Value::Object(
+            entries[..n]
+                .iter()
+                .map(|(k, v)| (k.clone(), json!(v)))
+                .collect(),
+        );
+        if n > 0 {
+            assert_eq!(doc(&new.block).root.to_json(), meant, "{}", new.block);
+        }
+        assert_eq!(doc(&new.flow()).root.to_json(), meant, "{}", new.flow());
+    }
+    assert_eq!(
+        NewValue::entries(&entries[..2]).flow(),
+        "{h1-prov: \"10.0.0.1\", \"true\": \"2001:db8::1\"}"
+    );
+}

@@ -9,6 +9,7 @@ mod prop_tests;
 mod regression_tests;
 mod simple_read_tests;
 mod size_tests;
+mod skip_tests;
 
 use super::{Document, Node, parse};
 

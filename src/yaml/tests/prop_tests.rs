@@ -197,7 +197,7 @@ fn leaves(node: &crate::yaml::Node, path: &mut Vec<Seg>, out: &mut Vec<Vec<Seg>>
                 path.pop();
             }
         }
-        NodeKind::Alias(_) => {}
+        NodeKind::Alias(_) | NodeKind::Skipped(_) => {}
     }
 }
 
