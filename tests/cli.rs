@@ -4,7 +4,6 @@
 
 mod common;
 
-use std::io::Write;
 use std::path::Path;
 use std::process::{Command, Output, Stdio};
 
@@ -16,20 +15,7 @@ fn bin() -> Command {
 }
 
 fn run_stdin(args: &[&str], stdin: &str) -> Output {
-    let mut child = bin()
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("start ipreuse");
-    child
-        .stdin
-        .take()
-        .expect("stdin")
-        .write_all(stdin.as_bytes())
-        .expect("write stdin");
-    child.wait_with_output().expect("wait")
+    common::run_bin_stdin(args, stdin)
 }
 
 fn code(o: &Output) -> i32 {

@@ -51,19 +51,6 @@ fn package() -> Vec<(String, String)> {
         .collect()
 }
 
-/// Output documents of a one-source stream, split at `---` lines.
-fn split_docs(text: &str) -> Vec<String> {
-    let mut docs = vec![String::new()];
-    for line in text.split_inclusive('\n') {
-        if line.trim_end() == "---" {
-            docs.push(String::new());
-        } else {
-            docs.last_mut().unwrap().push_str(line);
-        }
-    }
-    docs
-}
-
 #[test]
 fn the_package_fills_without_errors() {
     // The fixture itself must be valid, or the other guarantees test nothing.

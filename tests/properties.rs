@@ -32,9 +32,7 @@
 mod common;
 
 use std::collections::{BTreeSet, HashMap, HashSet};
-use std::io::Write as _;
 use std::net::{IpAddr, Ipv4Addr, Ipv6Addr};
-use std::process::{Command, Stdio};
 
 use common::*;
 use ipreuse::results::Severity;
@@ -729,6 +727,22 @@ spec:
 }
 
 impl Pkg {
+    /// The BareMetalHost `h` of namespace `ns`; under the templates mapping, labelled with the
+    /// role whose template selects it (`spare`: none does).
+    fn host_yaml(&self, ns: &NsM, h: &str) -> String {
+        let mut b = host(h, &ns.name);
+        if self.mode == Mode::Templates {
+            let r = ns.role[h];
+            let role = if r < ns.templates.len() {
+                format!("r{r}")
+            } else {
+                "spare".into()
+            };
+            b = b.label("role", &role);
+        }
+        b.yaml()
+    }
+
     /// The package's documents (with the later hosts too when `later`).
     fn docs(&self, later: bool) -> Vec<String> {
         let mut d = Vec::new();
@@ -738,17 +752,7 @@ impl Pkg {
                 .iter()
                 .chain(later.then_some(&ns.later).into_iter().flatten())
             {
-                let mut b = host(h, &ns.name);
-                if self.mode == Mode::Templates {
-                    let r = ns.role[h];
-                    let role = if r < ns.templates.len() {
-                        format!("r{r}")
-                    } else {
-                        "spare".into()
-                    };
-                    b = b.label("role", &role);
-                }
-                d.push(b.yaml());
+                d.push(self.host_yaml(ns, h));
             }
             for p in &ns.pools {
                 d.push(p.yaml(&ns.name));
@@ -1177,7 +1181,7 @@ fn fills_unique_free_candidates(pkg: &Pkg) -> Result<(), TestCaseError> {
 fn independent_of_item_order(pkg: &Pkg, order: &[usize]) -> Result<(), TestCaseError> {
     let docs = pkg.docs(false);
     let first = run_docs(&docs, Some(&pkg.cfg));
-    let first_docs: Vec<String> = split(&first.outputs[0]);
+    let first_docs: Vec<String> = split_docs(&first.outputs[0]);
     prop_assert_eq!(first_docs.len(), docs.len());
     let order: Vec<usize> = {
         // The drawn order covers at most 64 documents; the rest keep their places at the end.
@@ -1187,7 +1191,7 @@ fn independent_of_item_order(pkg: &Pkg, order: &[usize]) -> Result<(), TestCaseE
     };
     let shuffled: Vec<String> = order.iter().map(|&i| docs[i].clone()).collect();
     let again = run_docs(&shuffled, Some(&pkg.cfg));
-    let again_docs = split(&again.outputs[0]);
+    let again_docs = split_docs(&again.outputs[0]);
     prop_assert_eq!(again_docs.len(), docs.len());
     for (pos, &i) in order.iter().enumerate() {
         prop_assert_eq!(&again_docs[pos], &first_docs[i], "document {} differs", i);
@@ -1195,19 +1199,6 @@ fn independent_of_item_order(pkg: &Pkg, order: &[usize]) -> Result<(), TestCaseE
     prop_assert_eq!(&again.findings, &first.findings);
     prop_assert_eq!(&again.changed, &first.changed);
     Ok(())
-}
-
-/// Documents of one output stream, split at `---` lines.
-fn split(text: &str) -> Vec<String> {
-    let mut docs = vec![String::new()];
-    for line in text.split_inclusive('\n') {
-        if line.trim_end() == "---" {
-            docs.push(String::new());
-        } else {
-            docs.last_mut().unwrap().push_str(line);
-        }
-    }
-    docs
 }
 
 /// 4: a second run on a successful output changes nothing, byte for byte.
@@ -1241,18 +1232,8 @@ fn stable_when_hosts_are_added(pkg: &Pkg) -> Result<(), TestCaseError> {
     let mut text = first.outputs[0].clone();
     for ns in &pkg.nss {
         for h in &ns.later {
-            let mut b = host(h, &ns.name);
-            if pkg.mode == Mode::Templates {
-                let r = ns.role[h];
-                let role = if r < ns.templates.len() {
-                    format!("r{r}")
-                } else {
-                    "spare".into()
-                };
-                b = b.label("role", &role);
-            }
             text.push_str("---\n");
-            text.push_str(&b.yaml());
+            text.push_str(&pkg.host_yaml(ns, h));
         }
     }
     let second = run_text(&text, Some(&pkg.cfg));
@@ -1397,19 +1378,7 @@ fn transactional_on_error(pkg: &Pkg, pick: usize, bad: Bad) -> Result<(), TestCa
     // The binary: a ResourceList on stdin, the config as its functionConfig.
     let fc = format!("{}\n", pkg.cfg_yaml());
     let rl = resource_list(&docs, Some(&fc));
-    let mut child = Command::new(env!("CARGO_BIN_EXE_ipreuse"))
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("start ipreuse");
-    child
-        .stdin
-        .take()
-        .expect("stdin")
-        .write_all(rl.as_bytes())
-        .expect("write stdin");
-    let out = child.wait_with_output().expect("wait for ipreuse");
+    let out = run_bin_stdin(&[], &rl);
     let stdout = String::from_utf8(out.stdout).expect("utf-8 stdout");
     let stderr = String::from_utf8(out.stderr).expect("utf-8 stderr");
     prop_assert_eq!(out.status.code(), Some(1), "stderr: {}", stderr);

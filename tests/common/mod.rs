@@ -623,3 +623,36 @@ pub fn v4(s: &str) -> u32 {
 pub fn v4s(n: u32) -> String {
     std::net::Ipv4Addr::from(n).to_string()
 }
+
+/// Output documents of a one-source stream, split at `---` lines.
+pub fn split_docs(text: &str) -> Vec<String> {
+    let mut docs = vec![String::new()];
+    for line in text.split_inclusive('\n') {
+        if line.trim_end() == "---" {
+            docs.push(String::new());
+        } else {
+            docs.last_mut().unwrap().push_str(line);
+        }
+    }
+    docs
+}
+
+/// Runs the binary with `args` and `stdin` written to it, and waits for it.
+pub fn run_bin_stdin(args: &[&str], stdin: &str) -> std::process::Output {
+    use std::io::Write as _;
+    use std::process::{Command, Stdio};
+    let mut child = Command::new(env!("CARGO_BIN_EXE_ipreuse"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("start ipreuse");
+    child
+        .stdin
+        .take()
+        .expect("stdin")
+        .write_all(stdin.as_bytes())
+        .expect("write stdin");
+    child.wait_with_output().expect("wait for ipreuse")
+}
