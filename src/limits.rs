@@ -30,6 +30,8 @@ pub struct Limits {
 
 /// Default input size: 64 MiB, about 85,000 hosts with full hardware status.
 pub const DEFAULT_MAX_INPUT_BYTES: u64 = 64 << 20;
+/// [`DEFAULT_MAX_INPUT_BYTES`] as the flag's help writes it (a test holds the two equal).
+pub const DEFAULT_MAX_INPUT_SIZE: &str = "64Mi";
 /// Default alias expansion floor.
 pub const DEFAULT_MAX_ALIAS_NODES: u64 = 1_000_000;
 /// Default number of claims: 250,000 hosts with 4 pools each.
@@ -103,6 +105,14 @@ mod tests {
             assert!(parse_size(bad).is_err(), "{bad:?} accepted");
         }
         assert!(parse_size("64MB").unwrap_err().contains("\"MB\""));
+    }
+
+    #[test]
+    fn the_default_size_in_words_is_the_default_in_bytes() {
+        assert_eq!(
+            parse_size(DEFAULT_MAX_INPUT_SIZE),
+            Ok(DEFAULT_MAX_INPUT_BYTES)
+        );
     }
 
     #[test]

@@ -83,7 +83,7 @@ enum Command {
 #[derive(clap::Args, Debug, Clone, Copy)]
 struct LimitArgs {
     /// Refuse input larger than SIZE in all (bytes, or with Ki, Mi, Gi, k, M, G).
-    #[arg(long, value_name = "SIZE", env = "IPREUSE_MAX_INPUT_SIZE", default_value = "64Mi",
+    #[arg(long, value_name = "SIZE", env = "IPREUSE_MAX_INPUT_SIZE", default_value = ipreuse::limits::DEFAULT_MAX_INPUT_SIZE,
           value_parser = ipreuse::limits::parse_size)]
     max_input_size: u64,
     /// Refuse a YAML document that reads as more than max(N, twice its written nodes) nodes

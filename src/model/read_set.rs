@@ -74,13 +74,7 @@ pub fn item_value(node: &Node) -> Value {
     if read && !NEVER_READ.iter().any(|(g, k, _)| (*g, *k) == (group, kind)) {
         return node.to_json();
     }
-    let skipped = |key: &str| {
-        if read {
-            NEVER_READ.contains(&(group, kind, key))
-        } else {
-            !IDENTITY.contains(&key)
-        }
-    };
+    let skipped = |key: &str| never_read(api_version, kind, key);
     // Only the fields kept are converted. A merge key (`<<`) or a key that is not a string
     // makes the mapping read as a whole first, as `to_json` reads it, before fields are dropped.
     let simple = !map.has_merge() && map.entries.iter().all(|(k, _)| k.as_str().is_some());
