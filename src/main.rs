@@ -178,6 +178,7 @@ fn execute(cli: Cli) -> Result<bool, Failure> {
     let options = Options {
         mode: cli.mode.as_deref().and_then(Mode::from_word),
         limits,
+        plan: false,
     };
     let outcome = run::run_with(&sources, config.as_ref(), &options).map_err(|e| match e {
         RunError::ConfigTwice => Failure::Usage(e.into()),
@@ -254,6 +255,7 @@ fn plan(
     let options = Options {
         mode: Some(Mode::Fill),
         limits,
+        plan: true,
     };
     let outcome = run::run_with(&sources, config.as_ref(), &options).map_err(|e| match e {
         RunError::ConfigTwice => Failure::Usage(e.into()),

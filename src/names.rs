@@ -48,7 +48,13 @@ pub fn label_value_problem(v: &str) -> Option<String> {
 
 /// The claim name CAPM3 uses for a host and a pool (plain concatenation, FACTS §1).
 pub fn claim_name(host: &str, pool: &str) -> String {
-    format!("{host}-{pool}")
+    // Not `format!`: this is made once per host and pool, and formatting costs several times
+    // the copy.
+    let mut claim = String::with_capacity(host.len() + 1 + pool.len());
+    claim.push_str(host);
+    claim.push('-');
+    claim.push_str(pool);
+    claim
 }
 
 /// Names longer than this are cut in messages by [`short`].

@@ -30,7 +30,8 @@ pub struct Outcome {
     /// All results, sorted (errors first).
     pub findings: Vec<Finding>,
     /// The address plan: every required claim with the address its pool's entry holds once
-    /// filled, and where it comes from (`ipreuse plan`). Empty when there is an error result.
+    /// filled, and where it comes from (`ipreuse plan`). Empty when there is an error result,
+    /// and unless [`Options::plan`] asks for it.
     pub plan: Vec<crate::allocate::Row>,
 }
 
@@ -68,6 +69,9 @@ pub struct Options {
     /// The limits the parse and the fill keep to ([`crate::limits`]); the input's size is the
     /// reader's ([`krm::read_text`]).
     pub limits: Limits,
+    /// Whether to spell out the address plan in [`Outcome::plan`] (`ipreuse plan`). When not,
+    /// the plan is left empty and its text is never made.
+    pub plan: bool,
 }
 
 /// Runs the function. `config_file` is the functionConfig given by `--config` (plain streams).
@@ -119,7 +123,9 @@ pub fn run_with(
                 for t in transform::ALL.iter().filter(|t| (t.on)(&cfg)) {
                     let out = (t.apply)(&index, &values, &cfg);
                     findings.extend(out.findings);
-                    plan.extend(out.rows);
+                    if options.plan {
+                        plan.extend(out.rows.iter().map(|r| r.row(&index)));
+                    }
                     match cfg.mode {
                         Mode::Fill => {
                             edits.extend(out.edits);

@@ -121,8 +121,8 @@ pub struct Context<'a> {
     pub shared: HashMap<String, Shared>,
     /// One info result per filled pool; reported only when the run writes its edits.
     pub summaries: Vec<Finding>,
-    /// The address plan, pool by pool ([`super::Row`]).
-    pub rows: Vec<super::Row>,
+    /// The address plan, pool by pool ([`super::Planned`]).
+    pub rows: Vec<super::Planned>,
 }
 
 impl<'a> Context<'a> {

@@ -7,25 +7,27 @@ use super::blocked::Blocked;
 use super::context::{Context, Pin, PinSource};
 use super::ordinal;
 use super::pool_view::PoolView;
+use super::rank::Rank;
 use super::validate;
-use super::{Row, Status};
+use super::{Planned, Status};
 use crate::config::Strategy;
 use crate::ipam::{self, Addr};
 use crate::model::{HostId, PoolId};
 use crate::names::{claim_name, is_dns1123_subdomain, list_some, short};
-use crate::natural;
 use crate::results::Finding;
 use crate::transform::ItemEdit;
 use crate::yaml::Edit;
 
 /// Fills pool `p`, pushing edits on its item and results; records what it added in `ctx`.
+/// `rank` is the hosts' natural order.
 pub fn fill_pool(
     ctx: &mut Context,
+    rank: &Rank,
     p: PoolId,
     findings: &mut Vec<Finding>,
     edits: &mut Vec<ItemEdit>,
 ) {
-    let Some((added, summary, rows)) = fill(ctx, p, findings, edits) else {
+    let Some((added, summary, rows)) = fill(ctx, rank, p, findings, edits) else {
         return;
     };
     if let Some(summary) = summary {
@@ -45,12 +47,13 @@ pub fn fill_pool(
 
 /// What filling one pool produced: the entries added (host, key, address; in write order),
 /// its summary, and its rows of the address plan.
-type Filled = (Vec<(HostId, String, Addr)>, Option<Finding>, Vec<Row>);
+type Filled = (Vec<(HostId, String, Addr)>, Option<Finding>, Vec<Planned>);
 
 /// The work of [`fill_pool`] on a read-only context: the entries added (in write order) and the
 /// pool's summary when it had no error. `None` for a pool whose ranges are invalid.
 fn fill(
     ctx: &Context,
+    rank: &Rank,
     p: PoolId,
     findings: &mut Vec<Finding>,
     edits: &mut Vec<ItemEdit>,
@@ -72,7 +75,7 @@ fn fill(
     // Required claims in natural host order: entry, else pin, else live address, else wait
     // for the strategy.
     let mut hosts: Vec<HostId> = required.to_vec();
-    hosts.sort_by(|a, b| natural::compare(ctx.idx.hosts[*a].name(), ctx.idx.hosts[*b].name()));
+    hosts.sort_by_key(|h| rank.of_host(*h));
     let mut added: Vec<(HostId, String, Addr)> = Vec::new();
     let mut kept = 0usize;
     let mut waiting: Vec<(String, HostId)> = Vec::new();
@@ -149,7 +152,7 @@ fn fill(
         Strategy::Ordinal => ordinal::assign(&v, &mut blocked, waiting, findings),
     });
     // Entries are written in natural host order, whichever step chose them.
-    added.sort_by(|a, b| natural::compare(ctx.idx.hosts[a.0].name(), ctx.idx.hosts[b.0].name()));
+    added.sort_by_key(|a| rank.of_host(a.0));
     let pruned = prune(&v, findings, edits);
     if !added.is_empty() {
         edits.push(ItemEdit::new(
@@ -173,26 +176,22 @@ fn fill(
         ))
         .on(v.rref.clone())
     });
-    let mut rows: Vec<(HostId, Addr, Status)> = kept_rows
+    let planned = |host, address, status| Planned {
+        host,
+        pool: p,
+        address,
+        status,
+    };
+    let mut rows: Vec<Planned> = kept_rows
         .into_iter()
-        .map(|(h, a)| (h, a, Status::Kept))
+        .map(|(h, a)| planned(h, a, Status::Kept))
         .chain(
             added
                 .iter()
-                .map(|(h, _, a)| (*h, *a, source.get(h).copied().unwrap_or(Status::New))),
+                .map(|(h, _, a)| planned(*h, *a, source.get(h).copied().unwrap_or(Status::New))),
         )
         .collect();
-    rows.sort_by(|a, b| natural::compare(ctx.idx.hosts[a.0].name(), ctx.idx.hosts[b.0].name()));
-    let rows = rows
-        .into_iter()
-        .map(|(h, a, status)| Row {
-            namespace: v.ns.to_string(),
-            host: ctx.idx.hosts[h].name().to_string(),
-            pool: v.name.to_string(),
-            address: ipam::canonical(a.ip()),
-            status,
-        })
-        .collect();
+    rows.sort_by_key(|r| rank.of_host(r.host));
     Some((added, summary, rows))
 }
 

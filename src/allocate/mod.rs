@@ -12,6 +12,7 @@ mod context;
 mod fill;
 mod ordinal;
 mod pool_view;
+mod rank;
 mod shared;
 mod validate;
 
@@ -20,8 +21,9 @@ use std::collections::BTreeMap;
 use serde_json::Value;
 
 use crate::config::Config;
+use crate::ipam::{self, Addr};
 use crate::mapping::Plan;
-use crate::model::{Index, ItemId};
+use crate::model::{HostId, Index, ItemId, PoolId};
 use crate::results::Finding;
 use crate::transform::ItemEdit;
 use crate::yaml::Edit;
@@ -35,8 +37,33 @@ pub struct Allocation {
     /// if the edits are written, so the caller reports them only then.
     pub summaries: Vec<Finding>,
     /// The address plan: one row per required claim that has an address after the fill
-    /// (`ipreuse plan`), in pool order, then natural host order.
-    pub rows: Vec<Row>,
+    /// (`ipreuse plan`), in pool order, then natural host order. Only ids: the text of a
+    /// [`Row`] is made by [`Planned::row`] when the plan is asked for.
+    pub rows: Vec<Planned>,
+}
+
+/// A row of the address plan as allocation finds it: which host and pool, the address and
+/// where it comes from. [`Planned::row`] spells it out.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Planned {
+    pub host: HostId,
+    pub pool: PoolId,
+    pub address: Addr,
+    pub status: Status,
+}
+
+impl Planned {
+    /// The row as `ipreuse plan` shows it, with the names of `idx` (the index allocated from).
+    pub fn row(&self, idx: &Index) -> Row {
+        let pool = &idx.pools[self.pool];
+        Row {
+            namespace: pool.object.namespace.clone(),
+            host: idx.hosts[self.host].name().to_string(),
+            pool: pool.name().to_string(),
+            address: ipam::canonical(self.address.ip()),
+            status: self.status,
+        }
+    }
 }
 
 /// One required claim `{host}-{pool}` and the address it has once the pool is filled.
@@ -154,8 +181,9 @@ pub fn allocate(
         return Allocation::default();
     };
     let mut edits = Vec::new();
+    let rank = rank::Rank::of(idx);
     for &p in &plan.managed {
-        fill::fill_pool(&mut ctx, p, findings, &mut edits);
+        fill::fill_pool(&mut ctx, &rank, p, findings, &mut edits);
     }
     ctx.check_cross_pool(findings);
     warn_pins_without_pool(&ctx, findings);

@@ -46,8 +46,9 @@ pub struct Outcome {
     /// What `mode: check` reports instead of writing: an error at each object and field that
     /// `fill` would change.
     pub check: Vec<Finding>,
-    /// The address plan (`ipreuse plan`): what the preallocations hold once filled.
-    pub rows: Vec<crate::allocate::Row>,
+    /// The address plan (`ipreuse plan`): what the preallocations hold once filled, as ids
+    /// of the index the transformation read.
+    pub rows: Vec<crate::allocate::Planned>,
 }
 
 /// One transformation: whether the config turns it on, and its entry point.
