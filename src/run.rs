@@ -153,7 +153,7 @@ pub fn run_with(
         sources,
         nodes: &nodes,
     };
-    match write.all(&edits, &if_written) {
+    match write.all(edits, &if_written) {
         Ok(outputs) => {
             Ok(Outcome::new(input.framing, sources, outputs, if_written).with_plan(plan))
         }
@@ -164,7 +164,7 @@ pub fn run_with(
                 findings.push(write.finding(item, failure, &objects));
             }
             results::sort(&mut findings);
-            let outputs = write.all(&[], &findings).map_err(|failures| {
+            let outputs = write.all(Vec::new(), &findings).map_err(|failures| {
                 let message = failures
                     .into_iter()
                     .map(|(_, f)| f.message)
@@ -238,18 +238,19 @@ impl Write<'_> {
     /// each read back and checked. On failure: which item (if known) and why, per failure.
     fn all(
         &self,
-        edits: &[ItemEdit],
+        edits: Vec<ItemEdit>,
         results: &[Finding],
     ) -> Result<Vec<String>, Vec<(Option<ItemId>, Failure)>> {
-        let mut per_source: Vec<Vec<(ItemId, &Edit)>> = vec![Vec::new(); self.sources.len()];
+        let mut per_source: Vec<Vec<(ItemId, Edit)>> = Vec::new();
+        per_source.resize_with(self.sources.len(), Vec::new);
         for ItemEdit { item, edit } in edits {
             if let Some(at) = self.input.items.get(item.0) {
-                per_source[at.source].push((*item, edit));
+                per_source[at.source].push((item, edit));
             }
         }
         let mut outputs = Vec::with_capacity(self.sources.len());
         let mut failures = Vec::new();
-        for (s, edits) in per_source.iter().enumerate() {
+        for (s, edits) in per_source.into_iter().enumerate() {
             let results = krm::results_edit(self.input, s, results);
             match self.source(s, edits, results) {
                 Ok(text) => outputs.push(text),
@@ -268,7 +269,7 @@ impl Write<'_> {
     fn source(
         &self,
         s: usize,
-        edits: &[(ItemId, &Edit)],
+        edits: Vec<(ItemId, Edit)>,
         results: Option<krm::ResultsEdit<'_>>,
     ) -> Result<String, Vec<(Option<ItemId>, Failure)>> {
         let source = &self.sources[s];
@@ -276,30 +277,42 @@ impl Write<'_> {
         if edits.is_empty() && results.is_none() {
             return Ok(source.text.clone());
         }
-        let mut to_apply: Vec<(&Node, Edit)> = edits
-            .iter()
-            .map(|(item, edit)| (self.nodes[item.0], (*edit).clone()))
-            .collect();
         // The safety net reads edits by their path from the document's root.
-        let mut meant: Vec<(usize, Edit)> = edits
+        let full: Vec<(usize, Vec<Seg>)> = edits
             .iter()
             .map(|(item, edit)| {
                 let at = &self.input.items[item.0];
-                (at.doc, edit.prefixed(&at.segments()))
+                let mut path = at.segments();
+                path.extend_from_slice(edit.path());
+                (at.doc, path)
             })
             .collect();
-        let refused = self.aliased(s, &meant);
+        let refused = self.aliased(s, &full);
         if !refused.is_empty() {
             return Err(refused);
         }
-        if let Some(results) = results {
-            meant.push((results.doc, results.edit.clone()));
-            to_apply.push((results.root, results.edit));
+        // The edits are borrowed to write, then moved to their full paths to check: what they
+        // write is never copied.
+        let mut to_apply: Vec<(&Node, &Edit)> = edits
+            .iter()
+            .map(|(item, edit)| (self.nodes[item.0], edit))
+            .collect();
+        if let Some(results) = &results {
+            to_apply.push((results.root, &results.edit));
         }
-        let applied = match yaml::apply_mapped(&source.text, &to_apply) {
+        let applied = match yaml::apply_borrowed(&source.text, &to_apply) {
             Ok(applied) => applied,
-            Err(e) => return Err(self.edit_failures(source, edits, e)),
+            Err(e) => return Err(self.edit_failures(source, &edits, e)),
         };
+        drop(to_apply);
+        let mut meant: Vec<(usize, Edit)> = edits
+            .into_iter()
+            .zip(full)
+            .map(|((_, edit), (doc, path))| (doc, edit.into_path(path)))
+            .collect();
+        if let Some(results) = results {
+            meant.push((results.doc, results.edit));
+        }
         match verify::check(&source.text, docs, &meant, &applied) {
             Ok(()) => Ok(applied.text),
             Err(m) => {
@@ -327,12 +340,12 @@ impl Write<'_> {
     }
 
     /// Edits inside a node that an alias uses elsewhere: they would change that place too.
-    fn aliased(&self, s: usize, meant: &[(usize, Edit)]) -> Vec<(Option<ItemId>, Failure)> {
+    fn aliased(&self, s: usize, meant: &[(usize, Vec<Seg>)]) -> Vec<(Option<ItemId>, Failure)> {
         let docs = &self.input.docs[s];
         let mut anchored: Vec<Option<verify::Anchored>> = Vec::new();
         anchored.resize_with(docs.len(), || None);
         let mut failures = Vec::new();
-        for (d, edit) in meant {
+        for (d, path) in meant {
             let (Some(doc), Some(slot)) = (docs.get(*d), anchored.get_mut(*d)) else {
                 continue;
             };
@@ -340,10 +353,9 @@ impl Write<'_> {
                 continue;
             }
             let used = slot.get_or_insert_with(|| verify::Anchored::of(doc));
-            let Some(n) = used.used_on(&doc.root, edit.path()) else {
+            let Some(n) = used.used_on(&doc.root, path) else {
                 continue;
             };
-            let path = edit.path();
             let item = self.item_at(s, *d, path);
             let skip = item.map_or(0, |i| self.input.items[i.0].segments().len());
             let field = |p: &[Seg]| yaml::path_to_string(p.get(skip..).unwrap_or(p));
@@ -385,18 +397,18 @@ impl Write<'_> {
     fn edit_failures(
         &self,
         source: &Source,
-        edits: &[(ItemId, &Edit)],
+        edits: &[(ItemId, Edit)],
         error: yaml::EditError,
     ) -> Vec<(Option<ItemId>, Failure)> {
         let mut items: Vec<ItemId> = edits.iter().map(|(i, _)| *i).collect();
         items.dedup();
         for item in items {
-            let own: Vec<(&Node, Edit)> = edits
+            let own: Vec<(&Node, &Edit)> = edits
                 .iter()
                 .filter(|(i, _)| *i == item)
-                .map(|(i, e)| (self.nodes[i.0], (*e).clone()))
+                .map(|(i, e)| (self.nodes[i.0], e))
                 .collect();
-            if let Err(e) = yaml::apply(&source.text, &own) {
+            if let Err(e) = yaml::apply_borrowed(&source.text, &own) {
                 return vec![(Some(item), edit_failure(&e))];
             }
         }

@@ -334,6 +334,14 @@ fn meant_json(mut value: Value, edits: &[&Edit]) -> Option<Value> {
     Some(value)
 }
 
+/// [`meant_json`] for edits each seen at the path paired with it.
+fn meant_json_at(mut value: Value, edits: &[(&[Seg], &Edit)]) -> Option<Value> {
+    for (path, e) in edits {
+        e.apply_to_json_at(path, &mut value).ok()?;
+    }
+    Some(value)
+}
+
 /// A large document whose root mapping holds a block sequence `items`, each item starting on
 /// its own `- ` line: its items are the units the check reads or skips.
 struct Skeleton {
@@ -405,8 +413,9 @@ impl Skeleton {
             return false;
         };
         let touched = self.touched(applied);
-        // Edits sorted by the item they are in; edits outside the items apply to the frame.
-        let mut item_edits: Vec<Vec<Edit>> = vec![Vec::new(); self.units.len()];
+        // Edits sorted by the item they are in, with their paths from the item; edits outside
+        // the items apply to the frame.
+        let mut item_edits: Vec<Vec<(&[Seg], &Edit)>> = vec![Vec::new(); self.units.len()];
         let mut frame_edits: Vec<&Edit> = Vec::new();
         for e in edits {
             match e.path() {
@@ -417,7 +426,7 @@ impl Skeleton {
                     if !touched[*i] {
                         return false; // an edit that changed no text: read it all
                     }
-                    list.push(e.with_path(rest));
+                    list.push((rest, *e));
                 }
                 [Seg::Key(k), ..] if k == "items" => return false,
                 [] | [Seg::Key(_), ..] => frame_edits.push(e),
@@ -442,7 +451,6 @@ impl Skeleton {
                     return false;
                 };
                 sk.push_str(t);
-                let refs: Vec<&Edit> = item_edits[i].iter().collect();
                 let value = match seq.items[i].contains_skipped() {
                     false => seq.items[i].to_json(),
                     true => match item_again(text, unit) {
@@ -450,7 +458,7 @@ impl Skeleton {
                         None => return false,
                     },
                 };
-                let Some(meant) = meant_json(value, &refs) else {
+                let Some(meant) = meant_json_at(value, &item_edits[i]) else {
                     return false;
                 };
                 items.push(meant);

@@ -39,6 +39,18 @@ impl Edit {
         self.with_path(&path)
     }
 
+    /// This edit moved to `path`, without a copy of what it writes.
+    pub fn into_path(mut self, path: Vec<Seg>) -> Edit {
+        match &mut self {
+            Edit::SetScalar { path: p, .. }
+            | Edit::AddEntries { path: p, .. }
+            | Edit::RemoveEntry { path: p, .. }
+            | Edit::SetValue { path: p, .. }
+            | Edit::AppendItem { path: p, .. } => *p = path,
+        }
+        self
+    }
+
     /// The same edit at another path.
     pub fn with_path(&self, path: &[Seg]) -> Edit {
         let path = path.to_vec();
@@ -81,8 +93,14 @@ impl Edit {
     ///   of the YAML text `yaml`;
     /// - `AppendItem`: the sequence at `path` gains the string `value` as its last item.
     pub fn apply_to_json(&self, root: &mut Value) -> Result<(), MeaningError> {
+        self.apply_to_json_at(self.path(), root)
+    }
+
+    /// [`Edit::apply_to_json`] with `path` in place of the edit's own path (the edit seen from
+    /// another node), without a copy of the edit.
+    pub fn apply_to_json_at(&self, path: &[Seg], root: &mut Value) -> Result<(), MeaningError> {
         match self {
-            Edit::SetScalar { path, value, style } => {
+            Edit::SetScalar { value, style, .. } => {
                 let slot = at_mut(root, path)?;
                 let typed = resolve_plain(value);
                 *slot = match (style, &*slot) {
@@ -95,7 +113,7 @@ impl Edit {
                 };
                 Ok(())
             }
-            Edit::AddEntries { path, entries } => {
+            Edit::AddEntries { entries, .. } => {
                 let map = map_at(root, path, true)?;
                 for (k, v) in entries {
                     if map.insert(k.clone(), Value::String(v.clone())).is_some() {
@@ -104,14 +122,14 @@ impl Edit {
                 }
                 Ok(())
             }
-            Edit::RemoveEntry { path, key } => {
+            Edit::RemoveEntry { key, .. } => {
                 let map = map_at(root, path, false)?;
                 match map.shift_remove(key) {
                     Some(_) => Ok(()),
                     None => Err(err(path, format!("no key {key:?}"))),
                 }
             }
-            Edit::SetValue { path, key, yaml } => {
+            Edit::SetValue { key, yaml, .. } => {
                 let docs = parse(yaml).map_err(|e| err(path, format!("value of {key}: {e}")))?;
                 let value = match docs.as_slice() {
                     [doc] => doc.root.to_json(),
@@ -120,7 +138,7 @@ impl Edit {
                 map_at(root, path, true)?.insert(key.clone(), value);
                 Ok(())
             }
-            Edit::AppendItem { path, value, .. } => match at_mut(root, path)? {
+            Edit::AppendItem { value, .. } => match at_mut(root, path)? {
                 Value::Array(items) => {
                     items.push(Value::String(value.clone()));
                     Ok(())

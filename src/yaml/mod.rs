@@ -26,7 +26,7 @@ mod tree;
 #[cfg(test)]
 mod tests;
 
-pub use edit::{Applied, Change, Edit, EditError, WriteStyle, apply, apply_mapped};
+pub use edit::{Applied, Change, Edit, EditError, WriteStyle, apply, apply_borrowed, apply_mapped};
 pub use emit::to_yaml_block;
 pub use meaning::MeaningError;
 pub use parse::{SkipRule, YamlError, parse, parse_items, parse_limited};

@@ -139,6 +139,12 @@ pub fn apply(text: &str, edits: &[(&Node, Edit)]) -> Result<String, EditError> {
 
 /// [`apply`], also saying where the text changed (for checks that re-read only those parts).
 pub fn apply_mapped(text: &str, edits: &[(&Node, Edit)]) -> Result<Applied, EditError> {
+    let edits: Vec<(&Node, &Edit)> = edits.iter().map(|(n, e)| (*n, e)).collect();
+    apply_borrowed(text, &edits)
+}
+
+/// [`apply_mapped`] with the edits borrowed, for a caller that keeps them.
+pub fn apply_borrowed(text: &str, edits: &[(&Node, &Edit)]) -> Result<Applied, EditError> {
     let mut cx = Cx::new(text);
     let mut groups = Groups::default();
     let mut appends = Appends::default();
