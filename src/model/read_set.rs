@@ -86,7 +86,7 @@ pub fn item_value(node: &Node) -> Value {
             other => other,
         };
     }
-    let mut kept = Map::new();
+    let mut kept = Map::with_capacity(map.entries.len());
     for (k, v) in &map.entries {
         if let Some(key) = k.as_str()
             && !skipped(key)
