@@ -171,8 +171,10 @@ fn execute(cli: Cli) -> Result<bool, Failure> {
     let limits = cli.limits.limits();
     let (sources, named) = read_sources(&cli.paths, limits.max_input_bytes)?;
     if cli.pass_through {
-        let outputs = run::pass_through(&sources).map_err(|e| Failure::Input(e.into()))?;
-        print(&krm::join_stream(&outputs)).map_err(Failure::Input)?;
+        let (outputs, input) = run::pass_through(&sources).map_err(|e| Failure::Input(e.into()))?;
+        print_stream(&outputs).map_err(Failure::Input)?;
+        // As a run ends (`Outcome::end`): the process exits next.
+        std::mem::forget(input);
         return Ok(true);
     }
     let options = Options {
@@ -206,9 +208,11 @@ fn execute(cli: Cli) -> Result<bool, Failure> {
             }
         }
     } else {
-        print(&krm::join_stream(&outcome.outputs)).map_err(Failure::Input)?;
+        print_stream(&outcome.outputs).map_err(Failure::Input)?;
     }
-    Ok(!outcome.has_errors())
+    let ok = !outcome.has_errors();
+    outcome.end();
+    Ok(ok)
 }
 
 /// The sources to read: stdin when no path is named, else the named files and folders (with
@@ -274,7 +278,17 @@ fn plan(
         return Ok(false);
     }
     print(&cli::plan::format(&outcome.plan, format)).map_err(Failure::Input)?;
+    outcome.end();
     Ok(true)
+}
+
+/// The outputs as one stream ([`krm::join_stream`]); one output is printed as it is, without
+/// a copy.
+fn print_stream(outputs: &[String]) -> Result<()> {
+    match outputs {
+        [one] => print(one),
+        _ => print(&krm::join_stream(outputs)),
+    }
 }
 
 fn print(text: &str) -> Result<()> {
