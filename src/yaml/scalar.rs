@@ -143,6 +143,23 @@ fn is_core_float(text: &str) -> bool {
 /// Whether `value` can be written as a plain scalar and read back as exactly this text
 /// (its core-schema type is then [`plain_type`]). Conservative: anything doubtful is refused.
 pub(crate) fn plain_safe(value: &str) -> bool {
+    surely_plain_safe(value) || plain_safe_checked(value)
+}
+
+/// The common case, a name such as `node-12-prov`, at once: it starts with a letter or digit
+/// and holds only letters, digits and `-._/`, so none of [`plain_safe_checked`]'s checks can
+/// fail.
+fn surely_plain_safe(value: &str) -> bool {
+    value
+        .as_bytes()
+        .first()
+        .is_some_and(u8::is_ascii_alphanumeric)
+        && value
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'-' | b'.' | b'_' | b'/'))
+}
+
+fn plain_safe_checked(value: &str) -> bool {
     let Some(first) = value.chars().next() else {
         return false;
     };
@@ -237,5 +254,29 @@ pub(crate) fn push_string_scalar(out: &mut String, value: &str) {
         out.push_str(value);
     } else {
         push_double_quoted(out, value);
+    }
+}
+
+#[cfg(test)]
+mod plain_safe_tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        /// The shortcut never says safe what the checks refuse.
+        #[test]
+        fn the_shortcut_agrees_with_the_checks(value in "[a-zA-Z0-9._/:#<, -]{0,10}") {
+            if surely_plain_safe(&value) {
+                prop_assert!(plain_safe_checked(&value), "{value:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn claim_names_take_the_shortcut() {
+        assert!(surely_plain_safe("node-12-prov"));
+        assert!(!surely_plain_safe("-node"));
+        assert!(!surely_plain_safe("a: b"));
+        assert!(!surely_plain_safe(""));
     }
 }

@@ -90,13 +90,18 @@ impl<'n> Groups<'n> {
         path: &[Seg],
         entries: &[(String, String)],
     ) -> Result<(), EditError> {
-        let mut seen = HashSet::new();
-        for (k, _) in entries {
-            if !seen.insert(k.as_str()) {
-                return Err(EditError::DuplicateKey {
-                    path: path_to_string(path),
-                    key: k.clone(),
-                });
+        // Sorted to find whether any key repeats; only then is the first repeat looked for.
+        let mut keys: Vec<&str> = entries.iter().map(|(k, _)| k.as_str()).collect();
+        keys.sort_unstable();
+        if keys.windows(2).any(|w| w[0] == w[1]) {
+            let mut seen = HashSet::new();
+            for (k, _) in entries {
+                if !seen.insert(k.as_str()) {
+                    return Err(EditError::DuplicateKey {
+                        path: path_to_string(path),
+                        key: k.clone(),
+                    });
+                }
             }
         }
         if entries.is_empty() {
