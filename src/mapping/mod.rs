@@ -209,7 +209,9 @@ fn check_claim_names(idx: &Index, plan: &Plan, findings: &mut Vec<Finding>) {
     use std::collections::hash_map::Entry;
     // The first pair of each name; pools in byte order, so the pair reported first is the
     // one whose pool sorts first (two pairs of one pool never share a name).
-    let mut first: HashMap<(&str, String), (HostId, PoolId)> = HashMap::new();
+    // Sized for every pair at once: grown by doubling, the table would be rebuilt a dozen times.
+    let pairs = plan.required.values().map(Vec::len).sum();
+    let mut first: HashMap<(&str, String), (HostId, PoolId)> = HashMap::with_capacity(pairs);
     for &p in &plan.managed {
         let pool = &idx.pools[p];
         let ns = pool.object.namespace.as_str();
