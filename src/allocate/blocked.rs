@@ -8,6 +8,7 @@
 use std::collections::{HashMap, HashSet};
 
 use super::context::{Context, Pin, PoolState};
+use super::network::Network;
 use super::shared::Shared;
 use crate::ipam::{self, Addr, FreeCursor, IntervalSet};
 use crate::model::PoolId;
@@ -24,6 +25,8 @@ pub struct Blocked<'a> {
     extra: IntervalSet,
     /// What the pools of the namespace hold inside their own candidates.
     shared: Option<&'a Shared>,
+    /// The network the pool is on (SPEC §10): who else on it holds an address.
+    net: Option<&'a Network>,
     /// How many of this pool's entries, live claims and pins hold each address.
     own: HashMap<u128, u32>,
     /// Candidates held outside their candidates by overlapping pools filled earlier.
@@ -46,11 +49,13 @@ impl<'a> Blocked<'a> {
             *own.entry(a.value()).or_default() += 1;
         }
         let shared = ctx.shared_of(p);
+        let net = ctx.networks.of(p);
         let mut blocked = Blocked {
             reserved: &st.reserved,
             fixed: &st.fixed,
             extra: IntervalSet::new(),
             shared,
+            net,
             own,
             added_outside: HashSet::new(),
             st,
@@ -67,6 +72,12 @@ impl<'a> Blocked<'a> {
                     }
                 }
             }
+        }
+        // Entries added by the pools of the network filled earlier (SPEC §10); what they held
+        // before the run is in `fixed` already.
+        if let Some(net) = net {
+            let added = net.added.intersection(&st.candidates).difference(&st.fixed);
+            blocked.extra.extend(&added);
         }
         blocked
     }
@@ -92,6 +103,7 @@ impl<'a> Blocked<'a> {
             || self
                 .shared
                 .is_some_and(|sh| sh.held_by_other_than(a, self.pool))
+            || self.net.is_some_and(|n| n.held_by_other_than(a, self.pool))
     }
 
     /// Whether candidate `a` is free: neither reserved nor held by anything.

@@ -10,6 +10,7 @@
 mod blocked;
 mod context;
 mod fill;
+mod network;
 mod ordinal;
 mod pool_view;
 mod shared;
@@ -158,6 +159,7 @@ pub fn allocate(
         fill::fill_pool(&mut ctx, p, findings, &mut edits);
     }
     ctx.check_cross_pool(findings);
+    ctx.check_cross_network(findings);
     warn_pins_without_pool(&ctx, findings);
     Allocation {
         edits,
