@@ -201,6 +201,7 @@ fn fill(
         )
         .collect();
     rows.sort_by(|a, b| natural::compare(ctx.idx.hosts[a.0].name(), ctx.idx.hosts[b.0].name()));
+    let network = ctx.networks.name_of(p).map(str::to_string);
     let rows = rows
         .into_iter()
         .map(|(h, a, status)| Row {
@@ -209,6 +210,7 @@ fn fill(
             pool: v.name.to_string(),
             address: ipam::canonical(a.ip()),
             status,
+            network: network.clone(),
         })
         .collect();
     Some((added, summary, rows))

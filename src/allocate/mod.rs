@@ -49,6 +49,8 @@ pub struct Row {
     /// Canonical text, as the entry holds it (or is written).
     pub address: String,
     pub status: Status,
+    /// The network the pool is on (SPEC §10), if any.
+    pub network: Option<String>,
 }
 
 /// Where a row's address comes from (SPEC §5's precedence).
