@@ -16,10 +16,11 @@
 //! run is in [`Network::added`], which [`super::blocked::Blocked`] folds in per pool. Both cost
 //! the number of ranges held, not the number of pools squared.
 
-use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::cmp::Reverse;
+use std::collections::{BTreeMap, BTreeSet, BinaryHeap, HashMap};
 
 use super::context::{Pin, PoolState};
-use super::shared::{self, Holder, note_holder};
+use super::shared::{Holder, note_holder};
 use crate::config::Config;
 use crate::ipam::{Addr, IntervalSet};
 use crate::model::pool::NETWORK_ANNOTATION;
@@ -40,9 +41,10 @@ pub struct Network {
     /// Addresses the pools of the network filled so far added in this run.
     pub added: IntervalSet,
     holders: HashMap<u128, Holder>,
-    /// For each pool, the pools of the network in *other* namespaces whose candidates overlap
-    /// its own (SPEC §10: a warning, or an error with `strictNetworks`), in byte order.
-    pub cross_overlaps: HashMap<PoolId, Vec<PoolId>>,
+    /// For each pool whose candidates overlap a pool of the network in *another* namespace
+    /// (SPEC §10: a warning, or an error with `strictNetworks`): up to [`NAMED`] such pools, in
+    /// (namespace, name) order, and whether there are more.
+    pub cross_overlaps: HashMap<PoolId, (Vec<PoolId>, bool)>,
 }
 
 impl Network {
@@ -207,18 +209,24 @@ pub fn build(
         let held = IntervalSet::from_ranges(held);
         let overlaps = {
             let cands: Vec<&IntervalSet> = list.iter().map(|p| &pools[p].candidates).collect();
-            shared::overlaps(&cands)
+            // Namespaces as numbers: `list` is sorted by namespace first.
+            let mut ns_ids: Vec<u32> = Vec::with_capacity(list.len());
+            for (i, p) in list.iter().enumerate() {
+                let same = i > 0
+                    && idx.pools[list[i - 1]].object.namespace == idx.pools[*p].object.namespace;
+                let last = ns_ids.last().copied().unwrap_or(0);
+                ns_ids.push(if same || i == 0 { last } else { last + 1 });
+            }
+            cross_namespace_overlaps(&cands, &ns_ids, NAMED)
         };
-        let mut cross_overlaps: HashMap<PoolId, Vec<PoolId>> = HashMap::new();
-        for (&p, ov) in list.iter().zip(overlaps) {
-            let ns = &idx.pools[p].object.namespace;
-            let others: Vec<PoolId> = ov
-                .into_iter()
-                .filter_map(|i| list.get(i as usize).copied())
-                .filter(|q| idx.pools[*q].object.namespace != *ns)
-                .collect();
-            if !others.is_empty() {
-                cross_overlaps.insert(p, others);
+        let mut cross_overlaps: HashMap<PoolId, (Vec<PoolId>, bool)> = HashMap::new();
+        for (&p, (found, more)) in list.iter().zip(overlaps) {
+            if !found.is_empty() {
+                let found = found
+                    .into_iter()
+                    .filter_map(|i| list.get(i as usize).copied())
+                    .collect();
+                cross_overlaps.insert(p, (found, more));
             }
             if let Some(st) = pools.get_mut(&p) {
                 st.reserved.extend(&cp);
@@ -241,6 +249,96 @@ pub fn build(
     out
 }
 
+/// How many overlapping pools of other namespaces a warning names.
+pub const NAMED: usize = 3;
+
+/// For each set (a pool's candidates) with its namespace number `ns[i]`: up to `k` positions of
+/// sets of *other* namespaces that share a value with it, ascending, and whether there are more.
+///
+/// A pool only needs to know that such a pool exists and a few of their names, so this never
+/// lists all overlapping pairs (a thousand clusters over one range would be half a million):
+/// the ranges are sorted by their low end; the ranges a range meets are those still open when it
+/// starts (kept per namespace, so that its own namespace is skipped in one step) and those that
+/// start inside it (found in the sorted order, skipping its own namespace in one step); each is
+/// read only until `k + 1` sets are found. The cost is the number of ranges times a log, plus
+/// about `k` per range.
+pub fn cross_namespace_overlaps(
+    sets: &[&IntervalSet],
+    ns: &[u32],
+    k: usize,
+) -> Vec<(Vec<u32>, bool)> {
+    // (lo, hi, set), sorted.
+    let mut ranges: Vec<(u128, u128, u32)> = Vec::new();
+    for (i, s) in sets.iter().enumerate() {
+        let Ok(i) = u32::try_from(i) else { break };
+        ranges.extend(s.ranges().map(|(lo, hi)| (lo, hi, i)));
+    }
+    ranges.sort_unstable();
+    let n = ranges.len();
+    let ns_of = |r: usize| ns[ranges[r].2 as usize];
+    // next_other[r]: the first range after r whose namespace differs from r's (n: none).
+    let mut next_other = vec![n; n + 1];
+    for r in (0..n.saturating_sub(1)).rev() {
+        next_other[r] = if ns_of(r + 1) != ns_of(r) {
+            r + 1
+        } else {
+            next_other[r + 1]
+        };
+    }
+    let mut found: Vec<BTreeSet<u32>> = vec![BTreeSet::new(); sets.len()];
+    // Open ranges per namespace (hi, range), and all of them by their high end.
+    let mut open: BTreeMap<u32, BTreeSet<(u128, usize)>> = BTreeMap::new();
+    let mut ends: BinaryHeap<Reverse<(u128, usize)>> = BinaryHeap::new();
+    for r in 0..n {
+        let (lo, hi, set) = ranges[r];
+        let own = ns_of(r);
+        while let Some(&Reverse((end, q))) = ends.peek() {
+            if end >= lo {
+                break;
+            }
+            ends.pop();
+            let qns = ns_of(q);
+            if let Some(list) = open.get_mut(&qns) {
+                list.remove(&(end, q));
+                if list.is_empty() {
+                    open.remove(&qns);
+                }
+            }
+        }
+        let mine = &mut found[set as usize];
+        // Open when this one starts: they all meet it (own namespace skipped in one step).
+        'open: for (_, list) in open.iter().filter(|(n, _)| **n != own) {
+            for &(_, q) in list {
+                if mine.len() > k {
+                    break 'open;
+                }
+                mine.insert(ranges[q].2);
+            }
+        }
+        // Starting inside it, in other namespaces.
+        let mut c = r + 1;
+        if c < n && ns_of(c) == own {
+            c = next_other[c];
+        }
+        while c < n && ranges[c].0 <= hi && mine.len() <= k {
+            mine.insert(ranges[c].2);
+            c += 1;
+            if c < n && ns_of(c) == own {
+                c = next_other[c];
+            }
+        }
+        open.entry(own).or_default().insert((hi, r));
+        ends.push(Reverse((hi, r)));
+    }
+    found
+        .into_iter()
+        .map(|f| {
+            let more = f.len() > k;
+            (f.into_iter().take(k).collect(), more)
+        })
+        .collect()
+}
+
 /// What pool `p` of a network must keep out of its new entries before the run starts: what
 /// the network's pools hold inside `p`'s candidates (its own holdings are blocked anyway).
 pub fn fixed_of(net: &Network, st: &PoolState) -> IntervalSet {
@@ -257,16 +355,20 @@ pub fn overlap_finding(
     strict: bool,
     cfg: &Config,
 ) -> Option<Finding> {
-    let others = net.cross_overlaps.get(&p)?;
+    let (others, more) = net.cross_overlaps.get(&p)?;
     let names = others.iter().map(|q| {
         let o = &idx.pools[*q].object;
         format!("{}/{}", short(&o.namespace), short(&o.name))
     });
+    let shown = if *more {
+        format!("{} and others", names.collect::<Vec<_>>().join(", "))
+    } else {
+        list_some(names, NAMED)
+    };
     let text = format!(
-        "the candidates of this pool overlap IPPool {} on network {}, in another namespace: \
+        "the candidates of this pool overlap IPPool {shown} on network {}, in another namespace: \
          preallocations never collide, but each cluster's IPAM could hand out one address outside \
          them; give each cluster its own range",
-        list_some(names, 3),
         net.name
     );
     let pool = &idx.pools[p];
@@ -279,4 +381,56 @@ pub fn overlap_finding(
         Finding::warning(text)
     };
     Some(f.on(pool.object.resource_ref()).at("spec.pools"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        /// Against a test of every pair: a set is reported exactly when some set of another
+        /// namespace meets it; the ones named do; all of them are named when there are at most
+        /// `k`, else `k` and "more".
+        #[test]
+        fn cross_namespace_overlaps_match_every_pair(
+            sets in proptest::collection::vec(
+                (0u32..4, proptest::collection::vec((0u128..100, 0u128..10), 0..4)), 0..10),
+            k in 1usize..4,
+        ) {
+            let ns: Vec<u32> = sets.iter().map(|(n, _)| *n).collect();
+            let sets: Vec<IntervalSet> = sets
+                .iter()
+                .map(|(_, r)| IntervalSet::from_ranges(r.iter().map(|(lo, len)| (*lo, lo + len))))
+                .collect();
+            let refs: Vec<&IntervalSet> = sets.iter().collect();
+            let got = cross_namespace_overlaps(&refs, &ns, k);
+            for (i, s) in sets.iter().enumerate() {
+                let all: Vec<u32> = (0..sets.len())
+                    .filter(|&j| ns[j] != ns[i] && s.intersects(&sets[j]))
+                    .map(|j| j as u32)
+                    .collect();
+                let (named, more) = &got[i];
+                prop_assert!(named.iter().all(|j| all.contains(j)), "{named:?} not in {all:?}");
+                prop_assert_eq!(named.is_empty(), all.is_empty());
+                if all.len() <= k {
+                    prop_assert_eq!(named, &all);
+                    prop_assert!(!more);
+                } else {
+                    prop_assert_eq!(named.len(), k);
+                    prop_assert!(*more);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn a_thousand_pools_over_one_range_cost_no_pairs() {
+        let one = IntervalSet::from_ranges([(10, 1000)]);
+        let sets: Vec<&IntervalSet> = vec![&one; 5000];
+        let ns: Vec<u32> = (0..5000).collect();
+        let got = cross_namespace_overlaps(&sets, &ns, 3);
+        assert!(got.iter().all(|(named, more)| named.len() == 3 && *more));
+        assert_eq!(got[0].0, vec![1, 2, 3]);
+    }
 }
