@@ -170,7 +170,7 @@ impl Case {
         &self,
         present: &[usize],
         existing: &[BTreeMap<usize, u32>],
-    ) -> Option<BTreeMap<String, Vec<(String, String)>>> {
+    ) -> Option<(Filled, BTreeMap<String, usize>)> {
         let mut held: HashSet<u32> = HashSet::new();
         for &i in present {
             let c = &self.clusters[i].1;
@@ -186,6 +186,7 @@ impl Case {
                 .cmp(self.clusters[*b].0.as_bytes())
         });
         let mut out = BTreeMap::new();
+        let mut free = BTreeMap::new();
         for i in order {
             let (ns, c) = &self.clusters[i];
             let mut entries: Vec<(String, String)> = existing[i]
@@ -201,10 +202,20 @@ impl Case {
             if !entries.is_empty() {
                 out.insert(ns.clone(), entries);
             }
+            // What the summary counts once the pool is filled.
+            free.insert(
+                ns.clone(),
+                (c.start..c.start + c.len)
+                    .filter(|a| !held.contains(a))
+                    .count(),
+            );
         }
-        Some(out)
+        Some((out, free))
     }
 }
+
+/// The entries of each namespace's pool.
+type Filled = BTreeMap<String, Vec<(String, String)>>;
 
 fn entries_by_ns(o: &ipreuse::run::Outcome) -> BTreeMap<String, Vec<(String, String)>> {
     all_entries(o)
@@ -246,11 +257,28 @@ proptest! {
         let docs: Vec<String> = all.iter().flat_map(|&i| c.docs(i, &existing[i])).collect();
         let o = run_docs(&docs, Some(&c.cfg()));
         match c.oracle(&all, &existing) {
-            Some(want) => {
+            Some((want, free)) => {
                 prop_assert!(errors(&o).is_empty(), "{}", dump(&o));
                 let got = entries_by_ns(&o);
                 prop_assert_eq!(&got, &want);
                 no_address_twice(&got)?;
+                // Each pool's summary counts what is left once it is filled, network included.
+                for (ns, n) in &free {
+                    let summary = o
+                        .findings
+                        .iter()
+                        .find(|f| {
+                            f.message.contains("free left")
+                                && f.resource_ref.as_ref().and_then(|r| r.namespace.as_deref())
+                                    == Some(ns.as_str())
+                        })
+                        .map(|f| f.message.clone())
+                        .unwrap_or_default();
+                    prop_assert!(
+                        summary.ends_with(&format!(", {n} free left (network prov)")),
+                        "{ns}: {summary}"
+                    );
+                }
             }
             None => {
                 prop_assert!(!errors(&o).is_empty(), "the oracle runs out: {}", dump(&o));
@@ -267,7 +295,13 @@ proptest! {
     ) {
         let n = c.clusters.len();
         let first = first.min(n);
-        // The clusters added later come with no entries of their own.
+        // The clusters added later come with no entries of their own, and with no control-plane
+        // endpoint: one that lands on an address an earlier cluster's host holds is an error
+        // (tests/networks.rs), not a move.
+        let mut c = c;
+        for (_, k) in c.clusters.iter_mut().skip(first) {
+            k.endpoint = None;
+        }
         let with: Vec<bool> = with.iter().enumerate().map(|(i, w)| *w && i < first).collect();
         let existing = c.existing(&with);
         let early: Vec<usize> = (0..first).collect();

@@ -73,12 +73,6 @@ impl<'a> Blocked<'a> {
                 }
             }
         }
-        // Entries added by the pools of the network filled earlier (SPEC §10); what they held
-        // before the run is in `fixed` already.
-        if let Some(net) = net {
-            let added = net.added.intersection(&st.candidates).difference(&st.fixed);
-            blocked.extra.extend(&added);
-        }
         blocked
     }
 
@@ -111,13 +105,15 @@ impl<'a> Blocked<'a> {
         !self.fixed.contains_addr(a)
             && !self.extra.contains_addr(a)
             && !self.shared.is_some_and(|sh| sh.held.set().contains_addr(a))
+            && !self.net.is_some_and(|n| n.held.contains_addr(a))
     }
 
     /// The free candidate with the lowest walk position after the cursor's.
     pub fn next_free(&self, cursor: &mut FreeCursor) -> Option<(Addr, u64)> {
         let empty = IntervalSet::new();
         let shared = self.shared.map_or(&empty, |sh| sh.held.set());
-        cursor.next_free_outside(&[self.fixed, &self.extra, shared])
+        let net = self.net.map_or(&empty, |n| &n.held);
+        cursor.next_free_outside(&[self.fixed, &self.extra, shared, net])
     }
 
     /// Number of candidates of the pool that are not blocked.
@@ -138,6 +134,50 @@ impl<'a> Blocked<'a> {
             .saturating_add(in_shared(cand))
             .saturating_sub(in_shared(self.fixed))
             .saturating_sub(in_shared(&self.extra));
-        cand.count().saturating_sub(blocked)
+        cand.count()
+            .saturating_sub(blocked)
+            .saturating_sub(self.held_by_network_only(cand))
+    }
+
+    /// Candidates the pool's network holds (SPEC §10) that nothing else blocks: the network's
+    /// ranges inside the candidates, less what the pool's own sets and its namespace's cover.
+    /// Costs the network's ranges inside the candidates (a lookup each), nothing per address.
+    fn held_by_network_only(&self, cand: &IntervalSet) -> u128 {
+        let Some(net) = self.net else {
+            return 0;
+        };
+        let mut others: Vec<&IntervalSet> = vec![self.fixed, &self.extra];
+        others.extend(self.shared.map(|sh| sh.held.set()));
+        let mut n = 0u128;
+        for (lo, hi) in cand.ranges() {
+            for (a, b) in net.held.overlapping(lo, hi) {
+                let mut x = a;
+                loop {
+                    if let Some(end) = ipam::covered_until(&others, x) {
+                        match end.checked_add(1) {
+                            Some(next) if end < b => x = next,
+                            _ => break,
+                        }
+                        continue;
+                    }
+                    // `x` is not covered: the next covered value of [x, b] ends the free run.
+                    let next = others
+                        .iter()
+                        .filter_map(|s| s.overlapping(x, b).next().map(|(l, _)| l))
+                        .min();
+                    match next {
+                        Some(l) => {
+                            n = n.saturating_add(l - x);
+                            x = l;
+                        }
+                        None => {
+                            n = n.saturating_add((b - x).saturating_add(1));
+                            break;
+                        }
+                    }
+                }
+            }
+        }
+        n
     }
 }

@@ -241,7 +241,7 @@ impl<'a> Context<'a> {
         }
         let members = network::membership(idx, cfg, &pools, findings)?;
         let networks = network::build(idx, members, &pins, &endpoints, &mut pools);
-        let shared = share(idx, &pins, &mut pools, &networks);
+        let shared = share(idx, &pins, &mut pools);
         Some(Context {
             idx,
             plan,
@@ -412,7 +412,6 @@ fn share(
     idx: &Index,
     pins: &HashMap<(String, String), Vec<Pin>>,
     pools: &mut HashMap<PoolId, PoolState>,
-    networks: &Networks,
 ) -> HashMap<String, Shared> {
     let mut by_ns: HashMap<&str, Vec<PoolId>> = HashMap::new();
     for &p in pools.keys() {
@@ -481,10 +480,6 @@ fn share(
             }
             for a in &outside {
                 blocked.insert(*a);
-            }
-            // SPEC §10: what the other pools of its network hold, in any namespace.
-            if let Some(net) = networks.of(p) {
-                blocked.extend(&network::fixed_of(net, st));
             }
             let fixed = blocked.intersection(&st.candidates);
             for (lo, hi) in st.candidates.ranges().chain(fixed.ranges()) {

@@ -11,10 +11,10 @@
 //! its namespace's overlapping pools hold *and* what the other pools of its network hold; the
 //! relation is not transitive (a pool of `c1` on no network shares nothing with `c2`).
 //!
-//! What the network's pools hold before anything is added goes into each network pool's fixed
-//! blocked set when the context is built (one intersection per pool); what they add during the
-//! run is in [`Network::added`], which [`super::blocked::Blocked`] folds in per pool. Both cost
-//! the number of ranges held, not the number of pools squared.
+//! What the network's pools hold (before the run, and what they add during it) is one set per
+//! network, [`Network::held`], which [`super::blocked::Blocked`] reads beside the pool's own
+//! sets and its namespace's, never copying it: memory stays linear however many pools of the
+//! network overlap.
 
 use std::cmp::Reverse;
 use std::collections::{BTreeMap, BTreeSet, BinaryHeap, HashMap};
@@ -36,10 +36,10 @@ pub struct Network {
     pub pools: Vec<PoolId>,
     /// The namespaces of those pools, sorted, without duplicates.
     pub namespaces: Vec<String>,
-    /// Addresses any pool of the network holds before anything is added, wherever they are.
+    /// Addresses any pool of the network holds, wherever they are: before the run, and the
+    /// entries the pools filled so far added in it. Kept once per network and read by each pool
+    /// ([`super::blocked::Blocked`]), never copied into a pool's own sets.
     pub held: IntervalSet,
-    /// Addresses the pools of the network filled so far added in this run.
-    pub added: IntervalSet,
     holders: HashMap<u128, Holder>,
     /// For each pool whose candidates overlap a pool of the network in *another* namespace
     /// (SPEC §10: a warning, or an error with `strictNetworks`): up to [`NAMED`] such pools, in
@@ -57,7 +57,7 @@ impl Network {
 
     /// Records that pool `p` of the network now holds `a` (an entry this run added).
     pub fn record_added(&mut self, a: Addr, p: PoolId) {
-        self.added.insert_addr(a);
+        self.held.insert_addr(a);
         note_holder(&mut self.holders, a.value(), p);
     }
 }
@@ -241,7 +241,6 @@ pub fn build(
             pools: list,
             namespaces,
             held,
-            added: IntervalSet::new(),
             holders,
             cross_overlaps,
         });
@@ -337,12 +336,6 @@ pub fn cross_namespace_overlaps(
             (f.into_iter().take(k).collect(), more)
         })
         .collect()
-}
-
-/// What pool `p` of a network must keep out of its new entries before the run starts: what
-/// the network's pools hold inside `p`'s candidates (its own holdings are blocked anyway).
-pub fn fixed_of(net: &Network, st: &PoolState) -> IntervalSet {
-    net.held.intersection(&st.candidates)
 }
 
 /// SPEC §10: a pool whose candidates overlap a pool of its network in another namespace is a
