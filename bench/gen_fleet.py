@@ -5,6 +5,8 @@
     python3 bench/gen_fleet.py 20000 --shape namespaces > /tmp/ns.yaml
     python3 bench/gen_fleet.py 600 --shape overlap > /tmp/overlap.yaml
     python3 bench/gen_fleet.py 50000 --shape entries > /tmp/entries.yaml
+    python3 bench/gen_fleet.py 100 --shape network --hosts 100 > /tmp/net.yaml
+    python3 bench/gen_fleet.py 1 --shape network --hosts 10000 > /tmp/net1.yaml
     /usr/bin/time -f "%e s %M KB" target/release/ipreuse /tmp/fleet.yaml > /dev/null
 
 Shapes (N is the dimension that grows):
@@ -13,6 +15,10 @@ Shapes (N is the dimension that grows):
 - overlap: N pools over one IPv4 /16 in one namespace, with --hosts hosts (default 10).
 - entries: one pool whose N entries already exist, for N hosts of the input, half of them
   scattered (every other address), and N stale entries of hosts that are gone.
+- network: N namespaces (clusters) with --hosts hosts each and one IPPool each, all over one
+  IPv4 /16 and annotated `ipreuse.dev/network: prov` (SPEC §10: they share the addresses, and
+  every pool overlaps every other, the worst case); --plain leaves the annotation out.
+  `1 --hosts N*H` is the same hosts in one namespace, to compare with.
 - pool24, pool64: N hosts (N <= 240) and one pool of 241 addresses, in a /24 or in a /64.
 
 --status gives every host an inspected host's status (hardware); --resource-list writes the
@@ -23,6 +29,7 @@ import sys
 
 
 STATUS = False
+NETWORK = "prov"
 
 
 def host(out, name, ns, i):
@@ -64,13 +71,14 @@ spec:
 """)
 
 
-def pool(out, name, ns, start, end, prefix, gw, entries=()):
+def pool(out, name, ns, start, end, prefix, gw, entries=(), network=None):
+    annotations = f"\n  annotations:\n    ipreuse.dev/network: {network}" if network else ""
     out.write(f"""---
 apiVersion: ipam.metal3.io/v1alpha1
 kind: IPPool
 metadata:
   name: {name}
-  namespace: {ns}
+  namespace: {ns}{annotations}
 spec:
   namePrefix: {ns}-{name}
   pools:
@@ -128,6 +136,14 @@ def entries(out, n, _hosts):
     pool(out, "prov", "fleet", "10.0.0.10", "10.255.255.250", 8, "10.0.0.1", kept + gone)
 
 
+def network(out, n, hosts):
+    for c in range(n):
+        ns = f"cluster-{c}"
+        for i in range(hosts):
+            host(out, f"node-{i}", ns, c * hosts + i)
+        pool(out, "prov", ns, "10.10.0.10", "10.10.255.250", 16, "10.10.0.1", network=NETWORK)
+
+
 def small_pool(out, n, _hosts, prefix=24):
     """N hosts (at most 240) and one pool of 241 addresses, in a /24 or a /64."""
     for i in range(n):
@@ -147,6 +163,7 @@ SHAPES = {
     "namespaces": namespaces,
     "overlap": overlap,
     "entries": entries,
+    "network": network,
     "pool24": small_pool,
     "pool64": small_pool_v6,
 }
@@ -173,14 +190,16 @@ def main():
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("n", nargs="?", type=int, default=10000, help="the dimension that grows")
     p.add_argument("--shape", choices=sorted(SHAPES), default="fleet")
-    p.add_argument("--hosts", type=int, default=10, help="hosts of the overlap shape")
+    p.add_argument("--hosts", type=int, default=10, help="hosts of the overlap shape, per namespace of the network shape")
+    p.add_argument("--plain", action="store_true", help="network shape: no ipreuse.dev/network annotation")
     p.add_argument("--status", action="store_true",
                    help="give every host the status an inspected host has (hardware, about 15 lines)")
     p.add_argument("--resource-list", action="store_true",
                    help="write a ResourceList (what kpt and kustomize hand a function) instead of a stream")
     a = p.parse_args()
-    global STATUS
+    global STATUS, NETWORK
     STATUS = a.status
+    NETWORK = None if a.plain else "prov"
     out = sys.stdout
     if a.resource_list:
         out.write("apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems:\n")

@@ -135,7 +135,7 @@ pub fn run_with(
                     let out = (t.apply)(&index, &values, &cfg);
                     findings.extend(out.findings);
                     if options.plan {
-                        plan.extend(out.rows.iter().map(|r| r.row(&index)));
+                        plan.extend(out.rows.iter().map(|r| r.row(&index, &out.networks)));
                     }
                     match cfg.mode {
                         Mode::Fill => {

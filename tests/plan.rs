@@ -46,17 +46,20 @@ fn snapshot(dir: &Path) -> BTreeMap<PathBuf, Vec<u8>> {
     out
 }
 
-/// One CSV row: namespace, host, pool, address, status.
-type Row = [String; 5];
+/// One CSV row: namespace, host, pool, address, status, network.
+type Row = [String; 6];
 
 fn csv_rows(out: &Output) -> Vec<Row> {
     let csv = text(&out.stdout);
     let mut lines = csv.lines();
-    assert_eq!(lines.next(), Some("namespace,host,pool,address,status"));
+    assert_eq!(
+        lines.next(),
+        Some("namespace,host,pool,address,status,network")
+    );
     lines
         .map(|l| {
             let f: Vec<String> = l.split(',').map(str::to_string).collect();
-            f.try_into().unwrap_or_else(|f| panic!("5 fields: {f:?}"))
+            f.try_into().unwrap_or_else(|f| panic!("6 fields: {f:?}"))
         })
         .collect()
 }
@@ -102,7 +105,8 @@ fn plan_rows_are_what_fill_writes_with_each_status_from_the_input() {
     let input = objects(&pkg);
 
     let mut statuses = BTreeMap::new();
-    for [ns, host, pool, address, status] in &rows {
+    for [ns, host, pool, address, status, network] in &rows {
+        assert_eq!(network, "", "no pool of the example is on a network");
         let claim = format!("{host}-{pool}");
         let written = find(&after, "IPPool", ns, pool)
             .map(|p| p["spec"]["preAllocations"][&claim].clone())
@@ -167,8 +171,8 @@ fn every_format_carries_the_same_rows() {
     let from_json: Vec<Row> = json
         .iter()
         .map(|r| {
-            ["namespace", "host", "pool", "address", "status"]
-                .map(|k| r[k].as_str().expect("string").to_string())
+            ["namespace", "host", "pool", "address", "status", "network"]
+                .map(|k| r[k].as_str().unwrap_or_default().to_string())
         })
         .collect();
     assert_eq!(from_json, csv);
@@ -178,11 +182,24 @@ fn every_format_carries_the_same_rows() {
     let table = text(&table.stdout);
     let mut lines = table.lines();
     let header: Vec<&str> = lines.next().expect("header").split_whitespace().collect();
-    assert_eq!(header, ["NAMESPACE", "HOST", "POOL", "ADDRESS", "STATUS"]);
+    assert_eq!(
+        header,
+        ["NAMESPACE", "HOST", "POOL", "ADDRESS", "STATUS", "NETWORK"]
+    );
     let from_table: Vec<Vec<String>> = lines
         .map(|l| l.split_whitespace().map(str::to_string).collect())
         .collect();
-    let csv_vecs: Vec<Vec<String>> = csv.iter().map(|r| r.to_vec()).collect();
+    // The table shows a pool on no network as `-`.
+    let csv_vecs: Vec<Vec<String>> = csv
+        .iter()
+        .map(|r| {
+            let mut v = r.to_vec();
+            if v[5].is_empty() {
+                v[5] = "-".into();
+            }
+            v
+        })
+        .collect();
     assert_eq!(from_table, csv_vecs);
 
     let hosts = ipreuse(&["plan", "--format", "hosts"], &pkg);
@@ -190,7 +207,7 @@ fn every_format_carries_the_same_rows() {
     let hosts = text(&hosts.stdout);
     let expected: String = csv
         .iter()
-        .map(|[ns, host, pool, address, status]| {
+        .map(|[ns, host, pool, address, status, _]| {
             format!("{address}\t{host}\t# {ns}/{pool} {status}\n")
         })
         .collect();
@@ -258,4 +275,70 @@ fn plan_ignores_the_config_mode_and_keeps_its_other_fields() {
         .output()
         .expect("run");
     assert_eq!(bad.status.code(), Some(2));
+}
+
+#[test]
+fn every_format_names_the_network() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let cfg = dir.path().join("cfg.yaml");
+    std::fs::write(
+        &cfg,
+        "apiVersion: fn.ipreuse.dev/v1alpha1\nkind: IPReuse\nmetadata:\n  name: c\nspec:\n  networks:\n  - name: prov\n    cidr: 172.22.0.0/24\n",
+    )
+    .expect("write");
+    let pkg = dir.path().join("pkg");
+    std::fs::create_dir(&pkg).expect("mkdir");
+    let mut docs = Vec::new();
+    for (ns, range, host) in [("c1", "10", "a-0"), ("c2", "10", "b-0"), ("c3", "", "d-0")] {
+        let r = if range.is_empty() {
+            common::range("10.9.0.10", "10.9.0.19")
+        } else {
+            common::range("172.22.0.10", "172.22.0.19")
+        };
+        docs.push(common::pool("prov", ns).range(r).prefix(24).yaml());
+        docs.push(common::host(host, ns).yaml());
+    }
+    std::fs::write(pkg.join("all.yaml"), common::stream(&docs)).expect("write");
+    let run = |format: &str| {
+        let out = Command::new(BIN)
+            .args(["plan", "--format", format, "--config"])
+            .arg(&cfg)
+            .arg(&pkg)
+            .output()
+            .expect("run");
+        assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+        out
+    };
+    let rows = csv_rows(&run("csv"));
+    let want = |ns: &str, host: &str, address: &str, network: &str| -> Row {
+        [ns, host, "prov", address, "new", network].map(str::to_string)
+    };
+    assert_eq!(
+        rows,
+        [
+            want("c1", "a-0", "172.22.0.10", "prov"),
+            want("c2", "b-0", "172.22.0.11", "prov"),
+            want("c3", "d-0", "10.9.0.10", ""),
+        ]
+    );
+    let json: Vec<Value> = serde_json::from_slice(&run("json").stdout).expect("JSON");
+    assert_eq!(json[1]["network"], "prov");
+    assert!(json[2]["network"].is_null(), "{json:?}");
+    let table = text(&run("table").stdout);
+    let cells: Vec<Vec<&str>> = table
+        .lines()
+        .map(|l| l.split_whitespace().collect())
+        .collect();
+    assert_eq!(cells[0][5], "NETWORK");
+    assert_eq!(
+        cells[2],
+        ["c2", "b-0", "prov", "172.22.0.11", "new", "prov"]
+    );
+    assert_eq!(cells[3][5], "-");
+    let hosts = text(&run("hosts").stdout);
+    assert!(
+        hosts.contains("172.22.0.11\tb-0\t# c2/prov new network prov\n"),
+        "{hosts}"
+    );
+    assert!(hosts.contains("10.9.0.10\td-0\t# c3/prov new\n"), "{hosts}");
 }

@@ -8,6 +8,7 @@
 use std::collections::{HashMap, HashSet};
 
 use super::context::{Context, Pin, PoolState};
+use super::network::Network;
 use super::shared::Shared;
 use crate::ipam::{self, Addr, FreeCursor, IntervalSet};
 use crate::model::PoolId;
@@ -24,6 +25,8 @@ pub struct Blocked<'a> {
     extra: IntervalSet,
     /// What the pools of the namespace hold inside their own candidates.
     shared: Option<&'a Shared>,
+    /// The network the pool is on (SPEC §10): who else on it holds an address.
+    net: Option<&'a Network>,
     /// How many of this pool's entries, live claims and pins hold each address.
     own: HashMap<u128, u32>,
     /// Candidates held outside their candidates by overlapping pools filled earlier.
@@ -46,11 +49,13 @@ impl<'a> Blocked<'a> {
             *own.entry(a.value()).or_default() += 1;
         }
         let shared = ctx.shared_of(p);
+        let net = ctx.networks.of(p);
         let mut blocked = Blocked {
             reserved: &st.reserved,
             fixed: &st.fixed,
             extra: IntervalSet::new(),
             shared,
+            net,
             own,
             added_outside: HashSet::new(),
             st,
@@ -92,6 +97,7 @@ impl<'a> Blocked<'a> {
             || self
                 .shared
                 .is_some_and(|sh| sh.held_by_other_than(a, self.pool))
+            || self.net.is_some_and(|n| n.held_by_other_than(a, self.pool))
     }
 
     /// Whether candidate `a` is free: neither reserved nor held by anything.
@@ -99,13 +105,15 @@ impl<'a> Blocked<'a> {
         !self.fixed.contains_addr(a)
             && !self.extra.contains_addr(a)
             && !self.shared.is_some_and(|sh| sh.held.set().contains_addr(a))
+            && !self.net.is_some_and(|n| n.held.contains_addr(a))
     }
 
     /// The free candidate with the lowest walk position after the cursor's.
     pub fn next_free(&self, cursor: &mut FreeCursor) -> Option<(Addr, u64)> {
         let empty = IntervalSet::new();
         let shared = self.shared.map_or(&empty, |sh| sh.held.set());
-        cursor.next_free_outside(&[self.fixed, &self.extra, shared])
+        let net = self.net.map_or(&empty, |n| &n.held);
+        cursor.next_free_outside(&[self.fixed, &self.extra, shared, net])
     }
 
     /// Number of candidates of the pool that are not blocked.
@@ -126,6 +134,50 @@ impl<'a> Blocked<'a> {
             .saturating_add(in_shared(cand))
             .saturating_sub(in_shared(self.fixed))
             .saturating_sub(in_shared(&self.extra));
-        cand.count().saturating_sub(blocked)
+        cand.count()
+            .saturating_sub(blocked)
+            .saturating_sub(self.held_by_network_only(cand))
+    }
+
+    /// Candidates the pool's network holds (SPEC §10) that nothing else blocks: the network's
+    /// ranges inside the candidates, less what the pool's own sets and its namespace's cover.
+    /// Costs the network's ranges inside the candidates (a lookup each), nothing per address.
+    fn held_by_network_only(&self, cand: &IntervalSet) -> u128 {
+        let Some(net) = self.net else {
+            return 0;
+        };
+        let mut others: Vec<&IntervalSet> = vec![self.fixed, &self.extra];
+        others.extend(self.shared.map(|sh| sh.held.set()));
+        let mut n = 0u128;
+        for (lo, hi) in cand.ranges() {
+            for (a, b) in net.held.overlapping(lo, hi) {
+                let mut x = a;
+                loop {
+                    if let Some(end) = ipam::covered_until(&others, x) {
+                        match end.checked_add(1) {
+                            Some(next) if end < b => x = next,
+                            _ => break,
+                        }
+                        continue;
+                    }
+                    // `x` is not covered: the next covered value of [x, b] ends the free run.
+                    let next = others
+                        .iter()
+                        .filter_map(|s| s.overlapping(x, b).next().map(|(l, _)| l))
+                        .min();
+                    match next {
+                        Some(l) => {
+                            n = n.saturating_add(l - x);
+                            x = l;
+                        }
+                        None => {
+                            n = n.saturating_add((b - x).saturating_add(1));
+                            break;
+                        }
+                    }
+                }
+            }
+        }
+        n
     }
 }

@@ -2,6 +2,7 @@
 
 use std::collections::{BTreeMap, HashMap, HashSet};
 
+use super::network::{self, Networks};
 use super::shared::{self, HeldBuilder, Shared};
 use crate::adopt::{Adopted, Adoption, PoolLive};
 use crate::config::Config;
@@ -119,6 +120,8 @@ pub struct Context<'a> {
     pub hosts_by_name: HashMap<String, HashMap<String, HostId>>,
     /// What the valid pools of each namespace share: overlaps and held addresses.
     pub shared: HashMap<String, Shared>,
+    /// Networks shared across namespaces (SPEC §10) and which pool is on which.
+    pub networks: Networks,
     /// One info result per filled pool; reported only when the run writes its edits.
     pub summaries: Vec<Finding>,
     /// The address plan, pool by pool ([`super::Planned`]).
@@ -236,6 +239,8 @@ impl<'a> Context<'a> {
         if !ok {
             return None;
         }
+        let members = network::membership(idx, cfg, &pools, findings)?;
+        let networks = network::build(idx, members, &pins, &endpoints, &mut pools);
         let shared = share(idx, &pins, &mut pools);
         Some(Context {
             idx,
@@ -247,6 +252,7 @@ impl<'a> Context<'a> {
             endpoints,
             hosts_by_name,
             shared,
+            networks,
             summaries: Vec::new(),
             rows: Vec::new(),
         })
@@ -323,6 +329,66 @@ impl<'a> Context<'a> {
                                     short(key),
                                     short(ns),
                                     short(self.idx.pools[q].name()),
+                                    short(key2)
+                                ))
+                                .on(pool.object.resource_ref())
+                                .at(crate::results::key_path("spec.preAllocations", key)),
+                            );
+                        }
+                        Some(_) => {}
+                        None => {
+                            holders.insert(addr.value(), (h, p, key));
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// SPEC §10: one address given to two different hosts by pools of one network, in any
+    /// namespaces, is an error naming both hosts, both pools and both namespaces. (Two pools of
+    /// one namespace that overlap were reported by [`Self::check_cross_pool`] already.)
+    pub fn check_cross_network(&self, findings: &mut Vec<Finding>) {
+        let managed: HashSet<PoolId> = self.plan.managed.iter().copied().collect();
+        for net in &self.networks.list {
+            // address → (host, pool, key) of the first holder, pools in (namespace, name) order.
+            let mut holders: HashMap<u128, (HostId, PoolId, &str)> = HashMap::new();
+            for &p in &net.pools {
+                let (Some(st), true) = (self.pools.get(&p), managed.contains(&p)) else {
+                    continue;
+                };
+                let pool = &self.idx.pools[p];
+                let ns = pool.object.namespace.as_str();
+                let existing = st.existing.iter().filter_map(|e| {
+                    let a = e.addr?;
+                    let h = self.host_of_key(ns, pool.name(), &e.key)?;
+                    Some((h, e.key.as_str(), a))
+                });
+                let added = st.added.iter().map(|(h, k, a)| (*h, k.as_str(), *a));
+                for (h, key, addr) in existing.chain(added) {
+                    match holders.get(&addr.value()) {
+                        Some(&(h2, q, key2)) if h2 != h && q != p => {
+                            let other = &self.idx.pools[q];
+                            let ons = other.object.namespace.as_str();
+                            if ons == ns && self.overlap(p, q) {
+                                continue;
+                            }
+                            findings.push(
+                                Finding::error(format!(
+                                    "network {}: IPPool {}/{} gives {} to host {} of namespace {} (entry {}) while IPPool {}/{} \
+                                     gives it to host {} of namespace {} (entry {}): one address cannot belong to two \
+                                     hosts of one network; change one of the entries",
+                                    net.name,
+                                    short(ns),
+                                    short(pool.name()),
+                                    ipam::canonical(addr.ip()),
+                                    short(self.idx.hosts[h].name()),
+                                    short(ns),
+                                    short(key),
+                                    short(ons),
+                                    short(other.name()),
+                                    short(self.idx.hosts[h2].name()),
+                                    short(ons),
                                     short(key2)
                                 ))
                                 .on(pool.object.resource_ref())
@@ -432,7 +498,7 @@ fn share(
 
 /// What a pool holds for the other pools of its namespace (SPEC §5 "Taken"): its entries,
 /// live claims, pins and gateways / DNS servers (entries added by this run come later).
-fn holdings<'a>(st: &'a PoolState, pins: &'a [Pin]) -> impl Iterator<Item = Addr> + 'a {
+pub(super) fn holdings<'a>(st: &'a PoolState, pins: &'a [Pin]) -> impl Iterator<Item = Addr> + 'a {
     st.existing
         .iter()
         .filter_map(|e| e.addr)

@@ -34,6 +34,11 @@ pub fn fill_pool(
         ctx.summaries.push(summary);
     }
     ctx.rows.extend(rows);
+    if let Some(net) = ctx.networks.of_mut(p) {
+        for (_, _, a) in &added {
+            net.record_added(*a, p);
+        }
+    }
     let ns = ctx.idx.pools[p].object.namespace.as_str();
     if let Some(st) = ctx.pools.get_mut(&p) {
         if let Some(sh) = ctx.shared.get_mut(ns) {
@@ -66,6 +71,15 @@ fn fill(
         .get(&(v.ns.to_string(), v.name.to_string()))
         .unwrap_or(&no_pins);
     warn_overlaps(&v, p, findings);
+    if let Some(net) = ctx.networks.of(p) {
+        findings.extend(super::network::overlap_finding(
+            ctx.idx,
+            net,
+            p,
+            ctx.cfg.strict_networks,
+            ctx.cfg,
+        ));
+    }
     let mut blocked = Blocked::for_pool(ctx, p, v.st, pins);
     let entries = validate::existing(&v, findings, edits);
     let required: &[HostId] = ctx.plan.required.get(&p).map_or(&[], Vec::as_slice);
@@ -168,19 +182,25 @@ fn fill(
     }
     let failed = findings[findings_before..].iter().any(Finding::is_error);
     let summary = (!failed).then(|| {
+        let network = ctx
+            .networks
+            .name_of(p)
+            .map_or(String::new(), |n| format!(" (network {n})"));
         Finding::info(format!(
-            "{kept} kept, {} added, {} rewritten, {pruned} pruned, {} free left",
+            "{kept} kept, {} added, {} rewritten, {pruned} pruned, {} free left{network}",
             added.len(),
             entries.rewritten,
             blocked.count_free(&v.st.ipam)
         ))
         .on(v.rref.clone())
     });
+    let network = ctx.networks.index_of(p);
     let planned = |host, address, status| Planned {
         host,
         pool: p,
         address,
         status,
+        network,
     };
     let mut rows: Vec<Planned> = kept_rows
         .into_iter()

@@ -10,6 +10,7 @@
 mod blocked;
 mod context;
 mod fill;
+mod network;
 mod ordinal;
 mod pool_view;
 mod rank;
@@ -40,6 +41,8 @@ pub struct Allocation {
     /// (`ipreuse plan`), in pool order, then natural host order. Only ids: the text of a
     /// [`Row`] is made by [`Planned::row`] when the plan is asked for.
     pub rows: Vec<Planned>,
+    /// The names of the networks the rows' pools are on ([`Planned::network`]).
+    pub networks: Vec<String>,
 }
 
 /// A row of the address plan as allocation finds it: which host and pool, the address and
@@ -50,11 +53,14 @@ pub struct Planned {
     pub pool: PoolId,
     pub address: Addr,
     pub status: Status,
+    /// The network the pool is on (SPEC §10): its position in the allocation's `networks`.
+    pub network: Option<usize>,
 }
 
 impl Planned {
-    /// The row as `ipreuse plan` shows it, with the names of `idx` (the index allocated from).
-    pub fn row(&self, idx: &Index) -> Row {
+    /// The row as `ipreuse plan` shows it, with the names of `idx` (the index allocated from)
+    /// and `networks` (the names of the networks, [`Allocation::networks`]).
+    pub fn row(&self, idx: &Index, networks: &[String]) -> Row {
         let pool = &idx.pools[self.pool];
         Row {
             namespace: pool.object.namespace.clone(),
@@ -62,6 +68,7 @@ impl Planned {
             pool: pool.name().to_string(),
             address: ipam::canonical(self.address.ip()),
             status: self.status,
+            network: self.network.and_then(|i| networks.get(i)).cloned(),
         }
     }
 }
@@ -75,6 +82,8 @@ pub struct Row {
     /// Canonical text, as the entry holds it (or is written).
     pub address: String,
     pub status: Status,
+    /// The network the pool is on (SPEC §10), if any.
+    pub network: Option<String>,
 }
 
 /// Where a row's address comes from (SPEC §5's precedence).
@@ -186,9 +195,11 @@ pub fn allocate(
         fill::fill_pool(&mut ctx, &rank, p, findings, &mut edits);
     }
     ctx.check_cross_pool(findings);
+    ctx.check_cross_network(findings);
     warn_pins_without_pool(&ctx, findings);
     Allocation {
         edits,
+        networks: ctx.networks.names(),
         summaries: ctx.summaries,
         rows: ctx.rows,
     }

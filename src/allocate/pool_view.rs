@@ -19,6 +19,8 @@ pub struct PoolView<'a> {
     pub ns: &'a str,
     pub name: &'a str,
     pub rref: ResourceRef,
+    /// The pool's index.
+    pub pool_id: PoolId,
     /// Live claims by address (sorted claim names), from `status.indexes` and the IPAddresses.
     live_by_addr: HashMap<u128, Vec<&'a str>>,
 }
@@ -44,6 +46,7 @@ impl<'a> PoolView<'a> {
             ns: pool.object.namespace.as_str(),
             name: pool.name(),
             rref: pool.object.resource_ref(),
+            pool_id: p,
             live_by_addr,
         })
     }
@@ -91,7 +94,19 @@ impl<'a> PoolView<'a> {
         {
             Some("a control-plane endpoint of a Cluster or Metal3Cluster in the namespace".into())
         } else {
-            None
+            // SPEC §10: the endpoints of every namespace on the pool's network.
+            let net = self.ctx.networks.of(self.pool_id)?;
+            let ns = net.namespaces.iter().find(|ns| {
+                self.ctx
+                    .endpoints
+                    .get(ns.as_str())
+                    .is_some_and(|e| e.contains_addr(a))
+            })?;
+            Some(format!(
+                "a control-plane endpoint of a Cluster or Metal3Cluster in namespace {}, on network {} with this pool",
+                short(ns),
+                net.name
+            ))
         }
     }
 
@@ -112,7 +127,12 @@ impl<'a> PoolView<'a> {
                 short(self.ctx.idx.hosts[pin.host].name())
             )
         } else {
-            "an entry, pin or live claim of an overlapping IPPool holds it".into()
+            match self.ctx.networks.name_of(self.pool_id) {
+                Some(n) => format!(
+                    "an entry, pin or live claim of an overlapping IPPool, or of another IPPool of network {n}, holds it"
+                ),
+                None => "an entry, pin or live claim of an overlapping IPPool holds it".into(),
+            }
         }
     }
 

@@ -10,9 +10,9 @@ use crate::model::PoolId;
 
 /// Who holds an address: the first pool seen, and whether another pool holds it too.
 #[derive(Debug, Clone, Copy)]
-struct Holder {
-    first: PoolId,
-    several: bool,
+pub(super) struct Holder {
+    pub(super) first: PoolId,
+    pub(super) several: bool,
 }
 
 /// The valid pools of one namespace and the addresses they hold.
@@ -55,7 +55,7 @@ impl Shared {
     }
 }
 
-fn note_holder(holders: &mut HashMap<u128, Holder>, a: u128, p: PoolId) {
+pub(super) fn note_holder(holders: &mut HashMap<u128, Holder>, a: u128, p: PoolId) {
     holders
         .entry(a)
         .and_modify(|h| h.several |= h.first != p)

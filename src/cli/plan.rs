@@ -6,7 +6,8 @@ use std::fmt::Write as _;
 use ipreuse::allocate::Row;
 use ipreuse::natural;
 
-const HEADER: [&str; 5] = ["NAMESPACE", "HOST", "POOL", "ADDRESS", "STATUS"];
+/// NETWORK comes last, so that scripts reading the first five columns keep working.
+const HEADER: [&str; 6] = ["NAMESPACE", "HOST", "POOL", "ADDRESS", "STATUS", "NETWORK"];
 
 /// The rows, ordered by namespace, host (natural order) and pool, in `format` (`table`, `csv`,
 /// `json`, `hosts`; clap admits no other).
@@ -26,13 +27,15 @@ pub fn format(rows: &[Row], format: &str) -> String {
     }
 }
 
-fn fields(r: &Row) -> [&str; 5] {
+/// The cells of a row; a pool on no network has an empty network (`-` in the table).
+fn fields(r: &Row) -> [&str; 6] {
     [
         &r.namespace,
         &r.host,
         &r.pool,
         &r.address,
         r.status.as_str(),
+        r.network.as_deref().unwrap_or(""),
     ]
 }
 
@@ -44,7 +47,7 @@ fn table(rows: &[&Row]) -> String {
         }
     }
     let mut out = String::new();
-    let mut line = |cells: [&str; 5]| {
+    let mut line = |cells: [&str; 6]| {
         let mut l = String::new();
         for (i, (c, w)) in cells.iter().zip(widths).enumerate() {
             if i + 1 == cells.len() {
@@ -58,7 +61,11 @@ fn table(rows: &[&Row]) -> String {
     };
     line(HEADER);
     for r in rows {
-        line(fields(r));
+        let mut cells = fields(r);
+        if cells[5].is_empty() {
+            cells[5] = "-";
+        }
+        line(cells);
     }
     out
 }
@@ -72,7 +79,7 @@ fn csv(rows: &[&Row]) -> String {
             f.to_string()
         }
     };
-    let mut out = String::from("namespace,host,pool,address,status\n");
+    let mut out = String::from("namespace,host,pool,address,status,network\n");
     for r in rows {
         let cells: Vec<String> = fields(r).iter().map(|f| cell(f)).collect();
         out.push_str(&cells.join(","));
@@ -93,12 +100,15 @@ fn hosts(rows: &[&Row]) -> String {
     for r in rows {
         let _ = writeln!(
             out,
-            "{}\t{}\t# {}/{} {}",
+            "{}\t{}\t# {}/{} {}{}",
             r.address,
             r.host,
             r.namespace,
             r.pool,
-            r.status.as_str()
+            r.status.as_str(),
+            r.network
+                .as_deref()
+                .map_or(String::new(), |n| format!(" network {n}"))
         );
     }
     out

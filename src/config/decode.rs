@@ -8,7 +8,8 @@ use k8s_openapi::apimachinery::pkg::apis::meta::v1::{LabelSelector, LabelSelecto
 use serde_json::{Map, Value};
 
 use super::{
-    Choice, Config, ConfigSource, MappingMode, Mode, PoolName, ReserveRange, Strategy, Version,
+    Choice, Config, ConfigSource, MappingMode, Mode, NetworkCidr, PoolName, ReserveRange, Strategy,
+    Version,
 };
 use crate::results::{Finding, ResourceRef};
 use crate::selector::{STRING_SYNTAX, Selector};
@@ -20,7 +21,7 @@ const TYPED_API_VERSION: &str = "fn.ipreuse.dev/v1alpha1";
 const TYPED_KIND: &str = "IPReuse";
 
 /// The fields of `spec` (typed form) and `data` (ConfigMap form), in SPEC order.
-pub const FIELDS: [&str; 11] = [
+pub const FIELDS: [&str; 13] = [
     "mode",
     "mapping",
     "hostSelector",
@@ -32,6 +33,8 @@ pub const FIELDS: [&str; 11] = [
     "labels",
     "controllerFlag",
     "capm3Version",
+    "networks",
+    "strictNetworks",
 ];
 
 const TYPED_TOP: [&str; 4] = ["apiVersion", "kind", "metadata", "spec"];
@@ -292,7 +295,8 @@ impl Decoder {
                     self.config.reserve = ranges;
                 }
             }
-            "prune" | "labels" | "controllerFlag" => match value.as_bool() {
+            "networks" => self.json_networks(path, value),
+            "prune" | "labels" | "controllerFlag" | "strictNetworks" => match value.as_bool() {
                 Some(b) => self.set_bool(key, b),
                 None => self.error(
                     path,
@@ -317,6 +321,7 @@ impl Decoder {
         match key {
             "prune" => self.config.prune = b,
             "labels" => self.config.labels = b,
+            "strictNetworks" => self.config.strict_networks = b,
             _ => self.config.controller_flag = b,
         }
     }
@@ -332,6 +337,47 @@ impl Decoder {
                 format!("{s:?} is not a version; write MAJOR.MINOR or MAJOR.MINOR.PATCH, optionally with a leading v (v1.12.3, 1.13)"),
             );
         }
+    }
+
+    /// `networks`: a list of `{name, cidr}` objects.
+    fn json_networks(&mut self, path: &str, value: &Value) {
+        let Some(items) = value.as_array() else {
+            self.error(
+                path,
+                format!(
+                    "must be a list of {{name, cidr}} objects, found {}",
+                    json_text(value)
+                ),
+            );
+            return;
+        };
+        let mut networks = Vec::new();
+        for (i, item) in items.iter().enumerate() {
+            let at = format!("{path}[{i}]");
+            let Some(object) = item.as_object() else {
+                self.error(
+                    &at,
+                    format!(
+                        "must be an object {{name, cidr}}, found {}",
+                        json_text(item)
+                    ),
+                );
+                continue;
+            };
+            self.unknown_keys(&at, "a network", object, &["name", "cidr"]);
+            let text = |key: &str| object.get(key).and_then(Value::as_str);
+            match (text("name"), text("cidr")) {
+                (Some(name), Some(cidr)) => match NetworkCidr::parse(name, cidr) {
+                    Ok(n) => networks.push(n),
+                    Err(e) => self.error(&at, e),
+                },
+                _ => self.error(
+                    &at,
+                    format!("needs name and cidr as strings, found {}", json_text(item)),
+                ),
+            }
+        }
+        self.config.networks = networks;
     }
 
     /// A `reserve` entry at `path` (`spec.reserve[i]`, or `data.reserve` for the whole list of
@@ -643,7 +689,24 @@ impl Decoder {
                 }
                 self.config.reserve = ranges;
             }
-            "prune" | "labels" | "controllerFlag" => match text {
+            "networks" => {
+                let mut networks = Vec::new();
+                for item in split_list(text) {
+                    let Some((name, cidr)) = item.split_once('=') else {
+                        self.error(
+                            path,
+                            format!("network {item:?} is not name=cidr (e.g. prov=172.22.0.0/16)"),
+                        );
+                        continue;
+                    };
+                    match NetworkCidr::parse(name.trim(), cidr) {
+                        Ok(n) => networks.push(n),
+                        Err(e) => self.error(path, e),
+                    }
+                }
+                self.config.networks = networks;
+            }
+            "prune" | "labels" | "controllerFlag" | "strictNetworks" => match text {
                 "true" => self.set_bool(key, true),
                 "false" => self.set_bool(key, false),
                 _ => self.error(

@@ -25,7 +25,7 @@ use crate::results::{Finding, ResourceRef};
 pub use crate::selector::Selector;
 pub(crate) use decode::did_you_mean;
 pub use decode::{ACCEPTED_KINDS, FIELDS, decode, resolve};
-pub use typed::{IPReuse, IPReuseSpec};
+pub use typed::{IPReuse, IPReuseSpec, NetworkSpec};
 
 // `spec.mode`. (No doc comment: schemars would put it over the field's description in the CRD.)
 #[derive(
@@ -292,6 +292,41 @@ impl ReserveRange {
     }
 }
 
+/// An entry of `networks`: a name and the inclusive range of addresses its CIDR covers.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct NetworkCidr {
+    pub name: String,
+    /// The CIDR as written, for messages.
+    pub cidr: String,
+    pub first: Addr,
+    pub last: Addr,
+}
+
+impl NetworkCidr {
+    /// Parses one entry; the error says why, without repeating the input.
+    pub fn parse(name: &str, cidr: &str) -> Result<NetworkCidr, String> {
+        if !crate::names::is_dns1123_label(name) {
+            return Err(format!(
+                "network name {name:?} is not a DNS-1123 label (lower-case alphanumerics and '-', at most 63)"
+            ));
+        }
+        let cidr = cidr.trim();
+        if !cidr.contains('/') {
+            return Err(format!(
+                "network {name}: cidr {cidr:?} is not a CIDR; write address/prefix, e.g. 172.22.0.0/16"
+            ));
+        }
+        let (first, last) = ipam::parse_reserve(cidr)
+            .map_err(|e| format!("network {name}: cidr {cidr:?} is not a CIDR: {e}"))?;
+        Ok(NetworkCidr {
+            name: name.to_string(),
+            cidr: cidr.to_string(),
+            first,
+            last,
+        })
+    }
+}
+
 /// The resolved functionConfig. `Default` is every default of SPEC §2. From [`resolve`], every
 /// value is one this version can run ([`Choice::available`]).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -313,6 +348,10 @@ pub struct Config {
     pub controller_flag: bool,
     /// A version that [`Version::parse`] accepts; `None` when unset or empty.
     pub capm3_version: Option<String>,
+    /// `networks` (SPEC §10), in order; a name may come with several CIDRs.
+    pub networks: Vec<NetworkCidr>,
+    /// `strictNetworks`: overlapping ranges of one network across namespaces are errors.
+    pub strict_networks: bool,
     /// The most host-pool claims a run may fill ([`crate::limits::Limits::max_claims`]): not a
     /// functionConfig field, the run sets it from its limits.
     pub max_claims: u64,
@@ -334,6 +373,8 @@ impl Default for Config {
             controller_flag: true,
             max_claims: crate::limits::DEFAULT_MAX_CLAIMS,
             capm3_version: None,
+            networks: Vec::new(),
+            strict_networks: false,
         }
     }
 }

@@ -957,6 +957,7 @@ fn crd_schema_accepts_the_spec_example_and_rejects_bad_values() {
         "mode": "fill", "mapping": "auto", "hostSelector": {}, "pools": [],
         "strategy": "sequential", "ordinalOffset": 0, "reserve": ["10.0.0.5"],
         "prune": false, "labels": true, "controllerFlag": true, "capm3Version": "v1.12.3",
+        "networks": [{"name": "prov", "cidr": "172.22.0.0/16"}], "strictNetworks": false,
     });
     assert!(validator.is_valid(&good));
     for bad in [
@@ -964,7 +965,87 @@ fn crd_schema_accepts_the_spec_example_and_rejects_bad_values() {
         json!({"ordinalOffset": -1}),
         json!({"capm3Version": "latest"}),
         json!({"prune": "yes"}),
+        json!({"networks": [{"name": "prov"}]}),
+        json!({"networks": [{"name": "Prov", "cidr": "10.0.0.0/8"}]}),
+        json!({"strictNetworks": "yes"}),
     ] {
         assert!(!validator.is_valid(&bad), "{bad}");
     }
+}
+
+#[test]
+fn networks_in_both_forms_decode_to_the_same_ranges() {
+    let want = |name: &str, cidr: &str, first: &str, last: &str| NetworkCidr {
+        name: name.into(),
+        cidr: cidr.into(),
+        first: ipam::parse_addr(first).unwrap().addr(),
+        last: ipam::parse_addr(last).unwrap().addr(),
+    };
+    let expected = vec![
+        want("prov", "172.22.0.0/16", "172.22.0.0", "172.22.255.255"),
+        want(
+            "prov",
+            "fd00:22::/64",
+            "fd00:22::",
+            "fd00:22::ffff:ffff:ffff:ffff",
+        ),
+    ];
+    let c = settings(&typed(json!({
+        "networks": [
+            {"name": "prov", "cidr": "172.22.0.0/16"},
+            {"name": "prov", "cidr": "fd00:22::/64"},
+        ],
+        "strictNetworks": true,
+    })))
+    .unwrap();
+    assert_eq!(c.networks, expected);
+    assert!(c.strict_networks);
+    let c = settings(&config_map(json!({
+        "networks": " prov=172.22.0.0/16 , prov = fd00:22::/64 ",
+        "strictNetworks": "true",
+    })))
+    .unwrap();
+    assert_eq!(c.networks, expected);
+    assert!(c.strict_networks);
+    let d = Config::default();
+    assert!(d.networks.is_empty() && !d.strict_networks);
+}
+
+#[test]
+fn bad_networks_are_errors_at_their_field() {
+    let at = |fc: Value| -> Vec<(String, String)> {
+        errors(&fc)
+            .into_iter()
+            .map(|f| (f.field.map(|x| x.path).unwrap_or_default(), f.message))
+            .collect()
+    };
+    let e = at(typed(json!({"networks": [
+        {"name": "prov", "cidr": "172.22.0.0"},
+        {"name": "Prov", "cidr": "10.0.0.0/8"},
+        {"name": "x", "cidr": "10.0.0.0/33"},
+        "prov=10.0.0.0/8",
+        {"name": "y", "cidr": "10.0.0.0/8", "vlan": 7},
+    ]})));
+    let paths: Vec<&str> = e.iter().map(|(p, _)| p.as_str()).collect();
+    assert_eq!(
+        paths,
+        [
+            "spec.networks[0]",
+            "spec.networks[1]",
+            "spec.networks[2]",
+            "spec.networks[3]",
+            "spec.networks[4].vlan",
+        ],
+        "{e:?}"
+    );
+    assert!(e[0].1.contains("not a CIDR"), "{e:?}");
+    assert!(e[1].1.contains("DNS-1123 label"), "{e:?}");
+    assert!(e[3].1.contains("must be an object"), "{e:?}");
+    let e = at(typed(json!({"networks": "prov"})));
+    assert_eq!(e[0].0, "spec.networks");
+    let e = at(config_map(json!({"networks": "prov"})));
+    assert_eq!(e[0].0, "data.networks");
+    assert!(e[0].1.contains("name=cidr"), "{e:?}");
+    let e = at(config_map(json!({"strictNetworks": "yes"})));
+    assert_eq!(e[0].0, "data.strictNetworks");
 }

@@ -30,7 +30,12 @@ pub struct Pool {
     pub indexes: Vec<(String, String)>,
     /// Set when a field the function reads is an unrendered template: the pool is not used.
     pub skipped: Option<String>,
+    /// The annotation `ipreuse.dev/network` (SPEC §10): the network the pool is on.
+    pub network: Option<String>,
 }
+
+/// The annotation that puts an IPPool on a network shared across namespaces (SPEC §10).
+pub const NETWORK_ANNOTATION: &str = "ipreuse.dev/network";
 
 impl Pool {
     /// Reads a pool. Shape errors (a prefix that is not a number, a value that is not a string)
@@ -103,6 +108,31 @@ impl Pool {
                 (Vec::new(), PreAllocShape::Map)
             }
         };
+        let network = match value
+            .pointer("/metadata/annotations")
+            .and_then(|a| a.get(NETWORK_ANNOTATION))
+        {
+            None | Some(Value::Null) => None,
+            Some(v) => {
+                let field = crate::results::key_path("metadata.annotations", NETWORK_ANNOTATION);
+                match scalar_text(v) {
+                    Some(s) if is_template(&s) => {
+                        r.text(&s, &field);
+                        None
+                    }
+                    Some(s) if crate::names::is_dns1123_label(&s) => Some(s),
+                    _ => {
+                        r.bad(
+                            field,
+                            &format!(
+                                "is {v}: a network name is a DNS-1123 label (lower-case alphanumerics and '-', at most 63)"
+                            ),
+                        );
+                        None
+                    }
+                }
+            }
+        };
         let indexes = match value.pointer("/status/indexes") {
             Some(Value::Object(m)) => m
                 .iter()
@@ -121,6 +151,7 @@ impl Pool {
             shape,
             indexes,
             skipped: template.map(|(f, _)| f),
+            network,
         })
     }
 

@@ -49,6 +49,8 @@ pub struct Outcome {
     /// The address plan (`ipreuse plan`): what the preallocations hold once filled, as ids
     /// of the index the transformation read.
     pub rows: Vec<crate::allocate::Planned>,
+    /// The names of the networks the rows refer to ([`crate::allocate::Planned::network`]).
+    pub networks: Vec<String>,
 }
 
 /// One transformation: whether the config turns it on, and its entry point.

@@ -21,6 +21,7 @@ pub fn apply(index: &Index, values: &[Value], config: &Config) -> Outcome {
     out.edits = allocation.edits;
     out.written = allocation.summaries;
     out.rows = allocation.rows;
+    out.networks = allocation.networks;
     out
 }
 
