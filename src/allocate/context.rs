@@ -307,41 +307,24 @@ impl<'a> Context<'a> {
             }
         }
         for (ns, pools) in by_ns {
-            // address → (host, pool, key) of the first holder, pools in byte order.
-            let mut holders: HashMap<u128, (HostId, PoolId, &str)> = HashMap::new();
-            for &p in &pools {
-                let st = &self.pools[&p];
-                let pool = &self.idx.pools[p];
-                let existing = st.existing.iter().filter_map(|e| {
-                    let a = e.addr?;
-                    let h = self.host_of_key(ns, pool.name(), &e.key)?;
-                    Some((h, e.key.as_str(), a))
-                });
-                let added = st.added.iter().map(|(h, k, a)| (*h, k.as_str(), *a));
-                for (h, key, addr) in existing.chain(added) {
-                    match holders.get(&addr.value()) {
-                        Some(&(h2, q, key2)) if h2 != h && q != p && self.overlap(p, q) => {
-                            findings.push(
-                                Finding::error(format!(
-                                    "this pool gives {} to {} while IPPool {}/{} gives it to {}: \
-                                     one address cannot belong to two hosts; change one of the entries",
-                                    ipam::canonical(addr.ip()),
-                                    short(key),
-                                    short(ns),
-                                    short(self.idx.pools[q].name()),
-                                    short(key2)
-                                ))
-                                .on(pool.object.resource_ref())
-                                .at(crate::results::key_path("spec.preAllocations", key)),
-                            );
-                        }
-                        Some(_) => {}
-                        None => {
-                            holders.insert(addr.value(), (h, p, key));
-                        }
-                    }
+            self.clashes(&pools, |g, first| {
+                if !self.overlap(g.pool, first.pool) {
+                    return;
                 }
-            }
+                findings.push(
+                    Finding::error(format!(
+                        "this pool gives {} to {} while IPPool {}/{} gives it to {}: \
+                         one address cannot belong to two hosts; change one of the entries",
+                        ipam::canonical(g.addr.ip()),
+                        short(g.key),
+                        short(ns),
+                        short(self.idx.pools[first.pool].name()),
+                        short(first.key)
+                    ))
+                    .on(self.idx.pools[g.pool].object.resource_ref())
+                    .at(crate::results::key_path("spec.preAllocations", g.key)),
+                );
+            });
         }
     }
 
@@ -351,59 +334,86 @@ impl<'a> Context<'a> {
     pub fn check_cross_network(&self, findings: &mut Vec<Finding>) {
         let managed: HashSet<PoolId> = self.plan.managed.iter().copied().collect();
         for net in &self.networks.list {
-            // address → (host, pool, key) of the first holder, pools in (namespace, name) order.
-            let mut holders: HashMap<u128, (HostId, PoolId, &str)> = HashMap::new();
-            for &p in &net.pools {
-                let (Some(st), true) = (self.pools.get(&p), managed.contains(&p)) else {
-                    continue;
+            let pools: Vec<PoolId> = net
+                .pools
+                .iter()
+                .copied()
+                .filter(|p| managed.contains(p))
+                .collect();
+            self.clashes(&pools, |g, first| {
+                let (pool, other) = (&self.idx.pools[g.pool], &self.idx.pools[first.pool]);
+                let (ns, ons) = (pool.object.namespace.as_str(), other.object.namespace.as_str());
+                if ons == ns && self.overlap(g.pool, first.pool) {
+                    return;
+                }
+                findings.push(
+                    Finding::error(format!(
+                        "network {}: IPPool {}/{} gives {} to host {} of namespace {} (entry {}) while IPPool {}/{} \
+                         gives it to host {} of namespace {} (entry {}): one address cannot belong to two \
+                         hosts of one network; change one of the entries",
+                        net.name,
+                        short(ns),
+                        short(pool.name()),
+                        ipam::canonical(g.addr.ip()),
+                        short(self.idx.hosts[g.host].name()),
+                        short(ns),
+                        short(g.key),
+                        short(ons),
+                        short(other.name()),
+                        short(self.idx.hosts[first.host].name()),
+                        short(ons),
+                        short(first.key)
+                    ))
+                    .on(pool.object.resource_ref())
+                    .at(crate::results::key_path("spec.preAllocations", g.key)),
+                );
+            });
+        }
+    }
+
+    /// Walks what `pools` (in this order) give to hosts of the input, existing entries keyed
+    /// by a host then the entries this run added, and calls `clash` with each address given
+    /// by another pool to another host than the first that gave it, and that first gift.
+    fn clashes<'s>(&'s self, pools: &[PoolId], mut clash: impl FnMut(Gift<'s>, Gift<'s>)) {
+        let mut first: HashMap<u128, Gift<'s>> = HashMap::new();
+        for &p in pools {
+            let Some(st) = self.pools.get(&p) else {
+                continue;
+            };
+            let pool = &self.idx.pools[p];
+            let ns = pool.object.namespace.as_str();
+            let existing = st.existing.iter().filter_map(|e| {
+                let addr = e.addr?;
+                let host = self.host_of_key(ns, pool.name(), &e.key)?;
+                Some((host, e.key.as_str(), addr))
+            });
+            let added = st.added.iter().map(|(h, k, a)| (*h, k.as_str(), *a));
+            for (host, key, addr) in existing.chain(added) {
+                let g = Gift {
+                    pool: p,
+                    host,
+                    key,
+                    addr,
                 };
-                let pool = &self.idx.pools[p];
-                let ns = pool.object.namespace.as_str();
-                let existing = st.existing.iter().filter_map(|e| {
-                    let a = e.addr?;
-                    let h = self.host_of_key(ns, pool.name(), &e.key)?;
-                    Some((h, e.key.as_str(), a))
-                });
-                let added = st.added.iter().map(|(h, k, a)| (*h, k.as_str(), *a));
-                for (h, key, addr) in existing.chain(added) {
-                    match holders.get(&addr.value()) {
-                        Some(&(h2, q, key2)) if h2 != h && q != p => {
-                            let other = &self.idx.pools[q];
-                            let ons = other.object.namespace.as_str();
-                            if ons == ns && self.overlap(p, q) {
-                                continue;
-                            }
-                            findings.push(
-                                Finding::error(format!(
-                                    "network {}: IPPool {}/{} gives {} to host {} of namespace {} (entry {}) while IPPool {}/{} \
-                                     gives it to host {} of namespace {} (entry {}): one address cannot belong to two \
-                                     hosts of one network; change one of the entries",
-                                    net.name,
-                                    short(ns),
-                                    short(pool.name()),
-                                    ipam::canonical(addr.ip()),
-                                    short(self.idx.hosts[h].name()),
-                                    short(ns),
-                                    short(key),
-                                    short(ons),
-                                    short(other.name()),
-                                    short(self.idx.hosts[h2].name()),
-                                    short(ons),
-                                    short(key2)
-                                ))
-                                .on(pool.object.resource_ref())
-                                .at(crate::results::key_path("spec.preAllocations", key)),
-                            );
-                        }
-                        Some(_) => {}
-                        None => {
-                            holders.insert(addr.value(), (h, p, key));
-                        }
+                match first.get(&addr.value()) {
+                    Some(&f) if f.host != host && f.pool != p => clash(g, f),
+                    Some(_) => {}
+                    None => {
+                        first.insert(addr.value(), g);
                     }
                 }
             }
         }
     }
+}
+
+/// An address a pool gives to a host of the input, under the entry `key`.
+#[derive(Debug, Clone, Copy)]
+struct Gift<'a> {
+    pool: PoolId,
+    host: HostId,
+    key: &'a str,
+    addr: Addr,
 }
 
 /// Groups the valid pools by namespace and works out, once per namespace, which pools
