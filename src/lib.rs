@@ -27,3 +27,11 @@ pub mod yaml;
 /// KRM results (`Finding`), as the stages that report them name them: `crate::results`. They
 /// live in `krm/`, whose framing writes them out.
 pub use krm::results;
+
+/// The hash map of the tables built after the parse, keyed by addresses, ids and names: std's
+/// `HashMap` with foldhash's hasher instead of SipHash. Why it is safe for these keys: README,
+/// "Dependencies".
+pub type FastMap<K, V> = std::collections::HashMap<K, V, foldhash::fast::RandomState>;
+
+/// The hash set that goes with [`FastMap`].
+pub type FastSet<T> = std::collections::HashSet<T, foldhash::fast::RandomState>;

@@ -37,7 +37,8 @@
 #[cfg(test)]
 mod tests;
 
-use std::collections::{BTreeMap, HashMap};
+use crate::FastMap;
+use std::collections::BTreeMap;
 
 use serde_json::Value;
 
@@ -230,7 +231,7 @@ impl<'a> Live<'a> {
         findings: &mut Vec<Finding>,
         failed: &mut bool,
     ) {
-        let pools: HashMap<(&str, &str), PoolId> = managed
+        let pools: FastMap<(&str, &str), PoolId> = managed
             .iter()
             .map(|&p| {
                 let o = &idx.pools[p].object;
@@ -396,8 +397,8 @@ enum Found<T> {
 /// Objects of one kind, read the first time a chain reaches them (so an object no chain
 /// reaches is never read, and one reached twice is reported once).
 struct Kind<'a, T> {
-    by_name: HashMap<(&'a str, &'a str), &'a Object>,
-    read: HashMap<ItemId, Option<T>>,
+    by_name: FastMap<(&'a str, &'a str), &'a Object>,
+    read: FastMap<ItemId, Option<T>>,
     reader: fn(&Object, &Value, &mut Vec<Finding>) -> Option<T>,
 }
 
@@ -414,7 +415,7 @@ impl<'a, T: Clone> Kind<'a, T> {
                 .filter(|o| o.is(group, kind))
                 .map(|o| ((o.namespace.as_str(), o.name.as_str()), o))
                 .collect(),
-            read: HashMap::new(),
+            read: FastMap::default(),
             reader,
         }
     }
@@ -457,10 +458,10 @@ struct Input<'a> {
     data_claims: Kind<'a, Vec<Owner>>,
     machines: Kind<'a, Metal3Machine>,
     /// Hosts by (namespace, name).
-    hosts: HashMap<(&'a str, &'a str), HostId>,
+    hosts: FastMap<(&'a str, &'a str), HostId>,
     /// Hosts by the Metal3Machine their `spec.consumerRef` names, (namespace, name); read the
     /// first time a Metal3Machine without the annotation needs it.
-    consumers: Option<HashMap<(String, String), Vec<HostId>>>,
+    consumers: Option<FastMap<(String, String), Vec<HostId>>>,
 }
 
 impl<'a> Input<'a> {
@@ -671,7 +672,7 @@ impl<'a> Input<'a> {
         let idx = self.idx;
         let values = self.values;
         let consumers = self.consumers.get_or_insert_with(|| {
-            let mut by_machine: HashMap<(String, String), Vec<HostId>> = HashMap::new();
+            let mut by_machine: FastMap<(String, String), Vec<HostId>> = FastMap::default();
             for (i, h) in HostId::all(idx.hosts.len()).zip(&idx.hosts) {
                 let Some(value) = values.get(h.object.index.0) else {
                     continue;

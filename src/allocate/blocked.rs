@@ -5,7 +5,7 @@
 //! pools of the namespace hold inside their own candidates ([`Shared`]). The cursor walks
 //! their union and the free count adds them up, so nothing is copied per pool.
 
-use std::collections::{HashMap, HashSet};
+use crate::{FastMap, FastSet};
 
 use super::context::{Context, Pin, PoolState};
 use super::network::Network;
@@ -28,9 +28,9 @@ pub struct Blocked<'a> {
     /// The network the pool is on (SPEC §10): who else on it holds an address.
     net: Option<&'a Network>,
     /// How many of this pool's entries, live claims and pins hold each address.
-    own: HashMap<u128, u32>,
+    own: FastMap<u128, u32>,
     /// Candidates held outside their candidates by overlapping pools filled earlier.
-    added_outside: HashSet<u128>,
+    added_outside: FastSet<u128>,
     st: &'a PoolState,
     pool: PoolId,
 }
@@ -38,7 +38,7 @@ pub struct Blocked<'a> {
 impl<'a> Blocked<'a> {
     /// The blocked addresses of pool `p`, whose pins are `pins`.
     pub fn for_pool(ctx: &'a Context, p: PoolId, st: &'a PoolState, pins: &[Pin]) -> Blocked<'a> {
-        let mut own: HashMap<u128, u32> = HashMap::new();
+        let mut own: FastMap<u128, u32> = FastMap::default();
         for a in st
             .existing
             .iter()
@@ -57,7 +57,7 @@ impl<'a> Blocked<'a> {
             shared,
             net,
             own,
-            added_outside: HashSet::new(),
+            added_outside: FastSet::default(),
             st,
             pool: p,
         };

@@ -1,6 +1,7 @@
 //! What allocation works from: validated pools, pins, reserved addresses, host names.
 
-use std::collections::{BTreeMap, HashMap, HashSet};
+use crate::{FastMap, FastSet};
+use std::collections::BTreeMap;
 
 use super::network::{self, Networks};
 use super::shared::{self, HeldBuilder, Shared};
@@ -80,7 +81,7 @@ pub struct PoolState {
     pub rule1: IntervalSet,
     pub existing: Vec<Existing>,
     /// `status.indexes` with parseable addresses: claim → address.
-    pub indexes: HashMap<String, Addr>,
+    pub indexes: FastMap<String, Addr>,
     /// Rules 1–4 for this pool.
     pub reserved: IntervalSet,
     /// Position among the valid pools of the namespace in byte order of their names.
@@ -92,12 +93,12 @@ pub struct PoolState {
     /// pool. (What overlapping pools hold inside theirs is in the namespace's [`Shared`].)
     pub fixed: IntervalSet,
     /// Candidates held outside their own candidates by an overlapping pool.
-    pub held_outside: HashSet<u128>,
+    pub held_outside: FastSet<u128>,
     /// Entries added by this run (host, key, address), in order.
     pub added: Vec<(HostId, String, Addr)>,
     /// Claims of `status.indexes` whose address no entry admits any more (SPEC §5 "In use",
     /// an error already reported).
-    pub out_of_bounds: HashSet<String>,
+    pub out_of_bounds: FastSet<String>,
     /// What adoption read of the pool's live claims: the claims its IPAddresses show (also in
     /// `indexes`) and the host each live claim leads to.
     pub live: PoolLive,
@@ -109,17 +110,17 @@ pub struct Context<'a> {
     pub plan: &'a Plan,
     pub cfg: &'a Config,
     /// Valid pools by index into `idx.pools`.
-    pub pools: HashMap<PoolId, PoolState>,
+    pub pools: FastMap<PoolId, PoolState>,
     /// Pins by (namespace, pool name).
-    pub pins: HashMap<(String, String), Vec<Pin>>,
+    pub pins: FastMap<(String, String), Vec<Pin>>,
     /// Rule 3: `spec.reserve` of the config.
     pub reserve: IntervalSet,
     /// Rule 4: IP-literal control-plane endpoints per namespace.
-    pub endpoints: HashMap<String, IntervalSet>,
+    pub endpoints: FastMap<String, IntervalSet>,
     /// Host names per namespace → host index.
-    pub hosts_by_name: HashMap<String, HashMap<String, HostId>>,
+    pub hosts_by_name: FastMap<String, FastMap<String, HostId>>,
     /// What the valid pools of each namespace share: overlaps and held addresses.
-    pub shared: HashMap<String, Shared>,
+    pub shared: FastMap<String, Shared>,
     /// Networks shared across namespaces (SPEC §10) and which pool is on which.
     pub networks: Networks,
     /// One info result per filled pool; reported only when the run writes its edits.
@@ -148,7 +149,7 @@ impl<'a> Context<'a> {
         for r in &cfg.reserve {
             reserve.insert_range(r.first.value(), r.last.value());
         }
-        let mut endpoints: HashMap<String, IntervalSet> = HashMap::new();
+        let mut endpoints: FastMap<String, IntervalSet> = FastMap::default();
         for (ns, list) in &idx.endpoints {
             for (text, _) in list {
                 if let Ok(p) = ipam::parse_addr(text) {
@@ -159,14 +160,14 @@ impl<'a> Context<'a> {
                 }
             }
         }
-        let mut hosts_by_name: HashMap<String, HashMap<String, HostId>> = HashMap::new();
+        let mut hosts_by_name: FastMap<String, FastMap<String, HostId>> = FastMap::default();
         for (i, h) in HostId::all(idx.hosts.len()).zip(&idx.hosts) {
             hosts_by_name
                 .entry(h.object.namespace.clone())
                 .or_default()
                 .insert(h.object.name.clone(), i);
         }
-        let mut pools = HashMap::new();
+        let mut pools = FastMap::default();
         for (p, pool) in PoolId::all(idx.pools.len()).zip(&idx.pools) {
             if pool.skipped.is_some() {
                 continue;
@@ -178,7 +179,7 @@ impl<'a> Context<'a> {
                     let out_of_bounds = if managed {
                         check_in_use(pool, &ip, &live.in_use, findings)
                     } else {
-                        HashSet::new()
+                        FastSet::default()
                     };
                     let existing = read_existing(pool, managed, findings);
                     // What the pool's IPAddresses show wins over a stale status.
@@ -209,7 +210,7 @@ impl<'a> Context<'a> {
                             rank: 0,
                             overlaps: Vec::new(),
                             fixed: IntervalSet::new(),
-                            held_outside: HashSet::new(),
+                            held_outside: FastSet::default(),
                             added: Vec::new(),
                             out_of_bounds,
                             live,
@@ -332,7 +333,7 @@ impl<'a> Context<'a> {
     /// namespaces, is an error naming both hosts, both pools and both namespaces. (Two pools of
     /// one namespace that overlap were reported by [`Self::check_cross_pool`] already.)
     pub fn check_cross_network(&self, findings: &mut Vec<Finding>) {
-        let managed: HashSet<PoolId> = self.plan.managed.iter().copied().collect();
+        let managed: FastSet<PoolId> = self.plan.managed.iter().copied().collect();
         for net in &self.networks.list {
             let pools: Vec<PoolId> = net
                 .pools
@@ -375,7 +376,7 @@ impl<'a> Context<'a> {
     /// by a host then the entries this run added, and calls `clash` with each address given
     /// by another pool to another host than the first that gave it, and that first gift.
     fn clashes<'s>(&'s self, pools: &[PoolId], mut clash: impl FnMut(Gift<'s>, Gift<'s>)) {
-        let mut first: HashMap<u128, Gift<'s>> = HashMap::new();
+        let mut first: FastMap<u128, Gift<'s>> = FastMap::default();
         for &p in pools {
             let Some(st) = self.pools.get(&p) else {
                 continue;
@@ -420,17 +421,17 @@ struct Gift<'a> {
 /// overlap, what they hold, and each pool's fixed blocked candidates.
 fn share(
     idx: &Index,
-    pins: &HashMap<(String, String), Vec<Pin>>,
-    pools: &mut HashMap<PoolId, PoolState>,
-) -> HashMap<String, Shared> {
-    let mut by_ns: HashMap<&str, Vec<PoolId>> = HashMap::new();
+    pins: &FastMap<(String, String), Vec<Pin>>,
+    pools: &mut FastMap<PoolId, PoolState>,
+) -> FastMap<String, Shared> {
+    let mut by_ns: FastMap<&str, Vec<PoolId>> = FastMap::default();
     for &p in pools.keys() {
         by_ns
             .entry(idx.pools[p].object.namespace.as_str())
             .or_default()
             .push(p);
     }
-    let mut out = HashMap::new();
+    let mut out = FastMap::default();
     for (ns, mut list) in by_ns {
         list.sort_by(|a, b| {
             idx.pools[*a]
@@ -464,7 +465,7 @@ fn share(
         for &p in &list {
             let st = &pools[&p];
             // Held outside their holders' candidates, inside this pool's, by an overlapping pool.
-            let mut outside: HashSet<u128> = HashSet::new();
+            let mut outside: FastSet<u128> = FastSet::default();
             for (lo, hi) in st.candidates.ranges() {
                 for (a, holders) in held.outside().range(lo..=hi) {
                     let overlapping = holders.iter().any(|q| {
@@ -532,8 +533,8 @@ fn check_in_use(
     ip: &ipam::Pool,
     in_use: &std::collections::BTreeMap<String, Addr>,
     findings: &mut Vec<Finding>,
-) -> HashSet<String> {
-    let mut out = HashSet::new();
+) -> FastSet<String> {
+    let mut out = FastSet::default();
     if pool.indexes.is_empty() && in_use.is_empty() {
         return out;
     }
@@ -635,8 +636,8 @@ fn read_pins(
     adopted: Vec<Adopted>,
     findings: &mut Vec<Finding>,
     ok: &mut bool,
-) -> HashMap<(String, String), Vec<Pin>> {
-    let mut pins: HashMap<(String, String), Vec<Pin>> = HashMap::new();
+) -> FastMap<(String, String), Vec<Pin>> {
+    let mut pins: FastMap<(String, String), Vec<Pin>> = FastMap::default();
     for (h, host) in HostId::all(idx.hosts.len()).zip(&idx.hosts) {
         for (pool, text) in &host.pins {
             match ipam::parse_addr(text) {

@@ -1,7 +1,7 @@
 //! Filling one pool: validate its entries and pins, then the precedence of SPEC §5 for every
 //! required claim — existing entry (the lock), pin, live address, strategy — then prune.
 
-use std::collections::{HashMap, HashSet};
+use crate::{FastMap, FastSet};
 
 use super::blocked::Blocked;
 use super::context::{Context, Pin, PinSource};
@@ -83,7 +83,7 @@ fn fill(
     let mut blocked = Blocked::for_pool(ctx, p, v.st, pins);
     let entries = validate::existing(&v, findings, edits);
     let required: &[HostId] = ctx.plan.required.get(&p).map_or(&[], Vec::as_slice);
-    let required_set: HashSet<HostId> = required.iter().copied().collect();
+    let required_set: FastSet<HostId> = required.iter().copied().collect();
     let pin_of = validate::pins(&v, pins, &required_set, &entries, findings);
 
     // Required claims in natural host order: entry, else pin, else live address, else wait
@@ -95,7 +95,7 @@ fn fill(
     let mut waiting: Vec<(String, HostId)> = Vec::new();
     // The address plan: kept entries, and where each added address comes from (else new).
     let mut kept_rows: Vec<(HostId, Addr)> = Vec::new();
-    let mut source: HashMap<HostId, Status> = HashMap::new();
+    let mut source: FastMap<HostId, Status> = FastMap::default();
     for h in hosts {
         let host = &ctx.idx.hosts[h];
         let claim = claim_name(host.name(), v.name);

@@ -207,7 +207,7 @@ pub fn allocate(
 
 /// A pin for a pool that is not managed in the host's namespace is only a warning.
 fn warn_pins_without_pool(ctx: &context::Context, findings: &mut Vec<Finding>) {
-    let managed: std::collections::HashSet<(&str, &str)> = ctx
+    let managed: crate::FastSet<(&str, &str)> = ctx
         .plan
         .managed
         .iter()

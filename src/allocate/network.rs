@@ -16,8 +16,9 @@
 //! sets and its namespace's, never copying it: memory stays linear however many pools of the
 //! network overlap.
 
+use crate::FastMap;
 use std::cmp::Reverse;
-use std::collections::{BTreeMap, BTreeSet, BinaryHeap, HashMap};
+use std::collections::{BTreeMap, BTreeSet, BinaryHeap};
 
 use super::context::{Pin, PoolState};
 use super::shared::{Holder, note_holder};
@@ -40,11 +41,11 @@ pub struct Network {
     /// entries the pools filled so far added in it. Kept once per network and read by each pool
     /// ([`super::blocked::Blocked`]), never copied into a pool's own sets.
     pub held: IntervalSet,
-    holders: HashMap<u128, Holder>,
+    holders: FastMap<u128, Holder>,
     /// For each pool whose candidates overlap a pool of the network in *another* namespace
     /// (SPEC §10: a warning, or an error with `strictNetworks`): up to [`NAMED`] such pools, in
     /// (namespace, name) order, and whether there are more.
-    pub cross_overlaps: HashMap<PoolId, (Vec<PoolId>, bool)>,
+    pub cross_overlaps: FastMap<PoolId, (Vec<PoolId>, bool)>,
 }
 
 impl Network {
@@ -67,7 +68,7 @@ impl Network {
 pub struct Networks {
     pub list: Vec<Network>,
     /// Pool → position in `list`.
-    pub of: HashMap<PoolId, usize>,
+    pub of: FastMap<PoolId, usize>,
 }
 
 impl Networks {
@@ -108,7 +109,7 @@ fn reason_annotated(name: &str) -> String {
 pub fn membership(
     idx: &Index,
     cfg: &Config,
-    pools: &HashMap<PoolId, PoolState>,
+    pools: &FastMap<PoolId, PoolState>,
     findings: &mut Vec<Finding>,
 ) -> Option<BTreeMap<String, Vec<PoolId>>> {
     let mut ok = true;
@@ -179,9 +180,9 @@ pub fn membership(
 pub fn build(
     idx: &Index,
     members: BTreeMap<String, Vec<PoolId>>,
-    pins: &HashMap<(String, String), Vec<Pin>>,
-    endpoints: &HashMap<String, IntervalSet>,
-    pools: &mut HashMap<PoolId, PoolState>,
+    pins: &FastMap<(String, String), Vec<Pin>>,
+    endpoints: &FastMap<String, IntervalSet>,
+    pools: &mut FastMap<PoolId, PoolState>,
 ) -> Networks {
     let mut out = Networks::default();
     for (name, mut list) in members {
@@ -203,7 +204,7 @@ pub fn build(
             }
         }
         let mut held: Vec<(u128, u128)> = Vec::new();
-        let mut holders: HashMap<u128, Holder> = HashMap::new();
+        let mut holders: FastMap<u128, Holder> = FastMap::default();
         for &q in &list {
             let st = &pools[&q];
             let pool = &idx.pools[q];
@@ -229,7 +230,7 @@ pub fn build(
             }
             cross_namespace_overlaps(&cands, &ns_ids, NAMED)
         };
-        let mut cross_overlaps: HashMap<PoolId, (Vec<PoolId>, bool)> = HashMap::new();
+        let mut cross_overlaps: FastMap<PoolId, (Vec<PoolId>, bool)> = FastMap::default();
         for (&p, (found, more)) in list.iter().zip(overlaps) {
             if !found.is_empty() {
                 let found = found

@@ -1,7 +1,7 @@
 //! One pool as allocation sees it while filling it: names, live claims, and the checks SPEC §5
 //! "Validation" applies to an address that a host's entry or pin holds.
 
-use std::collections::HashMap;
+use crate::FastMap;
 
 use super::context::{Context, PoolState};
 use crate::ipam::{self, Addr};
@@ -22,14 +22,14 @@ pub struct PoolView<'a> {
     /// The pool's index.
     pub pool_id: PoolId,
     /// Live claims by address (sorted claim names), from `status.indexes` and the IPAddresses.
-    live_by_addr: HashMap<u128, Vec<&'a str>>,
+    live_by_addr: FastMap<u128, Vec<&'a str>>,
 }
 
 impl<'a> PoolView<'a> {
     pub fn new(ctx: &'a Context<'a>, p: PoolId) -> Option<Self> {
         let pool = &ctx.idx.pools[p];
         let st = ctx.pools.get(&p)?;
-        let mut live_by_addr: HashMap<u128, Vec<&str>> = HashMap::new();
+        let mut live_by_addr: FastMap<u128, Vec<&str>> = FastMap::default();
         for (claim, a) in &st.indexes {
             live_by_addr
                 .entry(a.value())

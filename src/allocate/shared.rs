@@ -2,8 +2,9 @@
 //! addresses they hold, kept once per namespace so that each pool sees the others' holdings
 //! without copying them (600 pools over one subnet would otherwise copy 600 × 600 sets).
 
+use crate::FastMap;
 use std::cmp::Reverse;
-use std::collections::{BTreeMap, BinaryHeap, HashMap};
+use std::collections::{BTreeMap, BinaryHeap};
 
 use crate::ipam::{Addr, CountedSet, IntervalSet};
 use crate::model::PoolId;
@@ -31,7 +32,7 @@ pub struct Shared {
     /// Addresses held inside their holder's candidates, with fast counts over the candidate
     /// ranges and the fixed blocked ranges of every pool of the namespace.
     pub held: CountedSet,
-    holders: HashMap<u128, Holder>,
+    holders: FastMap<u128, Holder>,
     /// Addresses held outside their holder's candidates by entries this run adds (only a pin outside its pool, which is an error).
     pub outside_added: BTreeMap<u128, Vec<PoolId>>,
 }
@@ -55,7 +56,7 @@ impl Shared {
     }
 }
 
-pub(super) fn note_holder(holders: &mut HashMap<u128, Holder>, a: u128, p: PoolId) {
+pub(super) fn note_holder(holders: &mut FastMap<u128, Holder>, a: u128, p: PoolId) {
     holders
         .entry(a)
         .and_modify(|h| h.several |= h.first != p)
@@ -69,7 +70,7 @@ pub(super) fn note_holder(holders: &mut HashMap<u128, Holder>, a: u128, p: PoolI
 #[derive(Debug, Default)]
 pub struct HeldBuilder {
     inside: Vec<(u128, u128)>,
-    holders: HashMap<u128, Holder>,
+    holders: FastMap<u128, Holder>,
     outside: BTreeMap<u128, Vec<PoolId>>,
 }
 

@@ -1,6 +1,6 @@
 //! SPEC §5 "Validation": the pool's existing entries and the pins on its hosts.
 
-use std::collections::{HashMap, HashSet};
+use crate::{FastMap, FastSet};
 
 use super::context::{Pin, PinSource};
 use super::pool_view::PoolView;
@@ -14,9 +14,9 @@ use crate::yaml::{Edit, Seg, WriteStyle};
 /// The valid existing entries of a pool.
 pub struct Entries<'a> {
     /// Entry key → address (entries whose text parses).
-    pub by_key: HashMap<&'a str, Addr>,
+    pub by_key: FastMap<&'a str, Addr>,
     /// Address → the first key holding it.
-    pub by_addr: HashMap<u128, &'a str>,
+    pub by_addr: FastMap<u128, &'a str>,
     /// How many entries were rewritten to canonical text.
     pub rewritten: usize,
 }
@@ -30,8 +30,8 @@ pub fn existing<'a>(
     edits: &mut Vec<ItemEdit>,
 ) -> Entries<'a> {
     let mut out = Entries {
-        by_key: HashMap::new(),
-        by_addr: HashMap::new(),
+        by_key: FastMap::default(),
+        by_addr: FastMap::default(),
         rewritten: 0,
     };
     for e in &v.st.existing {
@@ -98,16 +98,16 @@ pub fn existing<'a>(
 pub fn pins(
     v: &PoolView,
     pins: &[Pin],
-    required: &HashSet<HostId>,
+    required: &FastSet<HostId>,
     entries: &Entries,
     findings: &mut Vec<Finding>,
-) -> HashMap<HostId, Addr> {
+) -> FastMap<HostId, Addr> {
     let (ns, pname) = (v.ns, v.name);
-    let mut pinned_by: HashMap<u128, usize> = HashMap::new();
+    let mut pinned_by: FastMap<u128, usize> = FastMap::default();
     for pin in pins {
         *pinned_by.entry(pin.addr.value()).or_default() += 1;
     }
-    let mut pin_of = HashMap::new();
+    let mut pin_of = FastMap::default();
     for pin in pins {
         let host = &v.ctx.idx.hosts[pin.host];
         let (on, field) = pin.place(host, pname);

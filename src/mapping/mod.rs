@@ -13,7 +13,8 @@ mod templates;
 #[cfg(test)]
 mod tests;
 
-use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
+use crate::{FastMap, FastSet};
+use std::collections::{BTreeMap, BTreeSet};
 
 use serde_json::Value;
 
@@ -42,7 +43,7 @@ pub fn manages(cfg: &Config, pool: &Pool) -> bool {
 
 /// The pools the function manages, as [`plan`] decides them, without its results (they are
 /// the preallocations' to report): what the labels need to know.
-pub fn managed(idx: &Index, values: &[Value], cfg: &Config) -> HashSet<PoolId> {
+pub fn managed(idx: &Index, values: &[Value], cfg: &Config) -> FastSet<PoolId> {
     let templates = Templates::new(idx, values, cfg, &mut Vec::new());
     PoolId::all(idx.pools.len())
         .filter(|&p| {
@@ -66,7 +67,7 @@ pub fn plan(idx: &Index, values: &[Value], cfg: &Config, findings: &mut Vec<Find
     });
     let templates = Templates::new(idx, values, cfg, findings);
     // The selected hosts of each namespace mapped by `all`, in input order: one pass over the hosts.
-    let mut selected: HashMap<&str, Vec<HostId>> = HashMap::new();
+    let mut selected: FastMap<&str, Vec<HostId>> = FastMap::default();
     for (i, h) in HostId::all(idx.hosts.len()).zip(&idx.hosts) {
         let ns = h.object.namespace.as_str();
         if !templates.maps(ns) && cfg.host_selector.matches(&h.labels) {
@@ -160,7 +161,7 @@ fn check_config_pools(
     plan: &Plan,
     findings: &mut Vec<Finding>,
 ) {
-    let managed: HashSet<PoolId> = plan.managed.iter().copied().collect();
+    let managed: FastSet<PoolId> = plan.managed.iter().copied().collect();
     for name in &cfg.pools {
         let matched: Vec<PoolId> = PoolId::all(idx.pools.len())
             .filter(|&p| name.matches(&idx.pools[p].object.namespace, idx.pools[p].name()))
@@ -211,7 +212,8 @@ fn check_claim_names(idx: &Index, plan: &Plan, findings: &mut Vec<Finding>) {
     // one whose pool sorts first (two pairs of one pool never share a name).
     // Sized for every pair at once: grown by doubling, the table would be rebuilt a dozen times.
     let pairs = plan.required.values().map(Vec::len).sum();
-    let mut first: HashMap<(&str, String), (HostId, PoolId)> = HashMap::with_capacity(pairs);
+    let mut first: FastMap<(&str, String), (HostId, PoolId)> =
+        FastMap::with_capacity_and_hasher(pairs, Default::default());
     for &p in &plan.managed {
         let pool = &idx.pools[p];
         let ns = pool.object.namespace.as_str();

@@ -17,7 +17,8 @@
 //! template is in the input, by `all` elsewhere. A namespace's machine templates and data
 //! templates are read (and their problems reported) only when the namespace uses them.
 
-use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
+use crate::{FastMap, FastSet};
+use std::collections::{BTreeMap, BTreeSet};
 
 use serde_json::Value;
 
@@ -48,7 +49,7 @@ pub(super) struct Templates {
     not_used: BTreeMap<String, String>,
     /// The pools the templates name in those namespaces (narrowed by the config), with the
     /// hosts that need an entry in each.
-    pairs: HashMap<PoolId, BTreeSet<HostId>>,
+    pairs: FastMap<PoolId, BTreeSet<HostId>>,
 }
 
 impl Templates {
@@ -64,7 +65,7 @@ impl Templates {
         let mut t = Templates {
             namespaces: BTreeMap::new(),
             not_used: BTreeMap::new(),
-            pairs: HashMap::new(),
+            pairs: FastMap::default(),
         };
         if cfg.mapping == MappingMode::All {
             return t;
@@ -88,7 +89,7 @@ impl Templates {
                     .append(&mut own),
             }
         }
-        let data_templates: HashMap<(&str, &str), ItemId> = idx
+        let data_templates: FastMap<(&str, &str), ItemId> = idx
             .objects_of(CAPM3_GROUP, "Metal3DataTemplate")
             .map(|o| ((o.namespace.as_str(), o.name.as_str()), o.index))
             .collect();
@@ -146,18 +147,18 @@ impl Templates {
             values,
             cfg,
             data_templates: &data_templates,
-            read: HashMap::new(),
-            reported: HashSet::new(),
+            read: FastMap::default(),
+            reported: FastSet::default(),
             pools: idx
                 .pools
                 .iter()
                 .enumerate()
                 .map(|(i, p)| ((p.object.namespace.as_str(), p.name()), PoolId(i)))
                 .collect(),
-            pairs: HashMap::new(),
+            pairs: FastMap::default(),
             findings,
         };
-        let mut hosts_of: HashMap<&str, Vec<HostId>> = HashMap::new();
+        let mut hosts_of: FastMap<&str, Vec<HostId>> = FastMap::default();
         for (i, h) in idx.hosts.iter().enumerate() {
             if t.namespaces.contains_key(h.object.namespace.as_str())
                 && cfg.host_selector.matches(&h.labels)
@@ -174,7 +175,7 @@ impl Templates {
                 .findings
                 .extend(skipped.remove(ns).unwrap_or_default());
             let hosts = hosts_of.get(ns).map_or(&[][..], Vec::as_slice);
-            let mut selected: HashSet<HostId> = HashSet::new();
+            let mut selected: FastSet<HostId> = FastSet::default();
             for (m, own) in by_ns.remove(ns).unwrap_or_default() {
                 derive.findings.extend(own);
                 let Some(selector) = &m.host_selector else {
@@ -271,15 +272,15 @@ struct Derive<'a, 'f> {
     idx: &'a Index,
     values: &'a [Value],
     cfg: &'a Config,
-    data_templates: &'a HashMap<(&'a str, &'a str), ItemId>,
+    data_templates: &'a FastMap<(&'a str, &'a str), ItemId>,
     /// Each data template read once: the template, or `None` when it cannot be read.
-    read: HashMap<ItemId, Option<DataTemplate>>,
+    read: FastMap<ItemId, Option<DataTemplate>>,
     /// Results already given about a data template's field (several machine templates may use
     /// one data template), or about a host's annotation.
-    reported: HashSet<(ItemId, String)>,
+    reported: FastSet<(ItemId, String)>,
     /// Pools by (namespace, name).
-    pools: HashMap<(&'a str, &'a str), PoolId>,
-    pairs: HashMap<PoolId, BTreeSet<HostId>>,
+    pools: FastMap<(&'a str, &'a str), PoolId>,
+    pairs: FastMap<PoolId, BTreeSet<HostId>>,
     findings: &'f mut Vec<Finding>,
 }
 

@@ -25,7 +25,8 @@ pub mod provider;
 pub mod read_set;
 pub mod value;
 
-use std::collections::{BTreeMap, HashSet};
+use crate::FastSet;
+use std::collections::BTreeMap;
 
 use serde_json::Value;
 
@@ -233,7 +234,7 @@ impl Index {
 /// Builds the index of the input items; reports duplicates, unrendered templates and mixed namespaces.
 pub fn index(values: &[Value], findings: &mut Vec<Finding>) -> Index {
     let mut idx = Index::default();
-    let mut seen: HashSet<(String, String, String, String)> = HashSet::new();
+    let mut seen: FastSet<(String, String, String, String)> = FastSet::default();
     let mut ns_written: BTreeMap<String, (bool, bool)> = BTreeMap::new();
     for (i, value) in values.iter().enumerate() {
         let obj = Object::read(ItemId(i), value);

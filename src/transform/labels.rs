@@ -15,7 +15,7 @@
 //! characters) is an error: CAPM3 cannot create such a claim either. Local-config objects are
 //! never read or changed.
 
-use std::collections::{HashMap, HashSet};
+use crate::{FastMap, FastSet};
 
 use serde_json::Value;
 
@@ -45,7 +45,7 @@ pub fn apply(index: &Index, values: &[Value], config: &Config) -> Outcome {
     }
     let claims: Vec<&Object> = index.objects_of(IPAM_GROUP, "IPClaim").collect();
     let data: Vec<&Object> = index.objects_of(CAPM3_GROUP, "Metal3Data").collect();
-    let mut templates: HashMap<&str, HashMap<&str, ItemId>> = HashMap::new();
+    let mut templates: FastMap<&str, FastMap<&str, ItemId>> = FastMap::default();
     for o in index.objects_of(CAPM3_GROUP, "Metal3DataTemplate") {
         templates
             .entry(o.namespace.as_str())
@@ -64,7 +64,7 @@ pub fn apply(index: &Index, values: &[Value], config: &Config) -> Outcome {
         index,
         values,
         found: templates,
-        read: HashMap::new(),
+        read: FastMap::default(),
     };
     for o in data {
         if let Some(v) = values.get(o.index.0) {
@@ -113,15 +113,15 @@ fn check(index: &Index, edits: &[ItemEdit]) -> Vec<Finding> {
 /// with every pool the function manages in the host's namespace.
 struct Pairs<'a> {
     /// Managed pool names by namespace.
-    pools: HashMap<&'a str, Vec<&'a str>>,
+    pools: FastMap<&'a str, Vec<&'a str>>,
     /// Host names by namespace.
-    hosts: HashMap<&'a str, HashSet<&'a str>>,
+    hosts: FastMap<&'a str, FastSet<&'a str>>,
 }
 
 impl<'a> Pairs<'a> {
     fn new(index: &'a Index, values: &[Value], config: &Config) -> Pairs<'a> {
         let managed = mapping::managed(index, values, config);
-        let mut pools: HashMap<&str, Vec<&str>> = HashMap::new();
+        let mut pools: FastMap<&str, Vec<&str>> = FastMap::default();
         for pool in managed.iter().map(|&p| &index.pools[p]) {
             pools
                 .entry(pool.object.namespace.as_str())
@@ -132,7 +132,7 @@ impl<'a> Pairs<'a> {
         for names in pools.values_mut() {
             names.sort_unstable();
         }
-        let mut hosts: HashMap<&str, HashSet<&str>> = HashMap::new();
+        let mut hosts: FastMap<&str, FastSet<&str>> = FastMap::default();
         for h in &index.hosts {
             hosts
                 .entry(h.object.namespace.as_str())
@@ -261,9 +261,9 @@ struct Templates<'a> {
     index: &'a Index,
     values: &'a [Value],
     /// namespace → name → item.
-    found: HashMap<&'a str, HashMap<&'a str, ItemId>>,
+    found: FastMap<&'a str, FastMap<&'a str, ItemId>>,
     /// item → the template, or why it could not be read.
-    read: HashMap<ItemId, Result<DataTemplate, String>>,
+    read: FastMap<ItemId, Result<DataTemplate, String>>,
 }
 
 impl Templates<'_> {

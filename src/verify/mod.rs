@@ -20,7 +20,7 @@
 //! written text is always parsed whole, and what was meant of a document, or of an item in a
 //! skeleton, that has such a part is read again, whole, from the original text.
 
-use std::collections::HashSet;
+use crate::FastSet;
 
 use serde_json::Value;
 
@@ -31,12 +31,12 @@ use crate::yaml::{self, Applied, Document, Edit, Node, NodeKind, Seg};
 /// An edit inside such a node would change every place that uses it too; the net's model of an
 /// edit is one change at one path, so such edits are refused before anything is written.
 #[derive(Debug, Default)]
-pub struct Anchored(HashSet<(usize, usize)>);
+pub struct Anchored(FastSet<(usize, usize)>);
 
 impl Anchored {
     /// The aliased nodes of `doc` (none when the document uses no alias).
     pub fn of(doc: &Document) -> Anchored {
-        let mut set = HashSet::new();
+        let mut set = FastSet::default();
         if doc.has_aliases {
             collect_alias_targets(&doc.root, &mut set);
         }
@@ -63,7 +63,7 @@ impl Anchored {
     }
 }
 
-fn collect_alias_targets(node: &Node, set: &mut HashSet<(usize, usize)>) {
+fn collect_alias_targets(node: &Node, set: &mut FastSet<(usize, usize)>) {
     match &node.kind {
         NodeKind::Alias(target) => {
             set.insert((target.span.start, target.span.end));

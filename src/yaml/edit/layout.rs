@@ -1,7 +1,7 @@
 //! The text being edited ([`Cx`]: the text, the splices made so far, the document's indentation
 //! step) and where things are in it: entries, node properties, kept lines of block scalars.
 
-use std::collections::HashMap;
+use crate::FastMap;
 use std::ops::Range;
 
 use super::splice::Splices;
@@ -14,7 +14,7 @@ pub(super) struct Cx<'t> {
     pub(super) bytes: &'t [u8],
     pub(super) splices: Splices,
     /// The indentation step of each document (by its root node), once found.
-    steps: HashMap<usize, usize>,
+    steps: FastMap<usize, usize>,
 }
 
 impl<'t> Cx<'t> {
@@ -23,7 +23,7 @@ impl<'t> Cx<'t> {
             text,
             bytes: text.as_bytes(),
             splices: Splices::default(),
-            steps: HashMap::new(),
+            steps: FastMap::default(),
         }
     }
 

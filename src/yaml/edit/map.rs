@@ -2,7 +2,7 @@
 //! mapping is gathered into one group ([`Groups`]), performed together as removals plus appends
 //! whose splices never overlap. `SetValue` of an existing key replaces its value at once.
 
-use std::collections::{HashMap, HashSet};
+use crate::{FastMap, FastSet};
 
 use super::error::{EditError, duplicate, not_found, wrong};
 use super::layout::{Cx, props_after};
@@ -37,7 +37,7 @@ struct Group<'n> {
 #[derive(Default)]
 pub(super) struct Groups<'n> {
     list: Vec<Group<'n>>,
-    by_node: HashMap<usize, usize>,
+    by_node: FastMap<usize, usize>,
 }
 
 impl<'n> Groups<'n> {
@@ -94,7 +94,7 @@ impl<'n> Groups<'n> {
         let mut keys: Vec<&str> = entries.iter().map(|(k, _)| k.as_str()).collect();
         keys.sort_unstable();
         if keys.windows(2).any(|w| w[0] == w[1]) {
-            let mut seen = HashSet::new();
+            let mut seen = FastSet::default();
             for (k, _) in entries {
                 if !seen.insert(k.as_str()) {
                     return Err(EditError::DuplicateKey {
@@ -206,14 +206,14 @@ impl Cx<'_> {
         self.splices
             .target(g.node.span.clone(), path_to_string(path));
         let step = self.step(g.root);
-        let mut added = HashSet::new();
+        let mut added = FastSet::default();
         let mut additions: Vec<(String, NewValue)> = Vec::with_capacity(g.additions.len());
         for (k, v) in &g.additions {
             if !added.insert(k.as_str()) {
                 return Err(duplicate(path, k));
             }
             if let AddValue::Entries(list) = v {
-                let mut seen = HashSet::new();
+                let mut seen = FastSet::default();
                 if let Some((dup, _)) = list.iter().find(|(e, _)| !seen.insert(e.as_str())) {
                     return Err(duplicate(&key_path(path, k), dup));
                 }

@@ -2,7 +2,7 @@
 //! ([`super::Edit::AppendItem`]). Every append aimed at one sequence is gathered into one group
 //! ([`Appends`]) and written in one place, in order.
 
-use std::collections::HashMap;
+use crate::FastMap;
 
 use super::error::{EditError, wrong};
 use super::layout::{Cx, props_before};
@@ -22,7 +22,7 @@ struct Append<'n> {
 #[derive(Default)]
 pub(super) struct Appends<'n> {
     list: Vec<Append<'n>>,
-    by_node: HashMap<usize, usize>,
+    by_node: FastMap<usize, usize>,
 }
 
 impl<'n> Appends<'n> {

@@ -5,8 +5,8 @@
 //! removes or replaces, no anchor (`&name`) that an alias still uses is removed. Then one pass
 //! over the text, in order, produces the output and the [`Change`]s that made it ([`Applied`]).
 
+use crate::FastSet;
 use std::cmp::Reverse;
-use std::collections::HashSet;
 use std::ops::Range;
 
 use super::error::EditError;
@@ -96,7 +96,7 @@ pub(super) struct Splices {
     order: usize,
     /// The spans of the nodes whose value an edit writes (two edits of one empty node would
     /// both insert at one offset: an overlap all the same).
-    claims: HashSet<(usize, usize)>,
+    claims: FastSet<(usize, usize)>,
     /// The spans of the nodes edits write into, with their paths.
     targets: Vec<(Range<usize>, String)>,
     /// The spans of the values that edits remove or replace.
