@@ -2,8 +2,8 @@
 //!
 //! Every item's identity is read (`apiVersion`, `kind`, `metadata`: names, namespaces, the
 //! local-config annotation, duplicates). Beyond that, only the kinds listed in [`READ`] are
-//! read at all, and of a BareMetalHost never its `status` (inspection data, often most of a
-//! host's text). An item of any other kind is, to the function, its identity alone: its JSON
+//! read at all; of a BareMetalHost never its `status` (inspection data, often most of a
+//! host's text), and of its `spec` only the `consumerRef` ([`READ_ONLY`]). An item of any other kind is, to the function, its identity alone: its JSON
 //! value holds `apiVersion`, `kind` and `metadata` and nothing else. Its text is untouched
 //! either way (edits are spliced into the source text).
 //!
@@ -42,6 +42,12 @@ pub const READ: &[(&str, &str)] = &[
 /// Top-level fields never read of a kind in [`READ`].
 const NEVER_READ: &[(&str, &str, &str)] = &[(BMO_GROUP, "BareMetalHost", "status")];
 
+/// Top-level fields of a kind in [`READ`] of which only some keys are read: a host's `spec` is
+/// read for its `consumerRef` alone (adoption), never for its BMC, boot MAC or images. The
+/// field is still built as a tree (it is small); only its JSON value leaves the rest out.
+const READ_ONLY: &[(&str, &str, &str, &[&str])] =
+    &[(BMO_GROUP, "BareMetalHost", "spec", &["consumerRef"])];
+
 /// The fields of every item that are read whatever its kind.
 const IDENTITY: [&str; 3] = ["apiVersion", "kind", "metadata"];
 
@@ -75,14 +81,29 @@ pub fn item_value(node: &Node) -> Value {
         return node.to_json();
     }
     let skipped = |key: &str| never_read(api_version, kind, key);
+    let only = |key: &str| {
+        READ_ONLY
+            .iter()
+            .find(|(g, k, f, _)| (*g, *k, *f) == (group, kind, key))
+            .map(|(_, _, _, keys)| *keys)
+    };
     // Only the fields kept are converted. A merge key (`<<`) or a key that is not a string
     // makes the mapping read as a whole first, as `to_json` reads it, before fields are dropped.
     let simple = !map.has_merge() && map.entries.iter().all(|(k, _)| k.as_str().is_some());
     if !simple {
         return match node.to_json() {
-            Value::Object(all) => {
-                Value::Object(all.into_iter().filter(|(k, _)| !skipped(k)).collect())
-            }
+            Value::Object(all) => Value::Object(
+                all.into_iter()
+                    .filter(|(k, _)| !skipped(k))
+                    .map(|(k, v)| {
+                        let v = match only(&k) {
+                            Some(keys) => keep_keys(v, keys),
+                            None => v,
+                        };
+                        (k, v)
+                    })
+                    .collect(),
+            ),
             other => other,
         };
     }
@@ -91,10 +112,46 @@ pub fn item_value(node: &Node) -> Value {
         if let Some(key) = k.as_str()
             && !skipped(key)
         {
-            kept.insert(key.to_owned(), v.to_json());
+            let value = match only(key) {
+                Some(keys) => part_json(v, keys),
+                None => v.to_json(),
+            };
+            kept.insert(key.to_owned(), value);
         }
     }
     Value::Object(kept)
+}
+
+/// The JSON value of `node` with only `keys` when it is a mapping: those keys are converted,
+/// the others never are. A mapping with a merge key or a key that is not a string is read
+/// whole first, as `to_json` reads it.
+fn part_json(node: &Node, keys: &[&str]) -> Value {
+    match node.as_map() {
+        Some(map) if !map.has_merge() && map.entries.iter().all(|(k, _)| k.as_str().is_some()) => {
+            let mut kept = Map::new();
+            for (k, v) in &map.entries {
+                if let Some(key) = k.as_str()
+                    && keys.contains(&key)
+                {
+                    kept.insert(key.to_owned(), v.to_json());
+                }
+            }
+            Value::Object(kept)
+        }
+        _ => keep_keys(node.to_json(), keys),
+    }
+}
+
+/// `value` with only `keys` when it is an object; any other value as it is.
+fn keep_keys(value: Value, keys: &[&str]) -> Value {
+    match value {
+        Value::Object(all) => Value::Object(
+            all.into_iter()
+                .filter(|(k, _)| keys.contains(&k.as_str()))
+                .collect(),
+        ),
+        other => other,
+    }
 }
 
 #[cfg(test)]
@@ -135,7 +192,22 @@ mod tests {
         assert_eq!(
             value(host),
             json!({"apiVersion": "metal3.io/v1alpha1", "kind": "BareMetalHost",
-                   "metadata": {"name": "h"}, "spec": {"online": true}})
+                   "metadata": {"name": "h"}, "spec": {}})
+        );
+        // Of its spec only the consumerRef is read (adoption); the rest is never converted.
+        let placed = "apiVersion: metal3.io/v1alpha1\nkind: BareMetalHost\nmetadata: {name: h}\n\
+                      spec:\n  online: true\n  bmc: {address: redfish://x}\n  \
+                      consumerRef: {kind: Metal3Machine, name: m}\n";
+        assert_eq!(
+            value(placed)["spec"],
+            json!({"consumerRef": {"kind": "Metal3Machine", "name": "m"}})
+        );
+        // A spec that is not a mapping is read as written (the host's reader reports it).
+        assert_eq!(
+            value(
+                "apiVersion: metal3.io/v1alpha1\nkind: BareMetalHost\nmetadata: {name: h}\nspec: [1]\n"
+            )["spec"],
+            json!([1])
         );
     }
 
@@ -165,12 +237,15 @@ mod tests {
             json!({"apiVersion": "example.com/v1", "kind": "Widget", "metadata": {"name": "w"}})
         );
         let host = "apiVersion: metal3.io/v1alpha1\nkind: BareMetalHost\n\
-                    <<: {metadata: {name: h}, status: {a: 1}}\nspec: {online: true}\n";
+                    <<: {metadata: {name: h}, status: {a: 1}, spec: {online: true, consumerRef: {name: m}}}\n";
         assert_eq!(
             value(host),
             json!({"apiVersion": "metal3.io/v1alpha1", "kind": "BareMetalHost",
-                   "metadata": {"name": "h"}, "spec": {"online": true}})
+                   "metadata": {"name": "h"}, "spec": {"consumerRef": {"name": "m"}}})
         );
+        let inner = "apiVersion: metal3.io/v1alpha1\nkind: BareMetalHost\nmetadata: {name: h}\n\
+                     spec: {<<: {consumerRef: {name: m}}, online: true}\n";
+        assert_eq!(value(inner)["spec"], json!({"consumerRef": {"name": "m"}}));
     }
 
     #[test]
