@@ -133,6 +133,11 @@ fn build_exec(pkg: &Path) -> Output {
 
 /// `kubectl kustomize base | ipreuse --config exec/ipreuse.yaml`, as a user's shell runs it.
 fn build_pipe(pkg: &Path) -> Output {
+    kustomize_pipe(&pkg.join("base"), &pkg.join("exec/ipreuse.yaml"))
+}
+
+/// `kubectl kustomize DIR | ipreuse --config CONFIG`, as a user's shell runs it.
+fn kustomize_pipe(dir: &Path, config: &Path) -> Output {
     kubectl(); // checked, for the message
     run(Command::new("bash")
         .args([
@@ -142,9 +147,9 @@ fn build_pipe(pkg: &Path) -> Output {
             r#"kubectl kustomize "$1" | "$2" --config "$3""#,
             "pipe",
         ])
-        .arg(pkg.join("base"))
+        .arg(dir)
         .arg(BIN)
-        .arg(pkg.join("exec/ipreuse.yaml")))
+        .arg(config))
 }
 
 /// A Docker API on a socket of its own, for the time of one test: podman serving it
@@ -512,17 +517,7 @@ fn assert_message(what: &str, out: &Output) {
 
 /// `kubectl kustomize DIR | ipreuse --config DIR/ipreuse-config.yaml`, as a user's shell runs it.
 fn pipe_example(dir: &Path) -> Output {
-    kubectl(); // checked, for the message
-    run(Command::new("bash")
-        .args([
-            "-o",
-            "pipefail",
-            "-c",
-            r#"kubectl kustomize "$1" | "$2" --config "$1/ipreuse-config.yaml""#,
-            "pipe",
-        ])
-        .arg(dir)
-        .arg(BIN))
+    kustomize_pipe(dir, &dir.join("ipreuse-config.yaml"))
 }
 
 #[test]

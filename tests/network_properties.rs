@@ -27,7 +27,6 @@ use std::collections::{BTreeMap, BTreeSet, HashSet};
 
 use common::*;
 use proptest::prelude::*;
-use proptest::test_runner::Config as PtConfig;
 use serde_json::{Value, json};
 
 /// Namespace names: drawing order is not byte order (`m10` < `m2`, `Z` never: lower case).
@@ -233,18 +232,6 @@ fn no_address_twice(e: &BTreeMap<String, Vec<(String, String)>>) -> Result<(), T
         }
     }
     Ok(())
-}
-
-fn pt_config(cases: u32) -> PtConfig {
-    let cases = std::env::var("PROPTEST_CASES")
-        .ok()
-        .and_then(|c| c.parse().ok())
-        .unwrap_or(cases);
-    PtConfig {
-        cases,
-        failure_persistence: None,
-        ..PtConfig::default()
-    }
 }
 
 proptest! {

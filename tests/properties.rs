@@ -38,7 +38,6 @@ use common::*;
 use ipreuse::results::Severity;
 use ipreuse::run::Outcome;
 use proptest::prelude::*;
-use proptest::test_runner::Config as PtConfig;
 use serde_json::{Value, json};
 
 // ---------------------------------------------------------------------------------------------
@@ -1155,19 +1154,6 @@ fn check_run(
 // ---------------------------------------------------------------------------------------------
 // Properties
 // ---------------------------------------------------------------------------------------------
-
-/// `cases` cases, unless `PROPTEST_CASES` asks for another number (to explore longer).
-fn pt_config(cases: u32) -> PtConfig {
-    let cases = std::env::var("PROPTEST_CASES")
-        .ok()
-        .and_then(|c| c.parse().ok())
-        .unwrap_or(cases);
-    PtConfig {
-        cases,
-        failure_persistence: None,
-        ..PtConfig::default()
-    }
-}
 
 /// 1 and 2: the first run fills as the oracle says, or fails as it allows.
 fn fills_unique_free_candidates(pkg: &Pkg) -> Result<(), TestCaseError> {

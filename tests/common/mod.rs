@@ -656,3 +656,17 @@ pub fn run_bin_stdin(args: &[&str], stdin: &str) -> std::process::Output {
         .expect("write stdin");
     child.wait_with_output().expect("wait for ipreuse")
 }
+
+/// A proptest configuration of `cases` cases, unless `PROPTEST_CASES` asks for another number
+/// (to explore longer).
+pub fn pt_config(cases: u32) -> proptest::test_runner::Config {
+    let cases = std::env::var("PROPTEST_CASES")
+        .ok()
+        .and_then(|c| c.parse().ok())
+        .unwrap_or(cases);
+    proptest::test_runner::Config {
+        cases,
+        failure_persistence: None,
+        ..proptest::test_runner::Config::default()
+    }
+}
