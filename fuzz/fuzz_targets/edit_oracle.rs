@@ -12,7 +12,8 @@
 //! removing an anchor an alias still uses, an edit inside a list another edit replaces),
 //! `apply` must return an error.
 //! Whenever the safety net's lean reader (`read_simple`) answers on a text, it must read it
-//! exactly as the full parser does.
+//! exactly as the full parser does, and its comparing form (`reads_simply_as`) must say yes
+//! exactly then, and no for any other value.
 //!
 //! The includer provides a module `y` re-exporting the yaml layer's API.
 
@@ -21,7 +22,7 @@ use std::collections::HashSet;
 use arbitrary::Arbitrary;
 use serde_json::Value;
 
-use super::y::{Edit, Seg, WriteStyle, apply, parse, read_simple};
+use super::y::{Edit, Seg, WriteStyle, apply, parse, read_simple, reads_simply_as};
 
 /// The fuzz input: a document and the edits to apply to it.
 #[derive(Arbitrary, Debug, Clone)]
@@ -1156,8 +1157,51 @@ fn check_edits(doc: &Doc, root: &super::y::Node, edits: &[Edit]) -> bool {
 
 /// Panics when the lean reader answers on `text` (one document reading as `full`) with
 /// anything but `full`.
+/// The comparing form (`reads_simply_as`) says yes exactly when the lean reader reads `full`,
+/// and never for a value that differs from it.
 fn lean_agrees(text: &str, full: &Value) {
-    if let Some(lean) = read_simple(text) {
-        assert_eq!(&lean, full, "the lean reader differs on {text:?}");
+    let lean = read_simple(text);
+    if let Some(lean) = &lean {
+        assert_eq!(lean, full, "the lean reader differs on {text:?}");
+    }
+    assert_eq!(
+        reads_simply_as(text, full),
+        lean.is_some(),
+        "the comparing reader and the lean reader disagree on {text:?}"
+    );
+    let mut other = full.clone();
+    let differs = match &mut other {
+        Value::Object(m) => m.insert("\u{1}not written".into(), Value::Null).is_none(),
+        Value::Array(a) => {
+            a.push(Value::Null);
+            true
+        }
+        Value::String(s) => {
+            s.push('\u{1}');
+            true
+        }
+        v => {
+            *v = Value::String("\u{1}".into());
+            true
+        }
+    };
+    if differs {
+        assert!(
+            !reads_simply_as(text, &other),
+            "{text:?} reads as {other:?}"
+        );
+    }
+    if let Value::Object(m) = &mut other
+        && differs
+        && m.len() > 2
+    {
+        // the same entries in another order: the same value
+        m.shift_remove("\u{1}not written");
+        *m = m
+            .iter()
+            .rev()
+            .map(|(k, v)| (k.clone(), v.clone()))
+            .collect();
+        assert_eq!(reads_simply_as(text, &other), lean.is_some(), "{text:?}");
     }
 }

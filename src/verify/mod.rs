@@ -306,7 +306,10 @@ fn by_doc(n: usize, edits: &[(usize, Edit)]) -> Vec<Vec<&Edit>> {
 /// Whether any line of the text starts with `%` (a directive, which the documents after it
 /// depend on).
 fn has_directives(text: &str) -> bool {
-    text.starts_with('%') || text.contains("\n%") || text.contains("\r%")
+    // one pass over the text for `%`, which is rare, then a look at the byte before it
+    let bytes = text.as_bytes();
+    text.match_indices('%')
+        .any(|(i, _)| i == 0 || matches!(bytes[i - 1], b'\n' | b'\r'))
 }
 
 /// Whether `out` is one document reading as `root` with `edits` made on it.
@@ -317,10 +320,11 @@ fn reads_as(out: &str, root: &Node, edits: &[&Edit]) -> bool {
     reads_back(out, &meant)
 }
 
-/// Whether `text` is one document whose JSON value is `meant`: read by the lean reader first,
-/// and by the full parser when that gives up or disagrees (the full parser decides).
+/// Whether `text` is one document whose JSON value is `meant`: compared by the lean reader as
+/// it reads first, and read by the full parser when that gives up or disagrees (the full parser
+/// decides).
 fn reads_back(text: &str, meant: &Value) -> bool {
-    if yaml::read_simple(text).is_some_and(|v| v == *meant) {
+    if yaml::reads_simply_as(text, meant) {
         return true;
     }
     matches!(yaml::parse(text).as_deref(), Ok([doc]) if doc.root.to_json() == *meant)

@@ -348,3 +348,23 @@ fn a_change_in_a_part_that_was_not_built_is_refused() {
         assert_eq!(refused.path.last(), Some(&k("ramMebibytes")), "{refused:?}");
     }
 }
+
+#[test]
+fn a_directive_is_a_line_starting_with_percent() {
+    for text in [
+        "%YAML 1.2\n---\na: 1\n",
+        "a: 1\n...\n%TAG ! tag:x,2000:\n---\nb: 2\n",
+        "a: 1\r%YAML 1.2\n",
+    ] {
+        assert!(has_directives(text), "{text:?}");
+    }
+    for text in [
+        "a: 50%\n",
+        "a: '%x'\n",
+        "  %not: at the line start\n",
+        "",
+        "a: 1\n",
+    ] {
+        assert!(!has_directives(text), "{text:?}");
+    }
+}

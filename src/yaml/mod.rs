@@ -30,7 +30,7 @@ pub use edit::{Applied, Change, Edit, EditError, WriteStyle, apply, apply_borrow
 pub use emit::to_yaml_block;
 pub use meaning::MeaningError;
 pub use parse::{SkipRule, YamlError, parse, parse_items, parse_limited};
-pub use simple_read::read_simple;
+pub use simple_read::{read_simple, reads_simply_as};
 pub(crate) use text::line_col;
 pub use tree::{
     Document, Mapping, Node, NodeKind, Scalar, ScalarStyle, Seg, Sequence, Skipped, path_key,

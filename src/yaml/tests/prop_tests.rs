@@ -575,7 +575,9 @@ proptest! {
 
 /// The yaml layer's API for the shared oracle.
 mod y {
-    pub use crate::yaml::{Edit, Node, Seg, WriteStyle, apply, parse, read_simple};
+    pub use crate::yaml::{
+        Edit, Node, Seg, WriteStyle, apply, parse, read_simple, reads_simply_as,
+    };
 }
 
 /// The fuzz target `edit`'s oracle (see that file), here on fewer cases so that `cargo test`
