@@ -94,10 +94,12 @@ impl NewValue {
 
     /// A new mapping holding `entries` (values double-quoted): the block text of
     /// [`NewValue::map`] of [`NewValue::string`]s, written straight, one line per entry.
-    pub(crate) fn entries(entries: &[(String, String)]) -> NewValue {
+    pub(crate) fn entries<'e>(
+        entries: impl Iterator<Item = &'e (String, String)> + Clone,
+    ) -> NewValue {
         let mut block =
-            String::with_capacity(entries.iter().map(|(k, v)| k.len() + v.len() + 6).sum());
-        for (i, (k, v)) in entries.iter().enumerate() {
+            String::with_capacity(entries.clone().map(|(k, v)| k.len() + v.len() + 6).sum());
+        for (i, (k, v)) in entries.enumerate() {
             if i > 0 {
                 block.push('\n');
             }

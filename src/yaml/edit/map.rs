@@ -15,11 +15,12 @@ use crate::yaml::text::{
 use crate::yaml::tree::{Mapping, Node, NodeKind, Seg, path_to_string};
 
 /// A value to add under a new key.
-enum AddValue {
+enum AddValue<'n> {
     /// A string, written double-quoted (`AddEntries`).
-    Str(String),
-    /// A new mapping of strings (`AddEntries` at a path whose last key is missing).
-    Entries(Vec<(String, String)>),
+    Str(&'n str),
+    /// A new mapping of strings (`AddEntries` at a path whose last key is missing), borrowed
+    /// from the edits.
+    Entries(Vec<&'n (String, String)>),
     /// A value given as YAML (`SetValue` of a key the mapping does not have).
     Yaml(NewValue),
 }
@@ -30,7 +31,7 @@ struct Group<'n> {
     root: &'n Node,
     path: Vec<Seg>,
     removals: Vec<String>,
-    additions: Vec<(String, AddValue)>,
+    additions: Vec<(String, AddValue<'n>)>,
 }
 
 /// The map edits of one [`super::apply`], by target mapping.
@@ -88,21 +89,14 @@ impl<'n> Groups<'n> {
         &mut self,
         root: &'n Node,
         path: &[Seg],
-        entries: &[(String, String)],
+        entries: &'n [(String, String)],
     ) -> Result<(), EditError> {
-        // Sorted to find whether any key repeats; only then is the first repeat looked for.
-        let mut keys: Vec<&str> = entries.iter().map(|(k, _)| k.as_str()).collect();
-        keys.sort_unstable();
-        if keys.windows(2).any(|w| w[0] == w[1]) {
-            let mut seen = FastSet::default();
-            for (k, _) in entries {
-                if !seen.insert(k.as_str()) {
-                    return Err(EditError::DuplicateKey {
-                        path: path_to_string(path),
-                        key: k.clone(),
-                    });
-                }
-            }
+        let mut seen = FastSet::with_capacity_and_hasher(entries.len(), Default::default());
+        if let Some((k, _)) = entries.iter().find(|(k, _)| !seen.insert(k.as_str())) {
+            return Err(EditError::DuplicateKey {
+                path: path_to_string(path),
+                key: k.clone(),
+            });
         }
         if entries.is_empty() {
             return Ok(());
@@ -114,7 +108,7 @@ impl<'n> Groups<'n> {
                 }
                 let group = self.get(root, path, node);
                 for (k, v) in entries {
-                    group.additions.push((k.clone(), AddValue::Str(v.clone())));
+                    group.additions.push((k.clone(), AddValue::Str(v)));
                 }
                 Ok(())
             }
@@ -133,10 +127,10 @@ impl<'n> Groups<'n> {
                     _ => None,
                 });
                 match existing {
-                    Some(list) => list.extend(entries.iter().cloned()),
+                    Some(list) => list.extend(entries),
                     None => group
                         .additions
-                        .push((key.clone(), AddValue::Entries(entries.to_vec()))),
+                        .push((key.clone(), AddValue::Entries(entries.iter().collect()))),
                 }
                 Ok(())
             }
@@ -149,7 +143,7 @@ impl<'n> Groups<'n> {
 fn addition_value(value: &AddValue) -> NewValue {
     match value {
         AddValue::Str(v) => NewValue::string(v),
-        AddValue::Entries(entries) => NewValue::entries(entries),
+        AddValue::Entries(entries) => NewValue::entries(entries.iter().copied()),
         AddValue::Yaml(v) => v.clone(),
     }
 }

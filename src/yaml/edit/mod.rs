@@ -169,7 +169,7 @@ pub fn apply_borrowed(text: &str, edits: &[(&Node, &Edit)]) -> Result<Applied, E
 fn collect<'n>(
     cx: &mut Cx<'_>,
     root: &'n Node,
-    edit: &Edit,
+    edit: &'n Edit,
     groups: &mut Groups<'n>,
     appends: &mut Appends<'n>,
 ) -> Result<(), EditError> {

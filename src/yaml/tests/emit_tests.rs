@@ -113,7 +113,7 @@ fn new_entries_are_written_as_a_mapping_of_strings() {
         .collect();
     for n in [0, 1, entries.len()] {
         let (new, old) = (
-            NewValue::entries(&entries[..n]),
+            NewValue::entries(entries[..n].iter()),
             NewValue::map(&pairs[..n], 2),
         );
         assert_eq!(new.block, old.block);
@@ -131,7 +131,7 @@ fn new_entries_are_written_as_a_mapping_of_strings() {
         assert_eq!(doc(&new.flow()).root.to_json(), meant, "{}", new.flow());
     }
     assert_eq!(
-        NewValue::entries(&entries[..2]).flow(),
+        NewValue::entries(entries[..2].iter()).flow(),
         "{h1-prov: \"10.0.0.1\", \"true\": \"2001:db8::1\"}"
     );
 }
