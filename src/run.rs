@@ -126,11 +126,7 @@ pub fn run_with(
                     cfg.mode = mode;
                 }
                 cfg.max_claims = options.limits.max_claims;
-                let values: Vec<Value> = nodes
-                    .iter()
-                    .map(|n| model::read_set::item_value(n))
-                    .collect();
-                let index = model::index(&values, &mut findings);
+                let (index, values) = model::index_nodes(&nodes, &mut findings);
                 for t in transform::ALL.iter().filter(|t| (t.on)(&cfg)) {
                     let out = (t.apply)(&index, &values, &cfg);
                     findings.extend(out.findings);

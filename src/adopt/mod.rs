@@ -670,14 +670,10 @@ impl<'a> Input<'a> {
         findings: &mut Vec<Finding>,
     ) -> Vec<HostId> {
         let idx = self.idx;
-        let values = self.values;
         let consumers = self.consumers.get_or_insert_with(|| {
             let mut by_machine: FastMap<(String, String), Vec<HostId>> = FastMap::default();
             for (i, h) in HostId::all(idx.hosts.len()).zip(&idx.hosts) {
-                let Some(value) = values.get(h.object.index.0) else {
-                    continue;
-                };
-                let Ok(Some(c)) = read_consumer(&h.object, value, findings) else {
+                let Ok(Some(c)) = read_consumer(h, findings) else {
                     continue;
                 };
                 if c.kind.as_deref() != Some("Metal3Machine") {

@@ -296,11 +296,12 @@ impl<'a> Context<'a> {
         self.shared.get(&self.idx.pools.get(p.0)?.object.namespace)
     }
 
-    /// One address given to two different hosts in overlapping pools is an error.
+    /// One address given to two different hosts in overlapping pools is an error. Only pools
+    /// that overlap another are walked: a pool that overlaps none clashes with none.
     pub fn check_cross_pool(&self, findings: &mut Vec<Finding>) {
         let mut by_ns: BTreeMap<&str, Vec<PoolId>> = BTreeMap::new();
         for &p in &self.plan.managed {
-            if self.pools.contains_key(&p) {
+            if self.pools.get(&p).is_some_and(|st| !st.overlaps.is_empty()) {
                 by_ns
                     .entry(self.idx.pools[p].object.namespace.as_str())
                     .or_default()

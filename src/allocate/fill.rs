@@ -41,7 +41,9 @@ pub fn fill_pool(
     }
     let ns = ctx.idx.pools[p].object.namespace.as_str();
     if let Some(st) = ctx.pools.get_mut(&p) {
-        if let Some(sh) = ctx.shared.get_mut(ns) {
+        // Only a pool that overlaps this one reads what this one added (inside its candidates
+        // or, for a pin outside them, as `Shared::outside_added`): without one, nothing to share.
+        if let Some(sh) = ctx.shared.get_mut(ns).filter(|_| !st.overlaps.is_empty()) {
             for (_, _, a) in &added {
                 sh.record_added(*a, p, st.candidates.contains_addr(*a));
             }

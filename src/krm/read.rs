@@ -123,6 +123,7 @@ const RESOURCE_LIST_VERSIONS: [&str; 2] =
 /// items is built whole).
 pub(crate) const SKIP: yaml::SkipRule = yaml::SkipRule {
     field: crate::model::read_set::never_read,
+    only: crate::model::read_set::read_only,
     container: |api_version, kind| {
         kind == "ResourceList" || (api_version == "v1" && kind == "List")
     },

@@ -5,9 +5,10 @@ use std::collections::BTreeMap;
 use serde_json::Value;
 
 use super::labels::kind_of;
-use super::value::{Reported, is_template, read_text, string_map};
-use super::{Object, skipped_for_template};
+use super::value::{Reported, is_template, read_found, string_map};
+use super::{BMO_GROUP, ItemId, LOCAL_CONFIG, Object, group_of, skipped_for_template};
 use crate::results::Finding;
+use crate::yaml::Node;
 
 /// Prefix of the pin annotation: `ipreuse.dev/ip.{pool-name}: <address>`.
 pub const PIN_PREFIX: &str = "ipreuse.dev/ip.";
@@ -21,6 +22,9 @@ pub struct Host {
     pub annotations: BTreeMap<String, String>,
     /// Pins: pool name → address text, from `ipreuse.dev/ip.{pool}` annotations.
     pub pins: BTreeMap<String, String>,
+    /// `spec.consumerRef` as written, read by [`read_consumer`] only when adoption asks: a run
+    /// keeps no host's JSON value ([`super::index_nodes`]).
+    pub consumer_ref: Option<Value>,
 }
 
 impl Host {
@@ -29,25 +33,27 @@ impl Host {
         let annotations: BTreeMap<String, String> = string_map(value, &["metadata", "annotations"])
             .into_iter()
             .collect();
-        let pins: BTreeMap<String, String> = annotations
-            .iter()
-            .filter_map(|(k, v)| {
-                k.strip_prefix(PIN_PREFIX)
-                    .map(|p| (p.to_string(), v.clone()))
-            })
-            .collect();
-        let mut fields: Vec<(String, &str)> = vec![
-            ("metadata.name".into(), object.name.as_str()),
-            ("metadata.namespace".into(), object.namespace.as_str()),
+        let pins = pins_of(&annotations);
+        // The first field, in this order, that is an unrendered template.
+        let identity = [
+            ("metadata.name", object.name.as_str()),
+            ("metadata.namespace", object.namespace.as_str()),
         ];
-        for (pool, addr) in &pins {
-            fields.push((
-                crate::results::key_path("metadata.annotations", &format!("{PIN_PREFIX}{pool}")),
-                addr,
-            ));
-        }
-        if let Some((field, text)) = fields.iter().find(|(_, t)| is_template(t)) {
-            findings.push(skipped_for_template(object, field, text));
+        let template = identity
+            .into_iter()
+            .find(|(_, t)| is_template(t))
+            .map(|(field, t)| (field.to_string(), t))
+            .or_else(|| {
+                pins.iter().find(|(_, a)| is_template(a)).map(|(pool, a)| {
+                    let key = format!("{PIN_PREFIX}{pool}");
+                    (
+                        crate::results::key_path("metadata.annotations", &key),
+                        a.as_str(),
+                    )
+                })
+            });
+        if let Some((field, text)) = template {
+            findings.push(skipped_for_template(object, &field, text));
             return None;
         }
         Some(Host {
@@ -57,12 +63,109 @@ impl Host {
                 .collect(),
             annotations,
             pins,
+            consumer_ref: value
+                .get("spec")
+                .and_then(|s| s.get("consumerRef"))
+                .filter(|c| !c.is_null())
+                .cloned(),
         })
     }
 
     pub fn name(&self) -> &str {
         &self.object.name
     }
+
+    /// Reads a BareMetalHost straight from its tree, with no JSON value, when all the function
+    /// reads of it is plainly written: a root and a `metadata` mapping without merge keys;
+    /// `apiVersion`, `kind`, `metadata.name` and a `metadata.namespace` that read as strings;
+    /// `labels` and `annotations` absent, null or mappings of scalar keys to string values; a
+    /// `spec` without a merge key; nothing local-config and no unrendered template. It gives
+    /// what [`Object::read`] and [`Host::read`] give on the host's JSON value. `None` for any
+    /// other item or host, which is then read through its JSON value.
+    pub fn read_tree(index: ItemId, node: &Node) -> Option<(Object, Host)> {
+        let root = node.as_map().filter(|m| !m.has_merge())?;
+        let api_version = root.get("apiVersion")?.as_json_str()?;
+        let kind = root.get("kind")?.as_json_str()?;
+        if (group_of(api_version), kind) != (BMO_GROUP, "BareMetalHost") {
+            return None;
+        }
+        let meta = root.get("metadata")?.as_map().filter(|m| !m.has_merge())?;
+        let name = meta.get("name")?.as_json_str().filter(|n| !n.is_empty())?;
+        let namespace = match meta.get("namespace") {
+            None => None,
+            Some(n) if n.is_null() => None,
+            Some(n) => Some(n.as_json_str()?).filter(|s| !s.is_empty()),
+        };
+        let annotations = string_entries(meta.get("annotations"))?;
+        let labels = string_entries(meta.get("labels"))?;
+        if annotations.get(LOCAL_CONFIG).is_some_and(|v| v == "true") {
+            return None;
+        }
+        let pins = pins_of(&annotations);
+        if is_template(name)
+            || namespace.is_some_and(is_template)
+            || pins.values().any(|a| is_template(a))
+        {
+            return None;
+        }
+        let consumer_ref = match root.get("spec") {
+            Some(spec) => match spec.as_map() {
+                Some(m) if m.has_merge() => return None,
+                Some(m) => m
+                    .get("consumerRef")
+                    .filter(|c| !c.is_null())
+                    .map(Node::to_json),
+                None => None,
+            },
+            None => None,
+        };
+        let object = Object::identified(
+            index,
+            api_version.to_owned(),
+            kind.to_owned(),
+            name.to_owned(),
+            namespace,
+            false,
+        );
+        let host = Host {
+            object: object.clone(),
+            labels,
+            annotations,
+            pins,
+            consumer_ref,
+        };
+        Some((object, host))
+    }
+}
+
+/// Pins: pool name → address text, from the `ipreuse.dev/ip.{pool}` annotations.
+fn pins_of(annotations: &BTreeMap<String, String>) -> BTreeMap<String, String> {
+    annotations
+        .iter()
+        .filter_map(|(k, v)| {
+            k.strip_prefix(PIN_PREFIX)
+                .map(|p| (p.to_string(), v.clone()))
+        })
+        .collect()
+}
+
+/// A mapping of scalar keys to string values as `string_map` reads it from the JSON value
+/// (absent or null: empty); `None` for anything it cannot read so (a value that is not a
+/// string, a collection key, a merge key, not a mapping).
+fn string_entries(node: Option<&Node>) -> Option<BTreeMap<String, String>> {
+    let Some(node) = node.filter(|n| !n.is_null()) else {
+        return Some(BTreeMap::new());
+    };
+    let map = node.as_map().filter(|m| !m.has_merge())?;
+    map.entries
+        .iter()
+        .map(|(k, v)| {
+            Some((
+                k.as_scalar()?.value.to_string(),
+                v.as_json_str()?.to_owned(),
+            ))
+        })
+        .collect()
 }
 
 /// `spec.consumerRef` of a BareMetalHost: the object that uses the host, its Metal3Machine while
@@ -75,17 +178,17 @@ pub struct ConsumerRef {
     pub namespace: Option<String>,
 }
 
-/// Reads `spec.consumerRef`. Apart from [`Host::read`]: only adoption follows it, as the way
-/// back from a Metal3Machine that lacks the `metal3.io/BareMetalHost` annotation. An error
-/// naming the field when it or one of its values has the wrong type.
+/// Reads `spec.consumerRef` of a host. Apart from [`Host::read`]: only adoption follows it, as
+/// the way back from a Metal3Machine that lacks the `metal3.io/BareMetalHost` annotation. An
+/// error naming the field when it or one of its values has the wrong type.
 pub fn read_consumer(
-    object: &Object,
-    value: &Value,
+    host: &Host,
     findings: &mut Vec<Finding>,
 ) -> Result<Option<ConsumerRef>, Reported> {
-    match value.pointer("/spec/consumerRef") {
+    let object = &host.object;
+    let consumer = match &host.consumer_ref {
         None | Some(Value::Null) => return Ok(None),
-        Some(Value::Object(_)) => {}
+        Some(c @ Value::Object(_)) => c,
         Some(other) => {
             findings.push(
                 Finding::error(format!(
@@ -99,8 +202,15 @@ pub fn read_consumer(
             );
             return Err(Reported);
         }
-    }
-    let mut text = |key: &str| read_text(object, value, &["spec", "consumerRef", key], findings);
+    };
+    let mut text = |key: &str| {
+        read_found(
+            object,
+            consumer.get(key),
+            || format!("spec.consumerRef.{key}"),
+            findings,
+        )
+    };
     Ok(Some(ConsumerRef {
         kind: text("kind")?,
         name: text("name")?,
@@ -118,7 +228,8 @@ mod tests {
             "metadata": {"name": "node-1", "namespace": "lab"}, "spec": spec});
         let object = Object::read(crate::model::ItemId(0), &v).expect("an object");
         let mut findings = Vec::new();
-        (read_consumer(&object, &v, &mut findings), findings)
+        let host = Host::read(&object, &v, &mut findings).expect("a host");
+        (read_consumer(&host, &mut findings), findings)
     }
 
     #[test]

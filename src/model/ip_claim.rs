@@ -8,7 +8,7 @@ use serde_json::Value;
 
 use super::labels::{self, Labels, kind_of};
 use super::owners::{self, Owner};
-use super::value::is_template;
+use super::value::{at, is_template};
 use super::{Object, skipped_for_template};
 use crate::results::Finding;
 
@@ -40,7 +40,7 @@ impl IpClaim {
             .on(object.resource_ref())
             .at(field)
         };
-        let pool = match value.pointer("/spec/pool/name") {
+        let pool = match at(value, &["spec", "pool", "name"]) {
             None | Some(Value::Null) => None,
             Some(Value::String(s)) if is_template(s) => {
                 findings.push(skipped_for_template(object, "spec.pool.name", s));

@@ -7,7 +7,7 @@ use std::collections::BTreeMap;
 use serde_json::Value;
 
 use super::Object;
-use super::value::is_template;
+use super::value::{at, is_template};
 use crate::results::{Finding, key_path};
 
 /// One label value as written.
@@ -27,7 +27,7 @@ pub type Labels = BTreeMap<String, LabelValue>;
 /// Reads `metadata.labels`. `None`, with an error, when it is there but not a mapping; with a
 /// warning when a value is an unrendered template (the object is then skipped, SPEC §3).
 pub fn read(object: &Object, value: &Value, findings: &mut Vec<Finding>) -> Option<Labels> {
-    let map = match value.pointer("/metadata/labels") {
+    let map = match at(value, &["metadata", "labels"]) {
         None | Some(Value::Null) => return Some(Labels::new()),
         Some(Value::Object(m)) => m,
         Some(other) => {

@@ -4,7 +4,9 @@
 //! what each item is ([`Object`]); each kind the function reads has its own module with its
 //! reader. The [`Index`] holds the kinds every stage needs (hosts, pools, control-plane
 //! endpoints: [`Indexed`]); a transformation that needs another kind reads it with that
-//! kind's reader from [`Index::objects_of`]. Nothing here writes text.
+//! kind's reader from [`Index::objects_of`]. A run keeps no host's JSON value once the index
+//! has read it ([`index_nodes`]): everything read of a host is in [`host::Host`]. Nothing here
+//! writes text.
 
 pub mod cluster;
 pub mod config_data;
@@ -25,15 +27,22 @@ pub mod provider;
 pub mod read_set;
 pub mod value;
 
-use crate::FastSet;
+use crate::{FastMap, FastSet};
 use std::collections::BTreeMap;
+use std::hash::BuildHasher;
 
 use serde_json::Value;
 
 use crate::names::{ordinal, short};
 use crate::results::{Finding, ResourceRef};
+use crate::yaml::Node;
 pub use ids::{HostId, ItemId, PoolId};
 use value::{at, str_at};
+
+/// The API group of an `apiVersion`: the part before `/`, empty for the core group (`v1`).
+pub fn group_of(api_version: &str) -> &str {
+    api_version.rsplit_once('/').map_or("", |(g, _)| g)
+}
 
 /// The group of BareMetalHosts.
 pub const BMO_GROUP: &str = "metal3.io";
@@ -102,24 +111,36 @@ impl Object {
                 None
             }
         };
-        let group = api_version
-            .rsplit_once('/')
-            .map_or(String::new(), |(g, _)| g.to_string());
-        let annotated = value
-            .pointer("/metadata/annotations")
+        let annotated = at(value, &["metadata", "annotations"])
             .and_then(|a| a.get(LOCAL_CONFIG))
             .is_some_and(|v| v.as_str() == Some("true") || v.as_bool() == Some(true));
-        Some(Object {
+        let mut o = Object::identified(index, api_version, kind, name, ns, annotated);
+        o.bad_identity = bad_identity;
+        Some(o)
+    }
+
+    /// An object of this identity (`namespace`: as written, `None` when unset or empty), with
+    /// what follows from it; `annotated`: it carries the local-config annotation.
+    pub(crate) fn identified(
+        index: ItemId,
+        api_version: String,
+        kind: String,
+        name: String,
+        namespace: Option<&str>,
+        annotated: bool,
+    ) -> Object {
+        let group = group_of(&api_version).to_string();
+        Object {
             index,
             local_config: annotated || (kind == "Kptfile" && group == "kpt.dev"),
             api_version,
             kind,
             group,
             name,
-            namespace: ns.unwrap_or("default").to_string(),
-            namespace_set: ns.is_some(),
-            bad_identity,
-        })
+            namespace: namespace.unwrap_or("default").to_string(),
+            namespace_set: namespace.is_some(),
+            bad_identity: None,
+        }
     }
 
     /// Whether this object is `group`/`kind` (any version).
@@ -233,18 +254,72 @@ impl Index {
 
 /// Builds the index of the input items; reports duplicates, unrendered templates and mixed namespaces.
 pub fn index(values: &[Value], findings: &mut Vec<Finding>) -> Index {
-    let mut idx = Index::default();
-    let mut seen: FastSet<(String, String, String, String)> = FastSet::default();
-    let mut ns_written: BTreeMap<String, (bool, bool)> = BTreeMap::new();
+    let mut reading = Reading::new(values.len());
     for (i, value) in values.iter().enumerate() {
+        reading.item(i, value, findings);
+    }
+    reading.finish(findings)
+}
+
+/// [`index`] of the items, read from their trees, and the JSON values of the items kept: every
+/// item's but that of a BareMetalHost the index read, which is `null` there (a host it skips,
+/// such as one with an unrendered name, keeps its value). All the function reads of a host is in
+/// [`host::Host`]: a host is read straight from its tree ([`host::Host::read_tree`]) or, when
+/// that cannot read it, from its JSON value, which is dropped once read. So the values of
+/// thousands of hosts are never built, or never held at once.
+pub fn index_nodes(nodes: &[&Node], findings: &mut Vec<Finding>) -> (Index, Vec<Value>) {
+    let mut reading = Reading::new(nodes.len());
+    let mut kept = Vec::with_capacity(nodes.len());
+    for (i, node) in nodes.iter().enumerate() {
+        if let Some((object, host)) = host::Host::read_tree(ItemId(i), node) {
+            reading.host(object, host, findings);
+            kept.push(Value::Null);
+            continue;
+        }
+        let value = read_set::item_value(node);
+        let kind = reading.item(i, &value, findings);
+        kept.push(if kind == Some(Indexed::Host) {
+            Value::Null
+        } else {
+            value
+        });
+    }
+    (reading.finish(findings), kept)
+}
+
+/// An index being built, item by item.
+struct Reading {
+    idx: Index,
+    seen: Seen,
+    ns_written: BTreeMap<String, (bool, bool)>,
+}
+
+impl Reading {
+    fn new(items: usize) -> Reading {
+        let mut idx = Index::default();
+        idx.objects.reserve_exact(items);
+        Reading {
+            idx,
+            seen: Seen::default(),
+            ns_written: BTreeMap::new(),
+        }
+    }
+
+    /// Reads item `i`; which of the indexed kinds it is, when it is one and can be read.
+    fn item(&mut self, i: usize, value: &Value, findings: &mut Vec<Finding>) -> Option<Indexed> {
+        let Reading {
+            idx,
+            seen,
+            ns_written,
+        } = self;
         let obj = Object::read(ItemId(i), value);
         let Some(o) = obj.as_ref() else {
             idx.objects.push(None);
-            continue;
+            return None;
         };
         if o.local_config {
             idx.objects.push(obj);
-            continue;
+            return None;
         }
         let kind = Indexed::of(o);
         if let Some((field, what)) = &o.bad_identity {
@@ -261,24 +336,9 @@ pub fn index(values: &[Value], findings: &mut Vec<Finding>) -> Index {
                 );
             }
             idx.objects.push(obj);
-            continue;
+            return None;
         }
-        let key = (
-            o.group.clone(),
-            o.kind.clone(),
-            o.namespace.clone(),
-            o.name.clone(),
-        );
-        if !seen.insert(key) {
-            findings.push(
-                Finding::error(format!(
-                    "{} appears twice in the input: remove one, or give them different names",
-                    o.display()
-                ))
-                .on(o.resource_ref())
-                .at("metadata.name"),
-            );
-        }
+        seen.note(&idx.objects, o, findings);
         let read = match kind {
             Some(Indexed::Host) => host::Host::read(o, value, findings).map(|h| idx.hosts.push(h)),
             Some(Indexed::Pool) => pool::Pool::read(o, value, findings).map(|p| idx.pools.push(p)),
@@ -294,22 +354,309 @@ pub fn index(values: &[Value], findings: &mut Vec<Finding>) -> Index {
             None => None,
         };
         if read.is_some() {
-            let e = ns_written.entry(o.namespace.clone()).or_default();
-            if o.namespace_set {
-                e.0 = true;
-            } else {
-                e.1 = true;
-            }
+            note_namespace(ns_written, o);
         }
         idx.objects.push(obj);
+        read.and(kind)
     }
-    for (ns, (with, without)) in ns_written {
-        if with && without {
-            findings.push(Finding::warning(format!(
-                "namespace {ns:?} mixes objects that set metadata.namespace with objects that do not; \
-                 an orchestrator may place the unset ones elsewhere: set metadata.namespace on all of them"
-            )));
+
+    /// A host read straight from its tree: what [`Reading::item`] does for a host it reads.
+    fn host(&mut self, object: Object, host: host::Host, findings: &mut Vec<Finding>) {
+        self.seen.note(&self.idx.objects, &object, findings);
+        note_namespace(&mut self.ns_written, &object);
+        self.idx.hosts.push(host);
+        self.idx.objects.push(Some(object));
+    }
+
+    fn finish(self, findings: &mut Vec<Finding>) -> Index {
+        let Reading {
+            mut idx,
+            ns_written,
+            ..
+        } = self;
+        for (ns, (with, without)) in ns_written {
+            if with && without {
+                findings.push(Finding::warning(format!(
+                    "namespace {ns:?} mixes objects that set metadata.namespace with objects that do not; \
+                     an orchestrator may place the unset ones elsewhere: set metadata.namespace on all of them"
+                )));
+            }
+        }
+        idx.hosts.shrink_to_fit();
+        idx.pools.shrink_to_fit();
+        idx
+    }
+}
+
+/// The objects seen so far, for the duplicate check, by their identity (group, kind,
+/// namespace, name): by its hash, the first object read with that hash (an index into the
+/// objects read); identities whose hash another one has too, in full.
+#[derive(Default)]
+struct Seen {
+    first: FastMap<u64, ItemId>,
+    shared: FastSet<(String, String, String, String)>,
+}
+
+impl Seen {
+    /// Notes object `o`, not yet in `objects` (those read before it, by input position); an
+    /// object seen twice is an error.
+    fn note(&mut self, objects: &[Option<Object>], o: &Object, findings: &mut Vec<Finding>) {
+        let identity = |o: &Object| {
+            (
+                o.group.clone(),
+                o.kind.clone(),
+                o.namespace.clone(),
+                o.name.clone(),
+            )
+        };
+        let same = |a: &Object, b: &Object| {
+            (&a.group, &a.kind, &a.namespace, &a.name) == (&b.group, &b.kind, &b.namespace, &b.name)
+        };
+        let hash = self
+            .first
+            .hasher()
+            .hash_one((&o.group, &o.kind, &o.namespace, &o.name));
+        let new = match self.first.entry(hash) {
+            std::collections::hash_map::Entry::Vacant(e) => {
+                e.insert(o.index);
+                true
+            }
+            std::collections::hash_map::Entry::Occupied(e) => {
+                match objects.get(e.get().0).and_then(Option::as_ref) {
+                    Some(first) if same(first, o) => false,
+                    Some(first) => {
+                        self.shared.insert(identity(first));
+                        self.shared.insert(identity(o))
+                    }
+                    None => self.shared.insert(identity(o)),
+                }
+            }
+        };
+        if !new {
+            findings.push(
+                Finding::error(format!(
+                    "{} appears twice in the input: remove one, or give them different names",
+                    o.display()
+                ))
+                .on(o.resource_ref())
+                .at("metadata.name"),
+            );
         }
     }
-    idx
+}
+
+/// Notes whether an object read sets its namespace (for the mixed-namespace warning).
+fn note_namespace(ns_written: &mut BTreeMap<String, (bool, bool)>, o: &Object) {
+    let e = ns_written.entry(o.namespace.clone()).or_default();
+    if o.namespace_set {
+        e.0 = true;
+    } else {
+        e.1 = true;
+    }
+}
+
+/// Every YAML file under `dir` of the repository, for tests that read them all.
+#[cfg(test)]
+pub(crate) fn yaml_files(dir: &str) -> Vec<std::path::PathBuf> {
+    fn walk(dir: &std::path::Path, out: &mut Vec<std::path::PathBuf>) {
+        for entry in std::fs::read_dir(dir).expect("readable").flatten() {
+            let path = entry.path();
+            if path.is_dir() {
+                walk(&path, out);
+            } else if path.extension().is_some_and(|e| e == "yaml" || e == "yml") {
+                out.push(path);
+            }
+        }
+    }
+    let mut out = Vec::new();
+    walk(
+        &std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(dir),
+        &mut out,
+    );
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `index_nodes` reads what `index` reads from every item's JSON value, whether it reads a
+    /// host from its tree or through its value, and keeps every value but a host's it read.
+    #[test]
+    fn index_nodes_reads_what_index_reads_and_keeps_no_host_value() {
+        let host = |meta: &str, rest: &str| {
+            format!(
+                "- apiVersion: metal3.io/v1alpha1\n  kind: BareMetalHost\n  metadata:\n{meta}{rest}"
+            )
+        };
+        let m = |name: &str| format!("    name: {name}\n    namespace: lab\n");
+        let items = [
+            host(&m("h1"), "  spec:\n    online: true\n    consumerRef: {kind: Metal3Machine, name: m1}\n  status: {a: 1}\n"),
+            host(&m("h2"), "  spec: {online: true}\n"),
+            host(&m("h3"), "  spec:\n    consumerRef: ~\n"),
+            host(&m("h4"), "  spec: [1]\n"),
+            host(&m("h5"), "  spec:\n    <<: {consumerRef: {name: m5}}\n"),
+            host(&m("h6"), "  spec: {consumerRef: oops}\n"),
+            host(&format!("{}    labels: {{rack: r1, \"q\": 'x', n: \"7\"}}\n    annotations:\n      ipreuse.dev/ip.prov: 10.0.0.9\n      note: \"\"\n", m("h7")), ""),
+            host(&format!("{}    labels: {{rack: 7}}\n", m("h8")), ""),
+            host(&format!("{}    labels: {{rack: }}\n", m("h9")), ""),
+            host(&format!("{}    labels: [a]\n", m("h10")), ""),
+            host(&format!("{}    labels: ~\n    annotations: {{}}\n", m("h11")), ""),
+            host(&format!("{}    labels: {{<<: {{rack: r2}}}}\n", m("h12")), ""),
+            host(&format!("{}    annotations: {{config.kubernetes.io/local-config: \"true\"}}\n", m("h13")), ""),
+            host(&format!("{}    annotations: {{ipreuse.dev/ip.prov: \"${{IP}}\"}}\n", m("h14")), ""),
+            host(&m("'${HOST}'"), ""),
+            host(&m("\"\""), ""),
+            host(&m("123"), ""),
+            host("    name: h1\n    namespace: lab\n", ""),
+            host("    name: h15\n", ""),
+            host("    name: h16\n    namespace: ~\n", ""),
+            host("    name: h17\n    namespace: ''\n", ""),
+            host("    name: h18\n    namespace: [x]\n", ""),
+            host("    name: !!str h19\n    namespace: !custom lab\n", ""),
+            host("    <<: {name: h20, namespace: lab}\n", ""),
+            host("    name: h21\n    namespace: lab\n    labels: {? [k] : v}\n", ""),
+            "- apiVersion: ipam.metal3.io/v1alpha1\n  kind: IPPool\n  metadata: {name: p, namespace: lab}\n  spec:\n    pools: [{start: 10.0.0.10, end: 10.0.0.20}]\n    prefix: 24\n".to_string(),
+            "- apiVersion: example.com/v1\n  kind: Widget\n  metadata: {name: w}\n  spec: {a: 1}\n".to_string(),
+            "- apiVersion: metal3.io/v1\n  kind: Other\n  metadata: {name: o}\n".to_string(),
+            "- kind: BareMetalHost\n  apiVersion: metal3.io/v1alpha1\n  metadata: {name: late, namespace: lab}\n".to_string(),
+        ];
+        let text = format!(
+            "apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems:\n{}",
+            items.concat()
+        );
+        let docs = crate::yaml::parse_items(
+            &text,
+            &crate::krm::read::SKIP,
+            crate::limits::DEFAULT_MAX_ALIAS_NODES,
+        )
+        .expect("YAML");
+        let seq = docs[0]
+            .root
+            .get("items")
+            .and_then(Node::as_seq)
+            .expect("items");
+        let nodes: Vec<&Node> = seq.items.iter().collect();
+        let values: Vec<Value> = nodes.iter().map(|n| read_set::item_value(n)).collect();
+        let mut f1 = Vec::new();
+        let whole = index(&values, &mut f1);
+        let mut f2 = Vec::new();
+        let (lean, kept) = index_nodes(&nodes, &mut f2);
+        assert_eq!(f1, f2);
+        assert!(f1.iter().any(|f| f.message.contains("appears twice")));
+        assert_eq!(
+            format!("{:?}", whole.objects),
+            format!("{:?}", lean.objects)
+        );
+        assert_eq!(format!("{:?}", whole.hosts), format!("{:?}", lean.hosts));
+        assert_eq!(format!("{:?}", whole.pools), format!("{:?}", lean.pools));
+        assert_eq!(kept.len(), values.len());
+        for (i, (k, v)) in kept.iter().zip(&values).enumerate() {
+            let read_host = lean.hosts.iter().any(|h| h.object.index.0 == i);
+            assert_eq!(
+                *k,
+                if read_host { Value::Null } else { v.clone() },
+                "item {i}"
+            );
+        }
+        // Most of these hosts are read from their trees, and some through their values.
+        let from_tree = (0..nodes.len())
+            .filter(|&i| host::Host::read_tree(ItemId(i), nodes[i]).is_some())
+            .count();
+        assert!(
+            from_tree >= 8 && from_tree < lean.hosts.len(),
+            "{from_tree}"
+        );
+        let h1 = lean.hosts.iter().find(|h| h.name() == "h1").expect("h1");
+        assert_eq!(
+            h1.consumer_ref,
+            Some(serde_json::json!({"kind": "Metal3Machine", "name": "m1"}))
+        );
+    }
+
+    /// Every example's items index the same through `index_nodes` as through their values.
+    #[test]
+    fn every_example_indexes_the_same_from_its_trees() {
+        let mut paths = yaml_files("examples");
+        paths.extend(yaml_files("tests/data"));
+        let mut hosts = 0;
+        for path in &paths {
+            let text = std::fs::read_to_string(path).expect("text");
+            let Ok(docs) = crate::yaml::parse_items(
+                &text,
+                &crate::krm::read::SKIP,
+                crate::limits::DEFAULT_MAX_ALIAS_NODES,
+            ) else {
+                continue;
+            };
+            let mut nodes: Vec<&Node> = Vec::new();
+            for d in &docs {
+                match d.root.get("items").and_then(Node::as_seq) {
+                    Some(seq)
+                        if d.root.get("kind").and_then(Node::as_str) == Some("ResourceList") =>
+                    {
+                        nodes.extend(seq.items.iter())
+                    }
+                    _ => nodes.push(&d.root),
+                }
+            }
+            let values: Vec<Value> = nodes.iter().map(|n| read_set::item_value(n)).collect();
+            let (mut f1, mut f2) = (Vec::new(), Vec::new());
+            let whole = index(&values, &mut f1);
+            let (lean, _) = index_nodes(&nodes, &mut f2);
+            let at = path.display();
+            assert_eq!(f1, f2, "{at}");
+            assert_eq!(
+                format!("{:?}", whole.objects),
+                format!("{:?}", lean.objects),
+                "{at}"
+            );
+            assert_eq!(
+                format!("{:?}", whole.hosts),
+                format!("{:?}", lean.hosts),
+                "{at}"
+            );
+            hosts += lean.hosts.len();
+        }
+        assert!(
+            paths.len() > 20 && hosts > 50,
+            "{} files, {hosts} hosts",
+            paths.len()
+        );
+    }
+
+    /// Two identities with one hash are still told apart, and each found again.
+    #[test]
+    fn the_duplicate_check_tells_apart_identities_that_share_a_hash() {
+        let object = |i: usize, name: &str| {
+            let v = serde_json::json!({"apiVersion": "v1", "kind": "Secret",
+                "metadata": {"name": name, "namespace": "lab"}});
+            Object::read(ItemId(i), &v).expect("an object")
+        };
+        let (a, b) = (object(0, "a"), object(1, "b"));
+        let mut seen = Seen::default();
+        let mut findings = Vec::new();
+        let mut objects = Vec::new();
+        seen.note(&objects, &a, &mut findings);
+        objects.push(Some(a.clone()));
+        // b's hash made to lead to a, as a collision would
+        let hash = seen
+            .first
+            .hasher()
+            .hash_one((&b.group, &b.kind, &b.namespace, &b.name));
+        seen.first.insert(hash, ItemId(0));
+        seen.note(&objects, &b, &mut findings);
+        objects.push(Some(b.clone()));
+        assert!(findings.is_empty(), "{findings:?}");
+        for (i, again) in [object(2, "b"), object(3, "a")].into_iter().enumerate() {
+            seen.note(&objects, &again, &mut findings);
+            assert_eq!(findings.len(), i + 1);
+            assert!(
+                findings[i].message.contains("appears twice"),
+                "{}",
+                findings[i].message
+            );
+            objects.push(Some(again));
+        }
+    }
 }

@@ -8,7 +8,7 @@
 use serde_json::Value;
 
 use super::labels::kind_of;
-use super::value::is_template;
+use super::value::{at, is_template};
 use super::{Object, skipped_for_template};
 use crate::results::Finding;
 
@@ -43,7 +43,7 @@ pub fn read(
         .on(object.resource_ref())
         .at(field)
     };
-    let entries = match value.pointer("/metadata/ownerReferences") {
+    let entries = match at(value, &["metadata", "ownerReferences"]) {
         None | Some(Value::Null) => &[][..],
         Some(Value::Array(a)) => a.as_slice(),
         Some(other) => {
@@ -84,7 +84,7 @@ pub fn read(
                 return None;
             }
         };
-        if api_version.rsplit_once('/').map_or("", |(g, _)| g) != group {
+        if super::group_of(api_version) != group {
             continue;
         }
         if is_template(name) {

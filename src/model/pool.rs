@@ -108,8 +108,7 @@ impl Pool {
                 (Vec::new(), PreAllocShape::Map)
             }
         };
-        let network = match value
-            .pointer("/metadata/annotations")
+        let network = match at(value, &["metadata", "annotations"])
             .and_then(|a| a.get(NETWORK_ANNOTATION))
         {
             None | Some(Value::Null) => None,
@@ -133,7 +132,7 @@ impl Pool {
                 }
             }
         };
-        let indexes = match value.pointer("/status/indexes") {
+        let indexes = match at(value, &["status", "indexes"]) {
             Some(Value::Object(m)) => m
                 .iter()
                 .filter_map(|(k, v)| scalar_text(v).map(|v| (k.clone(), v)))

@@ -5,7 +5,7 @@
 use serde_json::Value;
 
 use super::Object;
-use super::value::{is_template, str_at};
+use super::value::{at, is_template, str_at};
 use crate::results::Finding;
 
 /// The API group of the Cluster API Operator.
@@ -47,7 +47,7 @@ impl Provider {
         let version = str_at(value, &["spec", "version"])
             .filter(|v| !is_template(v))
             .map(String::from);
-        let written = value.pointer("/spec/configSecret");
+        let written = at(value, &["spec", "configSecret"]);
         let config_secret_written = !matches!(written, None | Some(Value::Null));
         let config_secret = match written {
             None | Some(Value::Null) => None,

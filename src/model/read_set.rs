@@ -3,13 +3,14 @@
 //! Every item's identity is read (`apiVersion`, `kind`, `metadata`: names, namespaces, the
 //! local-config annotation, duplicates). Beyond that, only the kinds listed in [`READ`] are
 //! read at all; of a BareMetalHost never its `status` (inspection data, often most of a
-//! host's text), and of its `spec` only the `consumerRef` ([`READ_ONLY`]). An item of any other kind is, to the function, its identity alone: its JSON
-//! value holds `apiVersion`, `kind` and `metadata` and nothing else. Its text is untouched
-//! either way (edits are spliced into the source text).
+//! host's text), and of its `spec` only the `consumerRef` ([`READ_ONLY`]). An item of any
+//! other kind is, to the function, its identity alone: its JSON value holds `apiVersion`,
+//! `kind` and `metadata` and nothing else. Its text is untouched either way (edits are spliced
+//! into the source text).
 //!
-//! The reader does not even build what is never read: [`never_read`] is its rule
-//! ([`crate::yaml::parse_items`]), so the fields [`item_value`] drops are parsed (checked as
-//! YAML) but kept only as their place in the text.
+//! The reader does not even build what is never read: [`never_read`] and [`read_only`] are its
+//! rule ([`crate::yaml::parse_items`]), so what [`item_value`] drops is parsed (checked as
+//! YAML) but kept only as its place in the text.
 //!
 //! A reader for a new kind must add it to [`READ`]: without it, the reader sees no `spec`.
 
@@ -17,7 +18,7 @@ use serde_json::{Map, Value};
 
 use super::cluster::CLUSTER_GROUP;
 use super::provider::OPERATOR_GROUP;
-use super::{BMO_GROUP, CAPM3_GROUP, IPAM_GROUP};
+use super::{BMO_GROUP, CAPM3_GROUP, IPAM_GROUP, group_of};
 use crate::yaml::Node;
 
 /// The (API group, kind) pairs the function reads beyond their identity, any version.
@@ -44,7 +45,7 @@ const NEVER_READ: &[(&str, &str, &str)] = &[(BMO_GROUP, "BareMetalHost", "status
 
 /// Top-level fields of a kind in [`READ`] of which only some keys are read: a host's `spec` is
 /// read for its `consumerRef` alone (adoption), never for its BMC, boot MAC or images. The
-/// field is still built as a tree (it is small); only its JSON value leaves the rest out.
+/// reader builds only those keys' values ([`read_only`]) and the JSON value leaves the rest out.
 const READ_ONLY: &[(&str, &str, &str, &[&str])] =
     &[(BMO_GROUP, "BareMetalHost", "spec", &["consumerRef"])];
 
@@ -58,12 +59,23 @@ pub fn never_read(api_version: &str, kind: &str, key: &str) -> bool {
     if IDENTITY.contains(&key) {
         return false;
     }
-    let group = api_version.rsplit_once('/').map_or("", |(g, _)| g);
+    let group = group_of(api_version);
     if READ.contains(&(group, kind)) {
         NEVER_READ.contains(&(group, kind, key))
     } else {
         true
     }
+}
+
+/// The keys read of the top-level field `key` of an item with this `apiVersion` and `kind`,
+/// when only some are (`READ_ONLY`): the reader builds only their values
+/// ([`crate::yaml::SkipRule::only`]).
+pub fn read_only(api_version: &str, kind: &str, key: &str) -> Option<&'static [&'static str]> {
+    let group = group_of(api_version);
+    READ_ONLY
+        .iter()
+        .find(|(g, k, f, _)| (*g, *k, *f) == (group, kind, key))
+        .map(|(_, _, _, keys)| *keys)
 }
 
 /// The JSON value of an item, holding what the function reads of it (see the module).
@@ -75,18 +87,13 @@ pub fn item_value(node: &Node) -> Value {
         // Not an object the function reads by kind: read as written (the framing reports it).
         return node.to_json();
     };
-    let group = api_version.rsplit_once('/').map_or("", |(g, _)| g);
+    let group = group_of(api_version);
     let read = READ.contains(&(group, kind));
     if read && !NEVER_READ.iter().any(|(g, k, _)| (*g, *k) == (group, kind)) {
         return node.to_json();
     }
     let skipped = |key: &str| never_read(api_version, kind, key);
-    let only = |key: &str| {
-        READ_ONLY
-            .iter()
-            .find(|(g, k, f, _)| (*g, *k, *f) == (group, kind, key))
-            .map(|(_, _, _, keys)| *keys)
-    };
+    let only = |key: &str| read_only(api_version, kind, key);
     // Only the fields kept are converted. A merge key (`<<`) or a key that is not a string
     // makes the mapping read as a whole first, as `to_json` reads it, before fields are dropped.
     let simple = !map.has_merge() && map.entries.iter().all(|(k, _)| k.as_str().is_some());
@@ -258,21 +265,7 @@ mod tests {
     /// not built (`parse_items`), and the rule skips something in them.
     #[test]
     fn what_is_not_built_is_what_is_not_read() {
-        fn files(dir: &std::path::Path, out: &mut Vec<std::path::PathBuf>) {
-            for entry in std::fs::read_dir(dir).expect("readable").flatten() {
-                let path = entry.path();
-                if path.is_dir() {
-                    files(&path, out);
-                } else if path.extension().is_some_and(|e| e == "yaml" || e == "yml") {
-                    out.push(path);
-                }
-            }
-        }
-        let mut paths = Vec::new();
-        files(
-            &std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("examples"),
-            &mut paths,
-        );
+        let paths = crate::model::yaml_files("examples");
         let mut skipped = 0;
         for path in &paths {
             let text = std::fs::read_to_string(path).expect("text");

@@ -18,7 +18,11 @@ pub fn at<'a>(value: &'a Value, path: &[&str]) -> Option<&'a Value> {
 
 /// Whether a string is an unrendered template (`${...}` or `{{ ... }}`) that must never be guessed at.
 pub fn is_template(s: &str) -> bool {
-    s.contains("${") || s.contains("{{")
+    // one pass over the bytes: most strings read are short names, where setting up a substring
+    // search twice costs more than the search
+    s.as_bytes()
+        .windows(2)
+        .any(|w| w[1] == b'{' && matches!(w[0], b'$' | b'{'))
 }
 
 /// A scalar as the text a person wrote (strings as they are, numbers and booleans printed).
@@ -63,7 +67,17 @@ pub fn read_text(
             .collect::<Vec<_>>()
             .join(".")
     };
-    match at(value, path) {
+    read_found(object, at(value, path), field, findings)
+}
+
+/// [`read_text`] of a value found already, `field` naming where it was found.
+pub fn read_found(
+    object: &Object,
+    found: Option<&Value>,
+    field: impl Fn() -> String,
+    findings: &mut Vec<Finding>,
+) -> Result<Option<String>, Reported> {
+    match found {
         None | Some(Value::Null) => Ok(None),
         Some(Value::String(s)) if s.is_empty() => Ok(None),
         Some(Value::String(s)) if is_template(s) => {
@@ -132,6 +146,14 @@ mod tests {
 
     #[test]
     fn templates_are_recognised() {
+        for s in [
+            "${", "{{", "a${", "{{b", "x{{y}}", "${A}${B}", "é${x}", "{${",
+        ] {
+            assert!(is_template(s), "{s:?}");
+        }
+        for s in ["", "$", "{", "$ {", "{ {", "}}", "{$", "é{", "$}{"] {
+            assert!(!is_template(s), "{s:?}");
+        }
         assert!(is_template("${IPAM_START}"));
         assert!(is_template("{{ start }}"));
         assert!(is_template("pool-${CLUSTER}"));

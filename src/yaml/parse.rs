@@ -60,6 +60,10 @@ pub struct SkipRule {
     /// Whether the top-level field `key` of an item with this `apiVersion` and `kind` is never
     /// read (`apiVersion` and `kind` themselves are always read, whatever this says).
     pub field: fn(api_version: &str, kind: &str, key: &str) -> bool,
+    /// The keys read of the top-level field `key` of an item with this `apiVersion` and
+    /// `kind`, when only some are (`None`: the field is read whole, or skipped by `field`).
+    /// The values of the field's other keys are not built, as if `field` named them.
+    pub only: fn(api_version: &str, kind: &str, key: &str) -> Option<&'static [&'static str]>,
     /// Whether an object of this `apiVersion` and `kind` holds items in its `items` list (a
     /// ResourceList, a `List`); such an object is read whole.
     pub container: fn(api_version: &str, kind: &str) -> bool,
@@ -67,9 +71,10 @@ pub struct SkipRule {
 
 /// [`parse`], without building the nodes no one reads: the value of a top-level field of an
 /// item that `rule.field` names becomes a [`NodeKind::Skipped`] node, which keeps only its
-/// span. Every event is still parsed and checked as [`parse`] checks it (syntax, duplicate keys,
-/// merge keys, nesting), so the same text fails with the same error, and what is built is the
-/// same tree as [`parse`] builds.
+/// span, and so does the value of every key but those `rule.only` lists of a top-level field
+/// whose value is a mapping. Every event is still parsed and checked as [`parse`] checks it
+/// (syntax, duplicate keys, merge keys, nesting), so the same text fails with the same error,
+/// and what is built is the same tree as [`parse`] builds.
 ///
 /// The items are each document's root mapping, and the mappings in the `items` list of an
 /// item that is a container (`rule.container`), at any depth of containers. A field is
@@ -158,6 +163,9 @@ enum Frame {
         skip_value: bool,
         /// Whether this mapping is the value of a skipped field (collapsed once complete).
         skip_root: bool,
+        /// For the value of an item's field that `rule.only` names: the keys whose values are
+        /// built (a merge key's value is always built).
+        keep: Option<&'static [&'static str]>,
     },
     Seq {
         flow: bool,
@@ -277,6 +285,11 @@ impl Builder<'_> {
                 let skip_root = self.starts_skip();
                 let item = (self.skipping == 0 && self.rule.is_some() && self.at_item())
                     .then(Box::default);
+                let keep = if self.skipping == 0 {
+                    self.only_keys()
+                } else {
+                    None
+                };
                 self.stack.push(Frame::Map {
                     flow: style == granit_parser::StructureStyle::Flow,
                     open: r,
@@ -288,6 +301,7 @@ impl Builder<'_> {
                     item,
                     skip_value: false,
                     skip_root,
+                    keep,
                 });
             }
             Event::SequenceStart(style, anchor, _) => {
@@ -450,19 +464,39 @@ impl Builder<'_> {
         }
     }
 
-    /// Whether a sequence starting now is the `items` list of a container item.
-    fn at_container_items(&self) -> bool {
+    /// When the open collection is an item whose `apiVersion` and `kind` are known and whose
+    /// next value is that of key `key`: the rule, `apiVersion`, `kind` and `key`.
+    fn item_field(&self) -> Option<(&SkipRule, &str, &str, &Node)> {
         let (Some(rule), Some(Frame::Map { item, pending, .. })) = (self.rule, self.stack.last())
         else {
-            return false;
+            return None;
         };
         let (Some(seen), Some(key)) = (item, pending) else {
-            return false;
+            return None;
         };
         let (Some(api_version), Some(kind)) = (&seen.api_version, &seen.kind) else {
-            return false;
+            return None;
         };
-        key.as_scalar().is_some_and(|k| &*k.value == "items") && (rule.container)(api_version, kind)
+        Some((rule, api_version, kind, key))
+    }
+
+    /// The keys built of a mapping starting now, when it is the value of an item's field that
+    /// `rule.only` names (see [`SkipRule::only`]).
+    fn only_keys(&self) -> Option<&'static [&'static str]> {
+        let (rule, api_version, kind, key) = self.item_field()?;
+        if is_merge_key(key) || (rule.container)(api_version, kind) {
+            return None;
+        }
+        (rule.only)(api_version, kind, &key.as_scalar()?.value)
+    }
+
+    /// Whether a sequence starting now is the `items` list of a container item.
+    fn at_container_items(&self) -> bool {
+        self.item_field()
+            .is_some_and(|(rule, api_version, kind, key)| {
+                key.as_scalar().is_some_and(|k| &*k.value == "items")
+                    && (rule.container)(api_version, kind)
+            })
     }
 
     /// The position of the merge key entry (`<<`, plain and untagged or tagged `!!merge`)
@@ -536,6 +570,7 @@ impl Builder<'_> {
                 size: total,
                 item,
                 skip_value,
+                keep,
                 ..
             } => {
                 *total = total.saturating_add(size);
@@ -543,6 +578,9 @@ impl Builder<'_> {
                     None => {
                         if let (Some(rule), Some(seen)) = (rule, item.as_deref()) {
                             *skip_value = skips(rule, seen, &node);
+                        } else if let Some(keys) = keep {
+                            *skip_value = !is_merge_key(&node)
+                                && !node.as_scalar().is_some_and(|k| keys.contains(&&*k.value));
                         }
                         *pending = Some(node);
                     }

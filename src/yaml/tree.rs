@@ -5,7 +5,7 @@ use std::fmt;
 use std::ops::Range;
 use std::sync::Arc;
 
-use super::scalar::resolve_plain;
+use super::scalar::{PlainType, plain_type, resolve_plain};
 
 /// Mappings with more entries than this get a hash index; smaller ones are scanned
 /// (a bounded scan of at most this many keys is cheaper than hashing).
@@ -418,6 +418,20 @@ impl Node {
             None
         } else {
             Some(&s.value)
+        }
+    }
+
+    /// The scalar's text when [`Node::to_json`] reads it as that string and this can tell
+    /// without building it: a quoted or block scalar, a plain one that is no null, boolean or
+    /// number, or one tagged `!!str`. `None` for anything else, including scalars with another
+    /// tag (read those through `to_json`).
+    pub fn as_json_str(&self) -> Option<&str> {
+        let s = self.as_scalar()?;
+        match s.tag.as_deref() {
+            Some("tag:yaml.org,2002:str") => Some(&s.value),
+            Some(_) => None,
+            None if s.style != ScalarStyle::Plain => Some(&s.value),
+            None => (plain_type(&s.value) == PlainType::Str).then_some(&s.value),
         }
     }
 

@@ -292,3 +292,67 @@ fn flow_collections_span_bracket_to_bracket() {
     assert_eq!(src(t, m.get("b").unwrap()), "[x, y]");
     assert!(d.root.get("e").unwrap().as_map().unwrap().is_empty());
 }
+
+/// `as_json_str` answers only where `to_json` reads the scalar as that very string.
+#[test]
+fn as_json_str_agrees_with_to_json() {
+    let scalars = [
+        "node-1",
+        "'quoted'",
+        "\"dq\"",
+        "''",
+        "~",
+        "null",
+        "",
+        "true",
+        "False",
+        "12",
+        "-3",
+        "0x1F",
+        "0o17",
+        "1.5",
+        "1e3",
+        ".inf",
+        "-.Inf",
+        ".nan",
+        "99999999999999999999",
+        "+7",
+        "!!str 12",
+        "!!str true",
+        "!!int 12",
+        "!custom text",
+        "!!null ~",
+        "|\n  block\n",
+        ">-\n  folded\n",
+        "1.2.3",
+        "10.0.0.1",
+        "r1",
+        "0x",
+        "0o8",
+        "'${HOST}'",
+        "a b",
+    ];
+    let mut answered = 0;
+    for s in scalars {
+        let text = format!("k: {s}\n");
+        let d = doc(&text);
+        let node = d.root.get("k").expect("a value");
+        match node.as_json_str() {
+            Some(t) => {
+                answered += 1;
+                assert_eq!(node.to_json(), json!(t), "{s:?}");
+            }
+            None => assert!(
+                !node.to_json().is_string()
+                    || node.as_scalar().is_some_and(|x| x.tag.is_some())
+                    || matches!(s, ".inf" | "-.Inf" | ".nan" | "99999999999999999999"),
+                "{s:?} reads as {:?}",
+                node.to_json()
+            ),
+        }
+    }
+    assert!(answered >= 14, "{answered}");
+    let d = doc("k: [a]\nm: {a: 1}\n");
+    assert_eq!(d.root.get("k").and_then(|n| n.as_json_str()), None);
+    assert_eq!(d.root.get("m").and_then(|n| n.as_json_str()), None);
+}

@@ -3,8 +3,9 @@
 
 use crate::yaml::{Document, Edit, Node, NodeKind, SkipRule, apply, parse, parse_items};
 
-/// A rule like the function's: a `Host` (group `example.com`) is read without its `status`,
-/// a `Pool` whole, anything else as its identity; ResourceLists and `v1` Lists hold items.
+/// A rule like the function's: a `Host` (group `example.com`) is read without its `status`
+/// and with only `online` and `ref` of its `spec`, a `Pool` whole, anything else as its
+/// identity; ResourceLists and `v1` Lists hold items.
 const RULE: SkipRule = SkipRule {
     field: |api_version, kind, key| {
         if matches!(key, "apiVersion" | "kind" | "metadata") {
@@ -15,6 +16,10 @@ const RULE: SkipRule = SkipRule {
             ("example.com/v1", "Pool") => false,
             _ => true,
         }
+    },
+    only: |api_version, kind, key| {
+        ((api_version, kind, key) == ("example.com/v1", "Host", "spec"))
+            .then_some(&["online", "ref"])
     },
     container: |api_version, kind| kind == "ResourceList" || (api_version, kind) == ("v1", "List"),
 };
@@ -64,6 +69,55 @@ fn a_host_status_and_an_unread_kind_are_not_built() {
     let docs = lean(pool);
     assert!(!docs[0].skipped);
     assert_eq!(docs, parse(pool).unwrap());
+}
+
+#[test]
+fn of_a_field_read_in_part_only_the_keys_read_are_built() {
+    let text = "apiVersion: example.com/v1\nkind: Host\nmetadata: {name: h}\nspec:\n  \
+                online: true\n  bmc:\n    address: redfish://x\n    creds: {a: 1}\n  \
+                macs: [a, b]\n  'ref': {name: m}\n  image: ~\n  \
+                <<: {online: false, extra: [1]}\n";
+    let docs = lean(text);
+    assert!(docs[0].skipped);
+    let spec = docs[0].root.get("spec").expect("a spec");
+    for key in ["bmc", "macs", "image"] {
+        assert!(is_skipped(spec.get(key)), "{key}");
+    }
+    assert_eq!(spec.get("online").and_then(Node::as_str), Some("true"));
+    assert_eq!(
+        spec.get("ref").map(Node::to_json),
+        Some(serde_json::json!({"name": "m"}))
+    );
+    // A merge key's value is built: what it brings is read as `parse` reads it.
+    let merged = spec
+        .as_map()
+        .and_then(|m| m.entries.last())
+        .map(|(_, v)| v.to_json());
+    assert_eq!(
+        merged,
+        Some(serde_json::json!({"online": false, "extra": [1]}))
+    );
+    assert_same_shape(&parse(text).unwrap()[0].root, &docs[0].root);
+    // Another kind's `spec` is built whole.
+    let deep = "apiVersion: example.com/v1\nkind: Pool\nmetadata: {name: p}\n\
+                spec: {spec: {bmc: 1}}\n";
+    assert_eq!(lean(deep), parse(deep).unwrap());
+    // A spec that is not a mapping is built as it is; one before the kind is built whole.
+    let list = "apiVersion: example.com/v1\nkind: Host\nspec: [{bmc: 1}]\n";
+    assert_eq!(lean(list), parse(list).unwrap());
+    let late = "spec: {bmc: 1}\napiVersion: example.com/v1\nkind: Host\n";
+    assert_eq!(lean(late), parse(late).unwrap());
+    // The parts not built are still checked.
+    for bad in [
+        text.replace("creds: {a: 1}", "creds: {a: 1, a: 2}"),
+        text.replace("macs: [a, b]", "macs: [a, b"),
+        format!("{text}  bmc: again\n"),
+    ] {
+        let full = parse(&bad).expect_err("the text is not valid");
+        let lean = parse_items(&bad, &RULE, crate::limits::DEFAULT_MAX_ALIAS_NODES)
+            .expect_err("nor when parts are skipped");
+        assert_eq!(full, lean, "{bad}");
+    }
 }
 
 #[test]
