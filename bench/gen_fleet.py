@@ -10,7 +10,8 @@
     /usr/bin/time -f "%e s %M KB" target/release/ipreuse /tmp/fleet.yaml > /dev/null
 
 Shapes (N is the dimension that grows):
-- fleet: N BareMetalHosts and 4 IPPools (2 IPv4 /16, 2 IPv6 /64) in one namespace.
+- fleet: N BareMetalHosts and 4 IPPools (2 IPv4 /16, 2 IPv6 /64) in one namespace; above
+  65,000 hosts, which a /16 cannot hold, the IPv4 pools are /13.
 - namespaces: N namespaces, each with one host and one pool (same range everywhere).
 - overlap: N pools over one IPv4 /16 in one namespace, with --hosts hosts (default 10).
 - entries: one pool whose N entries already exist, for N hosts of the input, half of them
@@ -100,9 +101,18 @@ def v4(n):
 def fleet(out, n, _hosts):
     for i in range(n):
         host(out, f"node-{i}", "fleet", i)
-    pools = [
-        ("prov", "10.10.0.10", "10.10.255.250", 16, "10.10.0.1"),
-        ("ext", "10.20.0.10", "10.20.255.250", 16, "10.20.0.1"),
+    if n <= 65000:
+        v4_pools = [
+            ("prov", "10.10.0.10", "10.10.255.250", 16, "10.10.0.1"),
+            ("ext", "10.20.0.10", "10.20.255.250", 16, "10.20.0.1"),
+        ]
+    else:
+        # a /16 holds 65,521 hosts once its gateway and ends are left out
+        v4_pools = [
+            ("prov", "10.8.0.10", "10.15.255.250", 13, "10.8.0.1"),
+            ("ext", "10.16.0.10", "10.23.255.250", 13, "10.16.0.1"),
+        ]
+    pools = v4_pools + [
         ("v6a", "2001:db8:1::10", "2001:db8:1::ffff:ffff", 64, "2001:db8:1::1"),
         ("v6b", "2001:db8:2::10", "2001:db8:2::ffff:ffff", 64, "2001:db8:2::1"),
     ]
