@@ -71,6 +71,9 @@ pub fn read_text(name: &str, reader: impl Read, budget: &mut Budget) -> Result<S
         });
     }
     budget.left -= len;
+    // `read_to_end` doubles its buffer as it reads, so up to half of it is spare; the text is
+    // held for the whole run, so it is cut to its length (a large buffer shrinks in place).
+    bytes.shrink_to_fit();
     let text = String::from_utf8(bytes).map_err(|e| {
         let offset = e.utf8_error().valid_up_to();
         let bytes = e.as_bytes();
