@@ -70,7 +70,7 @@ pub fn plan(idx: &Index, values: &[Value], cfg: &Config, findings: &mut Vec<Find
     let mut selected: FastMap<&str, Vec<HostId>> = FastMap::default();
     for (i, h) in HostId::all(idx.hosts.len()).zip(&idx.hosts) {
         let ns = h.object.namespace.as_str();
-        if !templates.maps(ns) && cfg.host_selector.matches(&h.labels) {
+        if !templates.maps(ns) && h.labels.selected_by(&cfg.host_selector) {
             selected.entry(ns).or_default().push(i);
         }
     }

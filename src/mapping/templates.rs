@@ -161,7 +161,7 @@ impl Templates {
         let mut hosts_of: FastMap<&str, Vec<HostId>> = FastMap::default();
         for (i, h) in idx.hosts.iter().enumerate() {
             if t.namespaces.contains_key(h.object.namespace.as_str())
-                && cfg.host_selector.matches(&h.labels)
+                && h.labels.selected_by(&cfg.host_selector)
             {
                 hosts_of
                     .entry(h.object.namespace.as_str())
@@ -184,7 +184,7 @@ impl Templates {
                 let mine: Vec<HostId> = hosts
                     .iter()
                     .copied()
-                    .filter(|&h| selector.matches(&idx.hosts[h].labels))
+                    .filter(|&h| idx.hosts[h].labels.selected_by(selector))
                     .collect();
                 selected.extend(&mine);
                 derive.template(&m, &mine);
