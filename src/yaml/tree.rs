@@ -164,8 +164,9 @@ pub enum ScalarStyle {
 /// A scalar with its decoded value.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Scalar {
-    /// The value after unescaping and folding (an empty plain value is `""`).
-    pub value: Box<str>,
+    /// The value after unescaping and folding (an empty plain value is `""`). Shared: the
+    /// parser gives equal short scalars of a text one string (keys repeat in every item).
+    pub value: Arc<str>,
     /// How it was written.
     pub style: ScalarStyle,
     /// The resolved explicit tag, if any: `tag:yaml.org,2002:str` for `!!str`, `!foo` for a
