@@ -24,7 +24,7 @@ use crate::FastSet;
 
 use serde_json::Value;
 
-use crate::yaml::{self, Applied, Document, Edit, Node, NodeKind, Seg};
+use crate::yaml::{self, Applied, Document, Edit, Mapping, Node, NodeKind, Seg, Sequence};
 
 /// The nodes of a document that an alias (`*name`) uses, by their spans.
 ///
@@ -81,6 +81,9 @@ fn collect_alias_targets(node: &Node, set: &mut FastSet<(usize, usize)>) {
 
 /// A document of items is checked through a skeleton when it has at least this many items.
 const SKELETON_MIN_ITEMS: usize = 64;
+
+/// The output bytes of the touched items a skeleton reads at once (see [`Skeleton::batches`]).
+const BATCH_BYTES: usize = 256 * 1024;
 
 /// Why the written text does not hold what was meant.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -275,7 +278,14 @@ fn quick(original: &str, docs: &[Document], edits: &[(usize, Edit)], applied: &A
         };
         let doc_edits = &per_doc[d];
         let confirmed = match Skeleton::of(original, &docs[d], end) {
-            Some(sk) => sk.confirms(original, &docs[d], doc_edits, applied, out_start..out_end),
+            Some(sk) => sk.confirms(
+                original,
+                &docs[d],
+                doc_edits,
+                applied,
+                out_start..out_end,
+                end,
+            ),
             None if docs[d].skipped => {
                 // what the document meant, read again whole from its own region
                 match yaml::parse(original.get(start..end).unwrap_or("")).as_deref() {
@@ -346,6 +356,21 @@ fn meant_json_at(mut value: Value, edits: &[(&[Seg], &Edit)]) -> Option<Value> {
     Some(value)
 }
 
+/// What [`Skeleton::confirms_batch`] reads around the items of one batch: the document's
+/// original text, root mapping and `items`; the output before the first item and after the
+/// last, and the original text after the last; the edits of each item (with their paths from
+/// it) and those outside the items.
+struct Frame<'a> {
+    text: &'a str,
+    root: &'a Mapping,
+    seq: &'a Sequence,
+    head: &'a str,
+    tail: &'a str,
+    original_tail: &'a str,
+    item_edits: &'a [Vec<(&'a [Seg], &'a Edit)>],
+    frame_edits: &'a [&'a Edit],
+}
+
 /// A large document whose root mapping holds a block sequence `items`, each item starting on
 /// its own `- ` line: its items are the units the check reads or skips.
 struct Skeleton {
@@ -354,6 +379,8 @@ struct Skeleton {
     /// Each item's unit: from the start of its `- ` line to the start of the next item's line
     /// (the last: to the start of the root's next key's line, or the document's end).
     units: Vec<std::ops::Range<usize>>,
+    /// The output bytes of touched items read at once ([`BATCH_BYTES`]; less in tests).
+    batch_bytes: usize,
 }
 
 impl Skeleton {
@@ -397,11 +424,15 @@ impl Skeleton {
             return None;
         }
         last.end = tail;
-        Some(Skeleton { entry, units })
+        Some(Skeleton {
+            entry,
+            units,
+            batch_bytes: BATCH_BYTES,
+        })
     }
 
-    /// Reads the output region `out` of the document with every run of untouched items as one
-    /// `- {}` placeholder, and compares it with what was meant.
+    /// Reads the output region `out` of the document (whose original region ends at `end`),
+    /// batch by batch ([`Skeleton::batches`]), and compares each with what was meant.
     fn confirms(
         &self,
         text: &str,
@@ -409,6 +440,7 @@ impl Skeleton {
         edits: &[&Edit],
         applied: &Applied,
         out: std::ops::Range<usize>,
+        end: usize,
     ) -> bool {
         let Some(root) = doc.root.as_map() else {
             return false;
@@ -437,56 +469,6 @@ impl Skeleton {
                 _ => return false,
             }
         }
-        let map = |p: usize| applied.map(p, true);
-        let Some(first) = self.units.first() else {
-            return false;
-        };
-        let mut sk = String::new();
-        let mut items: Vec<Value> = Vec::new();
-        let Some(head) = applied.text.get(out.start..map(first.start)) else {
-            return false;
-        };
-        sk.push_str(head);
-        let mut i = 0;
-        while i < self.units.len() {
-            if touched[i] {
-                let unit = &self.units[i];
-                let Some(t) = applied.text.get(map(unit.start)..map(unit.end)) else {
-                    return false;
-                };
-                sk.push_str(t);
-                let value = match seq.items[i].contains_skipped() {
-                    false => seq.items[i].to_json(),
-                    true => match item_again(text, unit) {
-                        Some(value) => value,
-                        None => return false,
-                    },
-                };
-                let Some(meant) = meant_json_at(value, &item_edits[i]) else {
-                    return false;
-                };
-                items.push(meant);
-                i += 1;
-                continue;
-            }
-            let unit = &self.units[i];
-            let Some(dash) = text.get(unit.start..seq.items[i].span.start) else {
-                return false;
-            };
-            sk.push_str(dash);
-            sk.push_str("{}\n");
-            items.push(Value::Object(serde_json::Map::new()));
-            while i < self.units.len() && !touched[i] {
-                i += 1;
-            }
-        }
-        let Some(last) = self.units.last() else {
-            return false;
-        };
-        let Some(tail) = applied.text.get(map(last.end)..out.end) else {
-            return false;
-        };
-        sk.push_str(tail);
         if root
             .entries
             .iter()
@@ -495,8 +477,119 @@ impl Skeleton {
         {
             return false;
         }
+        let map = |p: usize| applied.map(p, true);
+        let (Some(first), Some(last)) = (self.units.first(), self.units.last()) else {
+            return false;
+        };
+        let (Some(head), Some(tail), Some(original_tail)) = (
+            applied.text.get(out.start..map(first.start)),
+            applied.text.get(map(last.end)..out.end),
+            text.get(last.end..end),
+        ) else {
+            return false;
+        };
+        let frame = Frame {
+            text,
+            root,
+            seq,
+            head,
+            tail,
+            original_tail,
+            item_edits: &item_edits,
+            frame_edits: &frame_edits,
+        };
+        let batches = self.batches(&touched, applied, head.len() + tail.len());
+        let Some((last_batch, others)) = batches.split_last() else {
+            // only the frame changed: read once, with placeholders alone
+            return self.confirms_batch(&frame, &[], applied, true);
+        };
+        others
+            .iter()
+            .all(|batch| self.confirms_batch(&frame, batch, applied, false))
+            && self.confirms_batch(&frame, last_batch, applied, true)
+    }
+
+    /// The touched items in batches of about `batch_bytes` of output each, in order: each is
+    /// read in the frame with every other item a placeholder, so what was meant is built for
+    /// one batch at a time, never for every item written. A batch is at least as large as the
+    /// frame (`frame` bytes), so the frame is read again at most as often as the items' text
+    /// allows; an item larger than that is a batch of its own.
+    fn batches(&self, touched: &[bool], applied: &Applied, frame: usize) -> Vec<Vec<usize>> {
+        let budget = self.batch_bytes.max(frame);
+        let mut batches: Vec<Vec<usize>> = Vec::new();
+        let mut size = 0;
+        for (i, unit) in self.units.iter().enumerate().filter(|(i, _)| touched[*i]) {
+            let len = applied
+                .map(unit.end, true)
+                .saturating_sub(applied.map(unit.start, true));
+            match batches.last_mut() {
+                Some(batch) if size + len <= budget => {
+                    batch.push(i);
+                    size += len;
+                }
+                _ => {
+                    batches.push(vec![i]);
+                    size = len;
+                }
+            }
+        }
+        batches
+    }
+
+    /// Reads the output's head, the items of `batch` (ascending) as written and every run of
+    /// the other items as one `- {}` placeholder, and then: for the `last` batch, the output's
+    /// tail, compared with what was meant with the edits outside the items made; for any other,
+    /// the original tail, compared with what was meant without them. Text written where the
+    /// last item ends (the `results` of a ResourceList, entries added at the end of the last
+    /// item) is in the output's tail or in the last item, both read in the last batch only.
+    fn confirms_batch(
+        &self,
+        frame: &Frame<'_>,
+        batch: &[usize],
+        applied: &Applied,
+        last: bool,
+    ) -> bool {
+        let map = |p: usize| applied.map(p, true);
+        let mut sk = String::from(frame.head);
+        let mut items: Vec<Value> = Vec::new();
+        let (mut i, mut b) = (0, 0);
+        while i < self.units.len() {
+            let unit = &self.units[i];
+            if batch.get(b) == Some(&i) {
+                let Some(t) = applied.text.get(map(unit.start)..map(unit.end)) else {
+                    return false;
+                };
+                sk.push_str(t);
+                let value = match frame.seq.items[i].contains_skipped() {
+                    false => frame.seq.items[i].to_json(),
+                    true => match item_again(frame.text, unit) {
+                        Some(value) => value,
+                        None => return false,
+                    },
+                };
+                let Some(meant) = meant_json_at(value, &frame.item_edits[i]) else {
+                    return false;
+                };
+                items.push(meant);
+                i += 1;
+                b += 1;
+                continue;
+            }
+            let Some(dash) = frame.text.get(unit.start..frame.seq.items[i].span.start) else {
+                return false;
+            };
+            sk.push_str(dash);
+            sk.push_str("{}\n");
+            items.push(Value::Object(serde_json::Map::new()));
+            i = batch.get(b).copied().unwrap_or(self.units.len());
+        }
+        sk.push_str(if last {
+            frame.tail
+        } else {
+            frame.original_tail
+        });
         let mut meant = serde_json::Map::new();
-        for (j, (k, v)) in root.entries.iter().enumerate() {
+        for (j, (k, v)) in frame.root.entries.iter().enumerate() {
             let key = match k.as_scalar() {
                 Some(s) => s.value.to_string(),
                 None => k.to_json().to_string(),
@@ -508,7 +601,8 @@ impl Skeleton {
             };
             meant.insert(key, value);
         }
-        let Some(meant) = meant_json(Value::Object(meant), &frame_edits) else {
+        let frame_edits = if last { frame.frame_edits } else { &[] };
+        let Some(meant) = meant_json(Value::Object(meant), frame_edits) else {
             return false;
         };
         reads_back(&sk, &meant)

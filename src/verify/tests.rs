@@ -119,6 +119,55 @@ fn what_apply_writes_is_confirmed_in_a_large_resource_list() {
     );
 }
 
+/// Items written past the batch size are read in batches, each in the frame: all confirmed
+/// when right (with `results` written after the last item), and a wrong byte in any batch or
+/// in the results is still found.
+#[test]
+fn a_large_write_is_read_in_batches_and_each_is_checked() {
+    let text = resource_list(100);
+    // about 115 KB of new entries in each of three items: two fit in a batch, not three
+    let entries = |i: usize| -> Vec<(String, String)> {
+        (0..3000)
+            .map(|j| {
+                let address = format!("10.{i}.{}.{}", j / 256, j % 256);
+                (format!("host-{j:05}-p{i}"), address)
+            })
+            .collect()
+    };
+    let mut edits: Vec<(usize, Edit)> = [10, 50, 90]
+        .into_iter()
+        .map(|i| {
+            let add = Edit::AddEntries {
+                path: vec![k("spec"), k("preAllocations")],
+                entries: entries(i),
+            };
+            (0, add.prefixed(&[k("items"), Seg::Index(i)]))
+        })
+        .collect();
+    edits.push((
+        0,
+        Edit::SetValue {
+            path: vec![],
+            key: "results".into(),
+            yaml: "- message: done\n  severity: info\n".into(),
+        },
+    ));
+    let (docs, edits, out) = applied(&text, &edits);
+    let sk = Skeleton::of(&text, &docs[0], text.len()).expect("a skeleton");
+    assert_eq!(
+        sk.batches(&sk.touched(&out), &out, 0),
+        vec![vec![10, 50], vec![90]]
+    );
+    assert!(quick(&text, &docs, &edits, &out), "every batch confirms");
+    for (written, at) in [("10.10.0.7", 8), ("10.90.11.183", 11), ("done", 2)] {
+        let at = out.text.rfind(written).expect("written") + at;
+        let bad = mutated(&out, at, b'8');
+        assert!(!quick(&text, &docs, &edits, &bad), "{written} is read");
+        let m = check(&text, &docs, &edits, &bad).expect_err("refused");
+        assert_eq!(m.doc, Some(0), "{m:?}");
+    }
+}
+
 #[test]
 fn a_text_that_is_not_yaml_is_refused_naming_its_document() {
     let text = [pool("a", 1), pool("b", 1)].join("---\n");
@@ -230,6 +279,60 @@ fn the_shortcuts_never_confirm_what_the_exact_check_refuses() {
         }
         assert!(refused > 100, "the mutations must break something");
     }
+}
+
+/// The same with the skeleton's items read in batches as small as the frame allows, so that
+/// every touched item, the last one with the `results` after it, is a batch of its own.
+#[test]
+fn batches_never_confirm_what_the_exact_check_refuses() {
+    let text = resource_list(70);
+    let mut edits: Vec<(usize, Edit)> = [3, 4, 40, 69]
+        .into_iter()
+        .map(|i| {
+            let add = add(&format!("h9-p{i}"), "10.0.0.50");
+            (0, add.prefixed(&[k("items"), Seg::Index(i)]))
+        })
+        .collect();
+    edits.push((
+        0,
+        Edit::SetValue {
+            path: vec![],
+            key: "results".into(),
+            yaml: "- message: done\n".into(),
+        },
+    ));
+    let (docs, edits, out) = applied(&text, &edits);
+    let mut sk = Skeleton::of(&text, &docs[0], text.len()).expect("a skeleton");
+    sk.batch_bytes = 1;
+    let frame = 200;
+    assert_eq!(
+        sk.batches(&sk.touched(&out), &out, frame).len(),
+        4,
+        "one batch an item"
+    );
+    let edits_of: Vec<&Edit> = edits.iter().map(|(_, e)| e).collect();
+    let confirms =
+        |m: &Applied| sk.confirms(&text, &docs[0], &edits_of, m, 0..m.text.len(), text.len());
+    assert!(confirms(&out), "the right text is confirmed");
+    let mut refused = 0;
+    for at in written_positions(&out) {
+        for byte in [b' ', b'\n', b'-', b'#', b'x', b'"', b':', b'{', b'&', b'*'] {
+            if out.text.as_bytes()[at] == byte {
+                continue;
+            }
+            let m = mutated(&out, at, byte);
+            let exact = full(&text, &docs, &edits, &m);
+            if exact.is_err() {
+                refused += 1;
+                assert!(
+                    !confirms(&m),
+                    "a batch confirmed a text the exact check refuses ({exact:?}):\n{}",
+                    m.text
+                );
+            }
+        }
+    }
+    assert!(refused > 100, "the mutations must break something");
 }
 
 /// An item appended to a list (a controller's `args`) is confirmed by the shortcuts, in a
