@@ -2,7 +2,7 @@
 //! the function manages.
 //!
 //! Each namespace is mapped one way: `all` (every selected host with every selected pool of
-//! the namespace) or `templates` ([`templates`]: each Metal3MachineTemplate's selected hosts
+//! the namespace) or `templates` (`templates.rs`: each Metal3MachineTemplate's selected hosts
 //! with the pools of its data template); `auto` picks `templates` where a machine template and
 //! its data template are in the input. The config's `hostSelector` and `pools` narrow the pairs
 //! of both. The managed pools are the pools the mapping names, narrowed by `pools`: under

@@ -252,7 +252,10 @@ impl Index {
     }
 }
 
-/// Builds the index of the input items; reports duplicates, unrendered templates and mixed namespaces.
+/// Builds the index of the input items from their JSON values; reports duplicates, unrendered
+/// templates and mixed namespaces. A run reads its items with [`index_nodes`], which gives the
+/// same index from the trees; this one is the reference the tests hold that to, and what tests
+/// that start from JSON values use.
 pub fn index(values: &[Value], findings: &mut Vec<Finding>) -> Index {
     let mut reading = Reading::new(values.len());
     for (i, value) in values.iter().enumerate() {

@@ -3,7 +3,7 @@
 //! Every item's identity is read (`apiVersion`, `kind`, `metadata`: names, namespaces, the
 //! local-config annotation, duplicates). Beyond that, only the kinds listed in [`READ`] are
 //! read at all; of a BareMetalHost never its `status` (inspection data, often most of a
-//! host's text), and of its `spec` only the `consumerRef` ([`READ_ONLY`]). An item of any
+//! host's text), and of its `spec` only the `consumerRef` (`READ_ONLY`). An item of any
 //! other kind is, to the function, its identity alone: its JSON value holds `apiVersion`,
 //! `kind` and `metadata` and nothing else. Its text is untouched either way (edits are spliced
 //! into the source text).

@@ -34,7 +34,7 @@ pub enum WriteStyle {
     /// Always double-quoted (escaped).
     DoubleQuoted,
     /// As [`WriteStyle::Keep`], except that a literal block scalar (`|`) stays one when the
-    /// value can be written as one exactly ([`literal_lines`]): at the block's own content
+    /// value can be written as one exactly (`literal_lines`): at the block's own content
     /// indentation, its header comment kept, `|` for a value that ends with one line break and
     /// `|-` for one that ends without (a SetScalar of a multi-line text, such as a file kept in
     /// a ConfigMap). Any other value of a block scalar is double-quoted, as with Keep.
