@@ -119,6 +119,23 @@ fn what_apply_writes_is_confirmed_in_a_large_resource_list() {
     );
 }
 
+/// `add(i)` made in each item `i` of a ResourceList, and `results` written after them.
+fn in_items_with_results(items: &[usize], add: impl Fn(usize) -> Edit) -> Vec<(usize, Edit)> {
+    let mut edits: Vec<(usize, Edit)> = items
+        .iter()
+        .map(|&i| (0, add(i).prefixed(&[k("items"), Seg::Index(i)])))
+        .collect();
+    edits.push((
+        0,
+        Edit::SetValue {
+            path: vec![],
+            key: "results".into(),
+            yaml: "- message: done\n  severity: info\n".into(),
+        },
+    ));
+    edits
+}
+
 /// Items written past the batch size are read in batches, each in the frame: all confirmed
 /// when right (with `results` written after the last item), and a wrong byte in any batch or
 /// in the results is still found.
@@ -134,24 +151,10 @@ fn a_large_write_is_read_in_batches_and_each_is_checked() {
             })
             .collect()
     };
-    let mut edits: Vec<(usize, Edit)> = [10, 50, 90]
-        .into_iter()
-        .map(|i| {
-            let add = Edit::AddEntries {
-                path: vec![k("spec"), k("preAllocations")],
-                entries: entries(i),
-            };
-            (0, add.prefixed(&[k("items"), Seg::Index(i)]))
-        })
-        .collect();
-    edits.push((
-        0,
-        Edit::SetValue {
-            path: vec![],
-            key: "results".into(),
-            yaml: "- message: done\n  severity: info\n".into(),
-        },
-    ));
+    let edits = in_items_with_results(&[10, 50, 90], |i| Edit::AddEntries {
+        path: vec![k("spec"), k("preAllocations")],
+        entries: entries(i),
+    });
     let (docs, edits, out) = applied(&text, &edits);
     let sk = Skeleton::of(&text, &docs[0], text.len()).expect("a skeleton");
     assert_eq!(
@@ -259,26 +262,40 @@ fn the_shortcuts_never_confirm_what_the_exact_check_refuses() {
     ];
     for (text, edits) in cases {
         let (docs, edits, out) = applied(&text, &edits);
-        let mut refused = 0;
-        for at in written_positions(&out) {
-            for byte in [b' ', b'\n', b'-', b'#', b'x', b'"', b':', b'{', b'&', b'*'] {
-                if out.text.as_bytes()[at] == byte {
-                    continue;
-                }
-                let m = mutated(&out, at, byte);
-                let exact = full(&text, &docs, &edits, &m);
-                if exact.is_err() {
-                    refused += 1;
-                    assert!(
-                        !quick(&text, &docs, &edits, &m),
-                        "the shortcut confirmed a text the exact check refuses ({exact:?}):\n{}",
-                        m.text
-                    );
-                }
+        never_confirms_what_is_refused(&text, &docs, &edits, &out, |m| {
+            quick(&text, &docs, &edits, m)
+        });
+    }
+}
+
+/// Corrupts every byte `out` writes ten ways, and asserts that `shortcut` confirms none of the
+/// texts the exact check refuses (and that over a hundred are refused).
+fn never_confirms_what_is_refused(
+    text: &str,
+    docs: &[Document],
+    edits: &[(usize, Edit)],
+    out: &Applied,
+    shortcut: impl Fn(&Applied) -> bool,
+) {
+    let mut refused = 0;
+    for at in written_positions(out) {
+        for byte in [b' ', b'\n', b'-', b'#', b'x', b'"', b':', b'{', b'&', b'*'] {
+            if out.text.as_bytes()[at] == byte {
+                continue;
+            }
+            let m = mutated(out, at, byte);
+            let exact = full(text, docs, edits, &m);
+            if exact.is_err() {
+                refused += 1;
+                assert!(
+                    !shortcut(&m),
+                    "the shortcut confirmed a text the exact check refuses ({exact:?}):\n{}",
+                    m.text
+                );
             }
         }
-        assert!(refused > 100, "the mutations must break something");
     }
+    assert!(refused > 100, "the mutations must break something");
 }
 
 /// The same with the skeleton's items read in batches as small as the frame allows, so that
@@ -286,21 +303,7 @@ fn the_shortcuts_never_confirm_what_the_exact_check_refuses() {
 #[test]
 fn batches_never_confirm_what_the_exact_check_refuses() {
     let text = resource_list(70);
-    let mut edits: Vec<(usize, Edit)> = [3, 4, 40, 69]
-        .into_iter()
-        .map(|i| {
-            let add = add(&format!("h9-p{i}"), "10.0.0.50");
-            (0, add.prefixed(&[k("items"), Seg::Index(i)]))
-        })
-        .collect();
-    edits.push((
-        0,
-        Edit::SetValue {
-            path: vec![],
-            key: "results".into(),
-            yaml: "- message: done\n".into(),
-        },
-    ));
+    let edits = in_items_with_results(&[3, 4, 40, 69], |i| add(&format!("h9-p{i}"), "10.0.0.50"));
     let (docs, edits, out) = applied(&text, &edits);
     let mut sk = Skeleton::of(&text, &docs[0], text.len()).expect("a skeleton");
     sk.batch_bytes = 1;
@@ -314,25 +317,7 @@ fn batches_never_confirm_what_the_exact_check_refuses() {
     let confirms =
         |m: &Applied| sk.confirms(&text, &docs[0], &edits_of, m, 0..m.text.len(), text.len());
     assert!(confirms(&out), "the right text is confirmed");
-    let mut refused = 0;
-    for at in written_positions(&out) {
-        for byte in [b' ', b'\n', b'-', b'#', b'x', b'"', b':', b'{', b'&', b'*'] {
-            if out.text.as_bytes()[at] == byte {
-                continue;
-            }
-            let m = mutated(&out, at, byte);
-            let exact = full(&text, &docs, &edits, &m);
-            if exact.is_err() {
-                refused += 1;
-                assert!(
-                    !confirms(&m),
-                    "a batch confirmed a text the exact check refuses ({exact:?}):\n{}",
-                    m.text
-                );
-            }
-        }
-    }
-    assert!(refused > 100, "the mutations must break something");
+    never_confirms_what_is_refused(&text, &docs, &edits, &out, confirms);
 }
 
 /// An item appended to a list (a controller's `args`) is confirmed by the shortcuts, in a
