@@ -96,7 +96,11 @@ pub fn run_with(
     config_file: Option<&Value>,
     options: &Options,
 ) -> Result<Outcome, RunError> {
-    let input = krm::read_limited(sources, options.limits.max_alias_nodes)?;
+    // The hosts are read as they are parsed, and their trees never kept.
+    let mut taken = model::Taken::default();
+    let input = krm::read_taking(sources, options.limits.max_alias_nodes, &mut |s, node| {
+        taken.take(s, node)
+    })?;
     if input.framing == Framing::ResourceList && config_file.is_some() {
         return Err(RunError::ConfigTwice);
     }
@@ -126,7 +130,28 @@ pub fn run_with(
                     cfg.mode = mode;
                 }
                 cfg.max_claims = options.limits.max_claims;
-                let (index, values) = model::index_nodes(&nodes, &mut findings);
+                let items: Vec<(usize, &Node)> = (input.items.iter().map(|at| at.source))
+                    .zip(nodes.iter().copied())
+                    .collect();
+                let (index, values) = match model::index_items(
+                    &items,
+                    std::mem::take(&mut taken),
+                    &mut findings,
+                ) {
+                    Ok(read) => read,
+                    Err(model::NotTaken { item }) => {
+                        return Err(RunError::Internal {
+                            source_name: sources
+                                .get(input.items[item.0].source)
+                                .map(|s| s.name.clone())
+                                .unwrap_or_default(),
+                            message: format!(
+                                "item {} was read as it was parsed, but what was read of it is lost",
+                                item.0 + 1
+                            ),
+                        });
+                    }
+                };
                 for t in transform::ALL.iter().filter(|t| (t.on)(&cfg)) {
                     let out = (t.apply)(&index, &values, &cfg);
                     findings.extend(out.findings);

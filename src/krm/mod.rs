@@ -14,6 +14,7 @@ mod tests;
 
 pub use read::{
     ConfigFileError, Framing, Input, ReadError, Source, read, read_config, read_limited,
+    read_taking,
 };
 pub use text::{Budget, TextError, read_text};
 pub use write::{

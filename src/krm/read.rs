@@ -136,13 +136,27 @@ pub fn read(sources: &[Source]) -> Result<Input, ReadError> {
 
 /// [`read`], with `max_alias_nodes` as the alias expansion floor ([`yaml::parse_limited`]).
 pub fn read_limited(sources: &[Source], max_alias_nodes: u64) -> Result<Input, ReadError> {
+    read_taking(sources, max_alias_nodes, &mut |_, _| false)
+}
+
+/// [`read_limited`], handing each object to `take` (with its source's position in `sources`)
+/// as soon as it is parsed ([`yaml::parse_items_taking`]): the items it takes are kept only
+/// as their spans ([`Node::is_taken`]), and are items all the same.
+pub fn read_taking(
+    sources: &[Source],
+    max_alias_nodes: u64,
+    take: &mut dyn FnMut(usize, &Node) -> bool,
+) -> Result<Input, ReadError> {
     let mut docs = Vec::with_capacity(sources.len());
-    for s in sources {
+    for (i, s) in sources.iter().enumerate() {
+        let mut take_here = |node: &Node| take(i, node);
         docs.push(
-            yaml::parse_items(&s.text, &SKIP, max_alias_nodes).map_err(|e| ReadError::NotYaml {
-                source_name: s.name.clone(),
-                message: e.to_string(),
-            })?,
+            yaml::parse_items_taking(&s.text, &SKIP, max_alias_nodes, &mut take_here).map_err(
+                |e| ReadError::NotYaml {
+                    source_name: s.name.clone(),
+                    message: e.to_string(),
+                },
+            )?,
         );
     }
     let mut input = Input {
@@ -229,7 +243,7 @@ fn collect_items(
             doc: at.doc,
             path,
         };
-        if item.as_map().is_none() {
+        if item.as_map().is_none() && !item.is_taken() {
             findings.push(
                 Finding::error(format!(
                     "{what}.items[{i}] is not a Kubernetes object (a mapping with apiVersion and kind)"
@@ -250,7 +264,7 @@ fn read_stream(input: &mut Input, sources: &[Source]) {
             if doc.root.is_null() {
                 continue; // an empty document (`---` at the end, comments only) is not an item
             }
-            if doc.root.as_map().is_none() {
+            if doc.root.as_map().is_none() && !doc.root.is_taken() {
                 input.findings.push(Finding::error(format!(
                     "{}: document {} is not a Kubernetes object (a mapping with apiVersion and kind)",
                     sources[s].name,

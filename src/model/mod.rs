@@ -5,8 +5,9 @@
 //! reader. The [`Index`] holds the kinds every stage needs (hosts, pools, control-plane
 //! endpoints: [`Indexed`]); a transformation that needs another kind reads it with that
 //! kind's reader from [`Index::objects_of`]. A run keeps no host's JSON value once the index
-//! has read it ([`index_nodes`]): everything read of a host is in [`host::Host`]. Nothing here
-//! writes text.
+//! has read it ([`index_nodes`]), nor, for most hosts, their trees: those are read as the
+//! input is parsed ([`Taken`], [`index_items`]). Everything read of a host is in
+//! [`host::Host`]. Nothing here writes text.
 
 pub mod cluster;
 pub mod config_data;
@@ -253,7 +254,7 @@ impl Index {
 }
 
 /// Builds the index of the input items from their JSON values; reports duplicates, unrendered
-/// templates and mixed namespaces. A run reads its items with [`index_nodes`], which gives the
+/// templates and mixed namespaces. A run reads its items with [`index_items`], which gives the
 /// same index from the trees; this one is the reference the tests hold that to, and what tests
 /// that start from JSON values use.
 pub fn index(values: &[Value], findings: &mut Vec<Finding>) -> Index {
@@ -271,10 +272,67 @@ pub fn index(values: &[Value], findings: &mut Vec<Finding>) -> Index {
 /// that cannot read it, from its JSON value, which is dropped once read. So the values of
 /// thousands of hosts are never built, or never held at once.
 pub fn index_nodes(nodes: &[&Node], findings: &mut Vec<Finding>) -> (Index, Vec<Value>) {
-    let mut reading = Reading::new(nodes.len());
-    let mut kept = Vec::with_capacity(nodes.len());
-    for (i, node) in nodes.iter().enumerate() {
-        if let Some((object, host)) = host::Host::read_tree(ItemId(i), node) {
+    let items: Vec<(usize, &Node)> = nodes.iter().map(|&n| (0, n)).collect();
+    match index_items(&items, Taken::default(), findings) {
+        Ok(read) => read,
+        Err(NotTaken { .. }) => unreachable!("no item is taken without a host taken"),
+    }
+}
+
+/// The hosts read as the input was parsed ([`crate::krm::read_taking`]), before the trees of
+/// the rest were built: each by its source and the first byte of its item, in the order of the
+/// text. Their trees are never held, only what [`host::Host::read_tree`] reads of them.
+#[derive(Debug, Default)]
+pub struct Taken(Vec<((usize, usize), (Object, host::Host))>);
+
+impl Taken {
+    /// Takes the item `node` of source `source` when it is a host read whole from its tree
+    /// ([`host::Host::read_tree`]); any other item is left to be built and read later.
+    pub fn take(&mut self, source: usize, node: &Node) -> bool {
+        // its position in the items is not known yet: [`index_items`] sets it
+        match host::Host::read_tree(ItemId(usize::MAX), node) {
+            Some(read) => {
+                self.0.push(((source, node.span.start), read));
+                true
+            }
+            None => false,
+        }
+    }
+}
+
+/// An item kept only as its span ([`Node::is_taken`]) that no host read when it was taken
+/// answers for (a bug: the item would be read as nothing).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct NotTaken {
+    /// Its position in the items.
+    pub item: ItemId,
+}
+
+/// [`index_nodes`] of the items, each with its source, where the hosts `taken` as the input
+/// was parsed are read from there, in their place.
+pub fn index_items(
+    items: &[(usize, &Node)],
+    taken: Taken,
+    findings: &mut Vec<Finding>,
+) -> Result<(Index, Vec<Value>), NotTaken> {
+    let mut reading = Reading::new(items.len());
+    let mut kept = Vec::with_capacity(items.len());
+    // Both in the order of the text: a merge of the two lists.
+    let mut taken = taken.0.into_iter().peekable();
+    for (i, &(source, node)) in items.iter().enumerate() {
+        let at = (source, node.span.start);
+        while taken.next_if(|(k, _)| *k < at).is_some() {}
+        let early = taken.next_if(|(k, _)| *k == at).map(|(_, read)| read);
+        let read = match early {
+            Some((mut object, mut host)) if node.is_taken() => {
+                object.index = ItemId(i);
+                host.object.index = ItemId(i);
+                Some((object, host))
+            }
+            _ if node.is_taken() => return Err(NotTaken { item: ItemId(i) }),
+            _ => host::Host::read_tree(ItemId(i), node),
+        };
+        if let Some((object, host)) = read {
             reading.host(object, host, findings);
             kept.push(Value::Null);
             continue;
@@ -287,7 +345,7 @@ pub fn index_nodes(nodes: &[&Node], findings: &mut Vec<Finding>) -> (Index, Vec<
             value
         });
     }
-    (reading.finish(findings), kept)
+    Ok((reading.finish(findings), kept))
 }
 
 /// An index being built, item by item.
@@ -626,6 +684,83 @@ mod tests {
             "{} files, {hosts} hosts",
             paths.len()
         );
+    }
+
+    /// Every example read with its hosts taken as they are parsed ([`Taken`]) indexes the
+    /// same as through the items' values, and its hosts are indeed taken.
+    #[test]
+    fn every_example_indexes_the_same_with_its_hosts_taken() {
+        let mut paths = yaml_files("examples");
+        paths.extend(yaml_files("tests/data"));
+        let mut taken_hosts = 0;
+        for path in &paths {
+            let text = std::fs::read_to_string(path).expect("text");
+            let sources = [crate::krm::Source {
+                name: path.display().to_string(),
+                text,
+            }];
+            let Ok(input) = crate::krm::read(&sources) else {
+                continue;
+            };
+            let mut taken = Taken::default();
+            let lean = crate::krm::read_taking(
+                &sources,
+                crate::limits::DEFAULT_MAX_ALIAS_NODES,
+                &mut |s, n| taken.take(s, n),
+            )
+            .expect("reads as before");
+            let at = path.display();
+            assert_eq!(input.items.len(), lean.items.len(), "{at}");
+            assert_eq!(input.findings, lean.findings, "{at}");
+            let values: Vec<Value> = (input.items.iter())
+                .map(|i| read_set::item_value(input.node(i).expect("item")))
+                .collect();
+            let nodes: Vec<(usize, &Node)> = (lean.items.iter())
+                .map(|i| (i.source, lean.node(i).expect("item")))
+                .collect();
+            taken_hosts += nodes.iter().filter(|(_, n)| n.is_taken()).count();
+            let (mut f1, mut f2) = (Vec::new(), Vec::new());
+            let whole = index(&values, &mut f1);
+            let (read, _) = index_items(&nodes, taken, &mut f2).expect("every host taken is read");
+            assert_eq!(f1, f2, "{at}");
+            assert_eq!(
+                format!("{:?}", whole.objects),
+                format!("{:?}", read.objects),
+                "{at}"
+            );
+            assert_eq!(
+                format!("{:?}", whole.hosts),
+                format!("{:?}", read.hosts),
+                "{at}"
+            );
+        }
+        assert!(taken_hosts > 50, "{taken_hosts} hosts taken");
+    }
+
+    /// An item kept only as its span with no host read for it is an error, never an item
+    /// read as nothing.
+    #[test]
+    fn a_taken_item_without_its_host_is_an_error() {
+        let text = "apiVersion: metal3.io/v1alpha1\nkind: BareMetalHost\nmetadata: {name: h, namespace: lab}\n";
+        let sources = [crate::krm::Source {
+            name: "-".into(),
+            text: text.into(),
+        }];
+        let mut taken = Taken::default();
+        let input =
+            crate::krm::read_taking(&sources, 1000, &mut |s, n| taken.take(s, n)).expect("reads");
+        let node = input.node(&input.items[0]).expect("item");
+        assert!(node.is_taken());
+        let mut findings = Vec::new();
+        let lost = index_items(&[(0, node)], Taken::default(), &mut findings);
+        assert_eq!(lost.err(), Some(NotTaken { item: ItemId(0) }));
+        // from another source, or another place, it is not this item's either
+        let mut elsewhere = Taken(taken.0.clone());
+        elsewhere.0[0].0.0 = 1;
+        assert!(index_items(&[(0, node)], elsewhere, &mut findings).is_err());
+        let (read, _) = index_items(&[(0, node)], taken, &mut findings).expect("read");
+        assert_eq!(read.hosts.len(), 1);
+        assert_eq!(read.hosts[0].object.index, ItemId(0));
     }
 
     /// Two identities with one hash are still told apart, and each found again.

@@ -29,7 +29,7 @@ mod tests;
 pub use edit::{Applied, Change, Edit, EditError, WriteStyle, apply, apply_borrowed, apply_mapped};
 pub use emit::to_yaml_block;
 pub use meaning::MeaningError;
-pub use parse::{SkipRule, YamlError, parse, parse_items, parse_limited};
+pub use parse::{SkipRule, YamlError, parse, parse_items, parse_items_taking, parse_limited};
 pub use simple_read::{read_simple, reads_simply_as};
 pub(crate) use text::line_col;
 pub use tree::{

@@ -51,7 +51,7 @@ pub(crate) fn parse_counting_anchors(
     text: &str,
     max_alias_nodes: u64,
 ) -> Result<(Vec<Document>, usize), YamlError> {
-    build(text, None, max_alias_nodes).map(|b| (b.docs, b.anchors_defined))
+    build(text, None, max_alias_nodes, None).map(|b| (b.docs, b.anchors_defined))
 }
 
 /// What a reader of Kubernetes objects ("items") never reads, so that [`parse_items`] need not
@@ -91,7 +91,25 @@ pub fn parse_items(
     rule: &SkipRule,
     max_alias_nodes: u64,
 ) -> Result<Vec<Document>, YamlError> {
-    let built = build(text, Some(rule), max_alias_nodes)?;
+    parse_items_taking(text, rule, max_alias_nodes, &mut |_| false)
+}
+
+/// [`parse_items`], handing each item to `take` as soon as it is built (an item mapping, not
+/// a container, in the order the items end): when `take` answers `true` it has read all it
+/// needs of the item, whose tree is then dropped at once and kept as a [`NodeKind::Skipped`]
+/// node with `taken` set ([`Node::is_taken`]), its span and what the indentation step search
+/// would read in it. A reader of thousands of objects that keeps only what it reads of each
+/// thus never holds all their trees at once.
+///
+/// When the text is parsed again whole (an alias), nothing is taken: the items `take` read
+/// before that are built again, and read as built.
+pub fn parse_items_taking(
+    text: &str,
+    rule: &SkipRule,
+    max_alias_nodes: u64,
+    take: &mut dyn FnMut(&Node) -> bool,
+) -> Result<Vec<Document>, YamlError> {
+    let built = build(text, Some(rule), max_alias_nodes, Some(take))?;
     if built.restart {
         return parse_limited(text, max_alias_nodes);
     }
@@ -102,6 +120,7 @@ fn build<'t>(
     text: &'t str,
     rule: Option<&'t SkipRule>,
     max_alias_nodes: u64,
+    take: Option<&'t mut dyn FnMut(&Node) -> bool>,
 ) -> Result<Builder<'t>, YamlError> {
     let mut options = granit_parser::Options::default();
     options.set_emit_comments(false);
@@ -124,6 +143,7 @@ fn build<'t>(
         skipped: false,
         restart: false,
         strings: FastSet::default(),
+        take,
     };
     for event in parser {
         let (event, span) = event.map_err(|e| YamlError {
@@ -212,6 +232,8 @@ struct Builder<'t> {
     restart: bool,
     /// The short scalar values built so far, each held once ([`Builder::shared`]).
     strings: FastSet<Arc<str>>,
+    /// Who reads items as they are built ([`parse_items_taking`]).
+    take: Option<&'t mut dyn FnMut(&Node) -> bool>,
 }
 
 /// Scalars longer than this get a string of their own: the short ones (keys, kinds, names)
@@ -281,6 +303,7 @@ impl Builder<'_> {
                             first_key: None,
                             step: None,
                             visits: 1,
+                            taken: false,
                         }),
                     }
                 } else {
@@ -335,6 +358,7 @@ impl Builder<'_> {
                     index,
                     size,
                     skip_root,
+                    item,
                     ..
                 }) = self.stack.pop()
                 else {
@@ -357,6 +381,10 @@ impl Builder<'_> {
                     kind: NodeKind::Map(Mapping::new(entries, flow, index, merge)),
                 };
                 let node = self.close(node, skip_root);
+                let node = match item {
+                    Some(_) => self.taken(node),
+                    None => node,
+                };
                 self.finish(node, size, anchor)?;
             }
             Event::SequenceEnd => {
@@ -448,6 +476,25 @@ impl Builder<'_> {
     }
 
     /// Ends a collection: one that is the value of a skipped field becomes a skipped node.
+    /// An item just built: handed to the reader that takes items ([`parse_items_taking`]),
+    /// and kept only as its span when it took it.
+    fn taken(&mut self, node: Node) -> Node {
+        let Some(take) = self.take.as_mut() else {
+            return node;
+        };
+        if !take(&node) {
+            return node;
+        }
+        self.skipped = true;
+        Node {
+            kind: NodeKind::Skipped(Skipped {
+                taken: true,
+                ..Skipped::of(self.text, &node)
+            }),
+            span: node.span,
+        }
+    }
+
     fn close(&mut self, node: Node, skip_root: bool) -> Node {
         if self.skipping == 0 {
             return node;

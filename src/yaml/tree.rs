@@ -73,8 +73,12 @@ pub struct Skipped {
     pub(crate) first_key: Option<usize>,
     /// The indentation step found inside the node ([`find_step`]), if any.
     pub(crate) step: Option<usize>,
-    /// How many nodes that search visits in it (its budget).
-    pub(crate) visits: usize,
+    /// How many nodes that search visits in it (its budget), at most `u32::MAX`: a search
+    /// gives up on it all the same, its budget being far smaller (32 bits keep a node small).
+    pub(crate) visits: u32,
+    /// Whether it is a whole item that a reader read as soon as it was built, and kept nothing
+    /// else of ([`crate::yaml::parse_items_taking`]): always a block or flow mapping.
+    pub(crate) taken: bool,
 }
 
 impl Skipped {
@@ -89,7 +93,8 @@ impl Skipped {
         Skipped {
             first_key,
             step,
-            visits: usize::MAX - budget,
+            visits: u32::try_from(usize::MAX - budget).unwrap_or(u32::MAX),
+            taken: false,
         }
     }
 }
@@ -108,11 +113,12 @@ pub(crate) fn find_step(text: &str, node: &Node, budget: &mut usize) -> Option<u
         return None;
     }
     if let NodeKind::Skipped(s) = &node.kind {
-        if s.visits > *budget {
+        let visits = s.visits as usize;
+        if visits > *budget {
             *budget = 0;
             return None;
         }
-        *budget -= s.visits;
+        *budget -= visits;
         return s.step;
     }
     *budget -= 1;
@@ -373,6 +379,12 @@ impl Node {
             node = target;
         }
         node
+    }
+
+    /// Whether this node is an item that a reader took whole as it was built
+    /// ([`crate::yaml::parse_items_taking`]): a mapping of which only the span is kept.
+    pub fn is_taken(&self) -> bool {
+        matches!(&self.kind, NodeKind::Skipped(s) if s.taken)
     }
 
     /// Whether this node or one under it was not built ([`NodeKind::Skipped`]).

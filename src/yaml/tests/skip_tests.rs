@@ -1,7 +1,9 @@
 //! `parse_items`: what is never read is parsed but not built, and nothing else changes: the same
 //! errors, the same tree where it is built, the same spans and the same edits.
 
-use crate::yaml::{Document, Edit, Node, NodeKind, SkipRule, apply, parse, parse_items};
+use crate::yaml::{
+    Document, Edit, Node, NodeKind, SkipRule, apply, parse, parse_items, parse_items_taking,
+};
 
 /// A rule like the function's: a `Host` (group `example.com`) is read without its `status`
 /// and with only `online` and `ref` of its `spec`, a `Pool` whole, anything else as its
@@ -307,4 +309,101 @@ fn what_is_built_is_what_parse_builds() {
             assert_same_shape(&f.root, &l.root);
         }
     }
+}
+
+/// Parses `text` with [`parse_items_taking`], taking every `Host` named in `names`; returns
+/// the documents and the (name, span) of each item handed over, in order.
+fn taking(text: &str, names: &[&str]) -> (Vec<Document>, Vec<(String, std::ops::Range<usize>)>) {
+    let mut seen = Vec::new();
+    let mut take = |item: &Node| {
+        let name = item
+            .get("metadata")
+            .and_then(|m| m.get("name"))
+            .and_then(Node::as_str)
+            .unwrap_or("")
+            .to_string();
+        seen.push((name.clone(), item.span.clone()));
+        item.get("kind").and_then(Node::as_str) == Some("Host") && names.contains(&name.as_str())
+    };
+    let docs = parse_items_taking(
+        text,
+        &RULE,
+        crate::limits::DEFAULT_MAX_ALIAS_NODES,
+        &mut take,
+    )
+    .unwrap_or_else(|e| panic!("parse_items_taking failed: {e}\n{text}"));
+    (docs, seen)
+}
+
+#[test]
+fn a_taken_item_keeps_its_span_and_nothing_else_and_the_rest_is_as_built() {
+    let item = |name: &str| -> String {
+        HOST.replace("name: h", &format!("name: {name}"))
+            .lines()
+            .enumerate()
+            .map(|(j, l)| format!("{}{l}\n", if j == 0 { "- " } else { "  " }))
+            .collect()
+    };
+    let text = format!(
+        "apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems:\n{}{}\
+         - apiVersion: v1\n  kind: List\n  items:\n{}{}",
+        item("a"),
+        item("b"),
+        item("c")
+            .lines()
+            .map(|l| format!("  {l}\n"))
+            .collect::<String>(),
+        "functionConfig: {}\n"
+    );
+    let (docs, seen) = taking(&text, &["a", "c"]);
+    let names: Vec<&str> = seen.iter().map(|(n, _)| n.as_str()).collect();
+    // every item as it ends, the List's own after its items, the ResourceList last
+    assert_eq!(names, ["a", "b", "c", "", ""], "{seen:?}");
+    let built = lean(&text);
+    let (full, lean_items) = (&built[0].root, &docs[0].root);
+    let items = |root: &Node| {
+        root.get("items")
+            .and_then(Node::as_seq)
+            .unwrap()
+            .items
+            .clone()
+    };
+    let (b_items, t_items) = (items(full), items(lean_items));
+    assert!(t_items[0].is_taken() && !t_items[1].is_taken() && !t_items[2].is_taken());
+    assert_eq!(t_items[0].span, b_items[0].span);
+    assert_eq!(t_items[1], b_items[1], "an item not taken is built as ever");
+    assert!(t_items[0].as_map().is_none() && t_items[0].get("kind").is_none());
+    let nested = |n: &Node| n.get("items").and_then(Node::as_seq).unwrap().items[0].clone();
+    assert!(nested(&t_items[2]).is_taken());
+    assert_eq!(nested(&t_items[2]).span, nested(&b_items[2]).span);
+    assert!(docs[0].skipped);
+    assert_same_shape(&parse(&text).unwrap()[0].root, lean_items);
+    // The indentation step search reads a taken item as the built one: the same edit writes
+    // the same text.
+    let results = Edit::SetValue {
+        path: vec![],
+        key: "results".into(),
+        yaml: "- message: done\n".into(),
+    };
+    assert_eq!(
+        apply(&text, &[(lean_items, results.clone())]).unwrap(),
+        apply(&text, &[(full, results)]).unwrap()
+    );
+    // A stream's documents are items too.
+    let stream = format!("{HOST}---\n{}", HOST.replace("name: h", "name: k"));
+    let (docs, _) = taking(&stream, &["k"]);
+    assert!(!docs[0].root.is_taken() && docs[1].root.is_taken());
+    assert_eq!(docs[1].root.span, parse(&stream).unwrap()[1].root.span);
+    assert!(docs[1].skipped);
+}
+
+#[test]
+fn with_an_alias_nothing_is_taken_and_all_is_built() {
+    let text = format!(
+        "{HOST}---\n{}",
+        HOST.replace("name: h", "name: &k k\n  alias: *k")
+    );
+    let (docs, _) = taking(&text, &["h", "k"]);
+    assert_eq!(docs, parse(&text).unwrap(), "built whole");
+    assert!(docs.iter().all(|d| !d.root.is_taken() && !d.skipped));
 }
