@@ -247,8 +247,14 @@ impl Splices {
         self.list
             .sort_by_key(|s| (s.start, s.end, !s.node, Reverse(s.depth), s.order));
         let brk = line_break_of(text);
+        // exactly what is written: a `\r` more for each inserted `\n` of a CRLF text, and a
+        // final line break
         let extra: usize = self.list.iter().map(|s| s.text.len()).sum();
-        let mut out = String::with_capacity(text.len() + extra + extra / 8);
+        let crs = match brk {
+            "\r\n" => self.list.iter().map(|s| s.text.matches('\n').count()).sum(),
+            _ => 0,
+        };
+        let mut out = String::with_capacity(text.len() + extra + crs + brk.len());
         let mut cursor = 0usize;
         let mut replaced_up_to = None;
         let mut at_eof = false;
