@@ -119,7 +119,6 @@ pub fn run_with(
     };
     let mut edits: Vec<ItemEdit> = Vec::new();
     let mut summaries = Vec::new();
-    let mut objects = Vec::new();
     let mut plan = Vec::new();
     if findings.iter().all(|f| !f.is_error()) {
         let fc = input.function_config.as_ref().or(config_file);
@@ -130,6 +129,7 @@ pub fn run_with(
                     cfg.mode = mode;
                 }
                 cfg.max_claims = options.limits.max_claims;
+                cfg.plan = options.plan;
                 let items: Vec<(usize, &Node)> = (input.items.iter().map(|at| at.source))
                     .zip(nodes.iter().copied())
                     .collect();
@@ -167,7 +167,6 @@ pub fn run_with(
                         Mode::Check => findings.extend(out.check),
                     }
                 }
-                objects = index.objects;
             }
         }
     }
@@ -196,7 +195,7 @@ pub fn run_with(
             // An edit could not be written, or the safety net refused the text: every item comes
             // back as it came in, with the reasons.
             for (item, failure) in failures {
-                findings.push(write.finding(item, failure, &objects));
+                findings.push(write.finding(item, failure));
             }
             results::sort(&mut findings);
             let outputs = write.all(Vec::new(), &findings).map_err(|failures| {
@@ -459,15 +458,24 @@ impl Write<'_> {
         vec![(None, edit_failure(&error))]
     }
 
+    /// The identity of `item`, for a message: read again from its node or, for an item taken as
+    /// it was parsed ([`Node::is_taken`]), from its source parsed again. A failure is rare, and
+    /// the run does not hold every identity through the write for it.
+    fn object(&self, item: ItemId) -> Option<model::Object> {
+        let at = self.input.items.get(item.0)?;
+        let node = *self.nodes.get(item.0)?;
+        if !node.is_taken() {
+            return model::Object::read(item, &model::read_set::item_value(node));
+        }
+        let docs = yaml::parse(&self.sources.get(at.source)?.text).ok()?;
+        let node = at.within(&docs.get(at.doc)?.root)?;
+        model::Object::read(item, &node.to_json())
+    }
+
     /// The error result for a failure, on its object when known.
-    fn finding(
-        &self,
-        item: Option<ItemId>,
-        failure: Failure,
-        objects: &[Option<model::Object>],
-    ) -> Finding {
+    fn finding(&self, item: Option<ItemId>, failure: Failure) -> Finding {
         let finding = Finding::error(failure.message);
-        let object = item.and_then(|i| objects.get(i.0)).and_then(Option::as_ref);
+        let object = item.and_then(|i| self.object(i));
         let finding = match object {
             Some(o) => finding.on(o.resource_ref()),
             None => finding,
@@ -485,5 +493,50 @@ fn edit_failure(error: &yaml::EditError) -> Failure {
     Failure {
         field: error.path().to_string(),
         message: format!("ipreuse cannot write this change: {error}; nothing was changed"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A failure's object is read again when it is needed: from the item's node, or from its
+    /// source parsed again when the item was taken as it was parsed (a host).
+    #[test]
+    fn a_failure_names_its_object_taken_or_not() {
+        let text = "apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems:\n\
+                    - apiVersion: ipam.metal3.io/v1alpha1\n  kind: IPPool\n  metadata: {name: p, namespace: lab}\n\
+                    - apiVersion: v1\n  kind: List\n  items:\n\
+                    \x20 - apiVersion: metal3.io/v1alpha1\n    kind: BareMetalHost\n    metadata: {name: h, namespace: lab}\n";
+        let sources = [Source {
+            name: "-".into(),
+            text: text.into(),
+        }];
+        let mut taken = model::Taken::default();
+        let input = krm::read_taking(&sources, 1000, &mut |s, n| taken.take(s, n)).expect("reads");
+        let nodes: Vec<&Node> = input.items.iter().filter_map(|at| input.node(at)).collect();
+        assert_eq!(nodes.len(), 2);
+        assert!(!nodes[0].is_taken() && nodes[1].is_taken());
+        let write = Write {
+            input: &input,
+            sources: &sources,
+            nodes: &nodes,
+        };
+        let failure = || Failure {
+            field: "spec".into(),
+            message: "refused".into(),
+        };
+        for (i, name) in [(0, "IPPool lab/p"), (1, "BareMetalHost lab/h")] {
+            let object = write.object(ItemId(i)).expect("read again");
+            assert_eq!(object.index, ItemId(i));
+            assert_eq!(
+                format!("{} {}/{}", object.kind, object.namespace, object.name),
+                name
+            );
+            let finding = write.finding(Some(ItemId(i)), failure());
+            assert_eq!(finding.resource_ref, Some(object.resource_ref()), "{name}");
+        }
+        assert!(write.object(ItemId(2)).is_none());
+        assert_eq!(write.finding(None, failure()).resource_ref, None);
     }
 }

@@ -94,8 +94,10 @@ pub struct PoolState {
     pub fixed: IntervalSet,
     /// Candidates held outside their own candidates by an overlapping pool.
     pub held_outside: FastSet<u128>,
-    /// Entries added by this run (host, key, address), in order.
-    pub added: Vec<(HostId, String, Addr)>,
+    /// Entries added by this run (host, address), in order; each is keyed by its claim name
+    /// (`{host}-{pool}`), which the pool's edit holds. Kept only for a pool that overlaps
+    /// another or is in a network, the only ones whose clashes are looked for.
+    pub added: Vec<(HostId, Addr)>,
     /// Claims of `status.indexes` whose address no entry admits any more (SPEC §5 "In use",
     /// an error already reported).
     pub out_of_bounds: FastSet<String>,
@@ -318,13 +320,16 @@ impl<'a> Context<'a> {
                         "this pool gives {} to {} while IPPool {}/{} gives it to {}: \
                          one address cannot belong to two hosts; change one of the entries",
                         ipam::canonical(g.addr.ip()),
-                        short(g.key),
+                        short(&self.key_of(&g)),
                         short(ns),
                         short(self.idx.pools[first.pool].name()),
-                        short(first.key)
+                        short(&self.key_of(&first))
                     ))
                     .on(self.idx.pools[g.pool].object.resource_ref())
-                    .at(crate::results::key_path("spec.preAllocations", g.key)),
+                    .at(crate::results::key_path(
+                        "spec.preAllocations",
+                        &self.key_of(&g),
+                    )),
                 );
             });
         }
@@ -359,15 +364,15 @@ impl<'a> Context<'a> {
                         ipam::canonical(g.addr.ip()),
                         short(self.idx.hosts[g.host].name()),
                         short(ns),
-                        short(g.key),
+                        short(&self.key_of(&g)),
                         short(ons),
                         short(other.name()),
                         short(self.idx.hosts[first.host].name()),
                         short(ons),
-                        short(first.key)
+                        short(&self.key_of(&first))
                     ))
                     .on(pool.object.resource_ref())
-                    .at(crate::results::key_path("spec.preAllocations", g.key)),
+                    .at(crate::results::key_path("spec.preAllocations", &self.key_of(&g))),
                 );
             });
         }
@@ -387,9 +392,9 @@ impl<'a> Context<'a> {
             let existing = st.existing.iter().filter_map(|e| {
                 let addr = e.addr?;
                 let host = self.host_of_key(ns, pool.name(), &e.key)?;
-                Some((host, e.key.as_str(), addr))
+                Some((host, Some(e.key.as_str()), addr))
             });
-            let added = st.added.iter().map(|(h, k, a)| (*h, k.as_str(), *a));
+            let added = st.added.iter().map(|&(h, a)| (h, None, a));
             for (host, key, addr) in existing.chain(added) {
                 let g = Gift {
                     pool: p,
@@ -409,13 +414,28 @@ impl<'a> Context<'a> {
     }
 }
 
-/// An address a pool gives to a host of the input, under the entry `key`.
+/// An address a pool gives to a host of the input, under the entry `key` (`None`: an entry
+/// this run adds, keyed by the claim name of the host and the pool).
 #[derive(Debug, Clone, Copy)]
 struct Gift<'a> {
     pool: PoolId,
     host: HostId,
-    key: &'a str,
+    key: Option<&'a str>,
     addr: Addr,
+}
+
+impl Context<'_> {
+    /// The key of the entry that makes `g`.
+    fn key_of<'g>(&self, g: &Gift<'g>) -> std::borrow::Cow<'g, str> {
+        match g.key {
+            Some(key) => key.into(),
+            None => crate::names::claim_name(
+                self.idx.hosts[g.host].name(),
+                self.idx.pools[g.pool].name(),
+            )
+            .into(),
+        }
+    }
 }
 
 /// Groups the valid pools by namespace and works out, once per namespace, which pools

@@ -34,8 +34,9 @@ pub fn fill_pool(
         ctx.summaries.push(summary);
     }
     ctx.rows.extend(rows);
+    let in_network = ctx.networks.of(p).is_some();
     if let Some(net) = ctx.networks.of_mut(p) {
-        for (_, _, a) in &added {
+        for (_, a) in &added {
             net.record_added(*a, p);
         }
     }
@@ -44,17 +45,21 @@ pub fn fill_pool(
         // Only a pool that overlaps this one reads what this one added (inside its candidates
         // or, for a pin outside them, as `Shared::outside_added`): without one, nothing to share.
         if let Some(sh) = ctx.shared.get_mut(ns).filter(|_| !st.overlaps.is_empty()) {
-            for (_, _, a) in &added {
+            for (_, a) in &added {
                 sh.record_added(*a, p, st.candidates.contains_addr(*a));
             }
         }
-        st.added = added;
+        // Read only to find clashes with the pools it overlaps or shares a network with
+        // (`Context::check_cross_pool`, `check_cross_network`): a pool with neither keeps none.
+        if in_network || !st.overlaps.is_empty() {
+            st.added = added;
+        }
     }
 }
 
 /// What filling one pool produced: the entries added (host, key, address; in write order),
 /// its summary, and its rows of the address plan.
-type Filled = (Vec<(HostId, String, Addr)>, Option<Finding>, Vec<Planned>);
+type Filled = (Vec<(HostId, Addr)>, Option<Finding>, Vec<Planned>);
 
 /// The work of [`fill_pool`] on a read-only context: the entries added (in write order) and the
 /// pool's summary when it had no error. `None` for a pool whose ranges are invalid.
@@ -170,15 +175,17 @@ fn fill(
     // Entries are written in natural host order, whichever step chose them.
     added.sort_by_key(|a| rank.of_host(a.0));
     let pruned = prune(&v, findings, edits);
-    if !added.is_empty() {
+    // The claim names go to the edit; what the run keeps of its entries is host and address.
+    let (entries_added, added): (Vec<_>, Vec<_>) = added
+        .into_iter()
+        .map(|(h, k, a)| ((k, ipam::canonical(a.ip())), (h, a)))
+        .unzip();
+    if !entries_added.is_empty() {
         edits.push(ItemEdit::new(
             v.item(),
             Edit::AddEntries {
                 path: PoolView::pre_path(),
-                entries: added
-                    .iter()
-                    .map(|(_, k, a)| (k.clone(), ipam::canonical(a.ip())))
-                    .collect(),
+                entries: entries_added,
             },
         ));
     }
@@ -196,6 +203,9 @@ fn fill(
         ))
         .on(v.rref.clone())
     });
+    if !ctx.cfg.plan {
+        return Some((added, summary, Vec::new()));
+    }
     let network = ctx.networks.index_of(p);
     let planned = |host, address, status| Planned {
         host,
@@ -210,7 +220,7 @@ fn fill(
         .chain(
             added
                 .iter()
-                .map(|(h, _, a)| planned(*h, *a, source.get(h).copied().unwrap_or(Status::New))),
+                .map(|(h, a)| planned(*h, *a, source.get(h).copied().unwrap_or(Status::New))),
         )
         .collect();
     rows.sort_by_key(|r| rank.of_host(r.host));

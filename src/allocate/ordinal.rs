@@ -207,7 +207,7 @@ mod tests {
         let v = json!({"apiVersion": "metal3.io/v1alpha1", "kind": "BareMetalHost",
             "metadata": {"name": name, "namespace": "ns", "labels": labels}});
         let object = Object::read(ItemId(0), &v).expect("an object");
-        Host::read(&object, &v, &mut Vec::new()).expect("a host")
+        Host::read(&std::sync::Arc::new(object), &v, &mut Vec::new()).expect("a host")
     }
 
     #[test]

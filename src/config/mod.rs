@@ -355,6 +355,9 @@ pub struct Config {
     /// The most host-pool claims a run may fill ([`crate::limits::Limits::max_claims`]): not a
     /// functionConfig field, the run sets it from its limits.
     pub max_claims: u64,
+    /// Whether the run spells out the address plan (`ipreuse plan`): not a functionConfig
+    /// field, the run sets it from its options. Without it the allocation keeps no plan rows.
+    pub plan: bool,
 }
 
 impl Default for Config {
@@ -372,6 +375,7 @@ impl Default for Config {
             labels: true,
             controller_flag: true,
             max_claims: crate::limits::DEFAULT_MAX_CLAIMS,
+            plan: false,
             capm3_version: None,
             networks: Vec::new(),
             strict_networks: false,

@@ -95,15 +95,19 @@ impl ItemAt {
             .flat_map(|&i| [Seg::key("items"), Seg::Index(i)])
             .collect()
     }
+
+    /// The item's node in `root`, the root of its document.
+    pub fn within<'d>(&self, root: &'d Node) -> Option<&'d Node> {
+        self.path
+            .iter()
+            .try_fold(root, |node, &i| node.get("items")?.as_seq()?.items.get(i))
+    }
 }
 
 impl Input {
     /// The YAML node of an item.
     pub fn node(&self, at: &ItemAt) -> Option<&Node> {
-        let root = &self.docs.get(at.source)?.get(at.doc)?.root;
-        at.path
-            .iter()
-            .try_fold(root, |node, &i| node.get("items")?.as_seq()?.items.get(i))
+        at.within(&self.docs.get(at.source)?.get(at.doc)?.root)
     }
 }
 

@@ -1,6 +1,7 @@
 //! BareMetalHost (`metal3.io/v1alpha1`): the names claims are made from, labels, pins.
 
 use std::collections::BTreeMap;
+use std::sync::Arc;
 
 use serde_json::Value;
 
@@ -17,7 +18,8 @@ pub const PIN_PREFIX: &str = "ipreuse.dev/ip.";
 /// A BareMetalHost as the function reads it.
 #[derive(Debug, Clone)]
 pub struct Host {
-    pub object: Object,
+    /// Shared with the index ([`super::Index::objects`]).
+    pub object: Arc<Object>,
     pub labels: HostLabels,
     /// Every annotation (a Metal3DataTemplate's `fromPoolAnnotation` may name its pool).
     pub annotations: BTreeMap<String, String>,
@@ -68,7 +70,7 @@ impl FromIterator<(String, String)> for HostLabels {
 
 impl Host {
     /// Reads a host; `None` (with a warning) when a field it needs is an unrendered template.
-    pub fn read(object: &Object, value: &Value, findings: &mut Vec<Finding>) -> Option<Host> {
+    pub fn read(object: &Arc<Object>, value: &Value, findings: &mut Vec<Finding>) -> Option<Host> {
         let annotations: BTreeMap<String, String> = string_map(value, &["metadata", "annotations"])
             .into_iter()
             .collect();
@@ -96,7 +98,7 @@ impl Host {
             return None;
         }
         Some(Host {
-            object: object.clone(),
+            object: Arc::clone(object),
             labels: string_map(value, &["metadata", "labels"])
                 .into_iter()
                 .collect(),
@@ -121,7 +123,7 @@ impl Host {
     /// `spec` without a merge key; nothing local-config and no unrendered template. It gives
     /// what [`Object::read`] and [`Host::read`] give on the host's JSON value. `None` for any
     /// other item or host, which is then read through its JSON value.
-    pub fn read_tree(index: ItemId, node: &Node) -> Option<(Object, Host)> {
+    pub fn read_tree(index: ItemId, node: &Node) -> Option<Host> {
         let root = node.as_map().filter(|m| !m.has_merge())?;
         let api_version = root.get("apiVersion")?.as_json_str()?;
         let kind = root.get("kind")?.as_json_str()?;
@@ -166,14 +168,13 @@ impl Host {
             namespace,
             false,
         );
-        let host = Host {
-            object: object.clone(),
+        Some(Host {
+            object: Arc::new(object),
             labels,
             annotations,
             pins,
             consumer_ref,
-        };
-        Some((object, host))
+        })
     }
 }
 
@@ -267,7 +268,7 @@ mod tests {
             "metadata": {"name": "node-1", "namespace": "lab"}, "spec": spec});
         let object = Object::read(crate::model::ItemId(0), &v).expect("an object");
         let mut findings = Vec::new();
-        let host = Host::read(&object, &v, &mut findings).expect("a host");
+        let host = Host::read(&Arc::new(object), &v, &mut findings).expect("a host");
         (read_consumer(&host, &mut findings), findings)
     }
 

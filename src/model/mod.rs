@@ -31,6 +31,7 @@ pub mod value;
 use crate::{FastMap, FastSet};
 use std::collections::BTreeMap;
 use std::hash::BuildHasher;
+use std::sync::Arc;
 
 use serde_json::Value;
 
@@ -62,8 +63,6 @@ pub struct Object {
     pub index: ItemId,
     pub api_version: String,
     pub kind: String,
-    /// API group: the part of `apiVersion` before `/`, empty for the core group.
-    pub group: String,
     /// `metadata.name`; empty when it is not a usable name (see `bad_identity`).
     pub name: String,
     /// `metadata.namespace`, or `default` when unset.
@@ -130,13 +129,11 @@ impl Object {
         namespace: Option<&str>,
         annotated: bool,
     ) -> Object {
-        let group = group_of(&api_version).to_string();
         Object {
             index,
-            local_config: annotated || (kind == "Kptfile" && group == "kpt.dev"),
+            local_config: annotated || (kind == "Kptfile" && group_of(&api_version) == "kpt.dev"),
             api_version,
             kind,
-            group,
             name,
             namespace: namespace.unwrap_or("default").to_string(),
             namespace_set: namespace.is_some(),
@@ -144,9 +141,14 @@ impl Object {
         }
     }
 
+    /// API group: the part of `apiVersion` before `/`, empty for the core group.
+    pub fn group(&self) -> &str {
+        group_of(&self.api_version)
+    }
+
     /// Whether this object is `group`/`kind` (any version).
     pub fn is(&self, group: &str, kind: &str) -> bool {
-        self.group == group && self.kind == kind
+        self.group() == group && self.kind == kind
     }
 
     /// The `resourceRef` of results about this object.
@@ -194,7 +196,8 @@ pub fn skipped_for_template(object: &Object, field: &str, text: &str) -> Finding
 #[derive(Debug, Default)]
 pub struct Index {
     /// Identities of all items, by input position (`None`: not a Kubernetes object).
-    pub objects: Vec<Option<Object>>,
+    /// A host's is shared with its [`host::Host`].
+    pub objects: Vec<Option<Arc<Object>>>,
     pub hosts: Vec<host::Host>,
     pub pools: Vec<pool::Pool>,
     /// IP-literal control-plane endpoints (`Metal3Cluster`, `Cluster`) per namespace.
@@ -244,12 +247,13 @@ impl Index {
         self.objects
             .iter()
             .flatten()
+            .map(|o| &**o)
             .filter(|o| !o.local_config && o.bad_identity.is_none())
     }
 
     /// The object at input position `item`, if it is a Kubernetes object.
     pub fn object(&self, item: ItemId) -> Option<&Object> {
-        self.objects.get(item.0).and_then(Option::as_ref)
+        self.objects.get(item.0).and_then(Option::as_deref)
     }
 }
 
@@ -283,7 +287,7 @@ pub fn index_nodes(nodes: &[&Node], findings: &mut Vec<Finding>) -> (Index, Vec<
 /// the rest were built: each by its source and the first byte of its item, in the order of the
 /// text. Their trees are never held, only what [`host::Host::read_tree`] reads of them.
 #[derive(Debug, Default)]
-pub struct Taken(Vec<((usize, usize), (Object, host::Host))>);
+pub struct Taken(Vec<((usize, usize), host::Host)>);
 
 impl Taken {
     /// Takes the item `node` of source `source` when it is a host read whole from its tree
@@ -324,16 +328,16 @@ pub fn index_items(
         while taken.next_if(|(k, _)| *k < at).is_some() {}
         let early = taken.next_if(|(k, _)| *k == at).map(|(_, read)| read);
         let read = match early {
-            Some((mut object, mut host)) if node.is_taken() => {
-                object.index = ItemId(i);
-                host.object.index = ItemId(i);
-                Some((object, host))
+            Some(mut host) if node.is_taken() => {
+                // not shared yet: set in place
+                Arc::make_mut(&mut host.object).index = ItemId(i);
+                Some(host)
             }
             _ if node.is_taken() => return Err(NotTaken { item: ItemId(i) }),
             _ => host::Host::read_tree(ItemId(i), node),
         };
-        if let Some((object, host)) = read {
-            reading.host(object, host, findings);
+        if let Some(host) = read {
+            reading.host(host, findings);
             kept.push(Value::Null);
             continue;
         }
@@ -373,7 +377,7 @@ impl Reading {
             seen,
             ns_written,
         } = self;
-        let obj = Object::read(ItemId(i), value);
+        let obj = Object::read(ItemId(i), value).map(Arc::new);
         let Some(o) = obj.as_ref() else {
             idx.objects.push(None);
             return None;
@@ -422,11 +426,11 @@ impl Reading {
     }
 
     /// A host read straight from its tree: what [`Reading::item`] does for a host it reads.
-    fn host(&mut self, object: Object, host: host::Host, findings: &mut Vec<Finding>) {
-        self.seen.note(&self.idx.objects, &object, findings);
-        note_namespace(&mut self.ns_written, &object);
+    fn host(&mut self, host: host::Host, findings: &mut Vec<Finding>) {
+        self.seen.note(&self.idx.objects, &host.object, findings);
+        note_namespace(&mut self.ns_written, &host.object);
+        self.idx.objects.push(Some(Arc::clone(&host.object)));
         self.idx.hosts.push(host);
-        self.idx.objects.push(Some(object));
     }
 
     fn finish(self, findings: &mut Vec<Finding>) -> Index {
@@ -461,29 +465,30 @@ struct Seen {
 impl Seen {
     /// Notes object `o`, not yet in `objects` (those read before it, by input position); an
     /// object seen twice is an error.
-    fn note(&mut self, objects: &[Option<Object>], o: &Object, findings: &mut Vec<Finding>) {
+    fn note(&mut self, objects: &[Option<Arc<Object>>], o: &Object, findings: &mut Vec<Finding>) {
         let identity = |o: &Object| {
             (
-                o.group.clone(),
+                o.group().to_string(),
                 o.kind.clone(),
                 o.namespace.clone(),
                 o.name.clone(),
             )
         };
         let same = |a: &Object, b: &Object| {
-            (&a.group, &a.kind, &a.namespace, &a.name) == (&b.group, &b.kind, &b.namespace, &b.name)
+            (a.group(), &a.kind, &a.namespace, &a.name)
+                == (b.group(), &b.kind, &b.namespace, &b.name)
         };
         let hash = self
             .first
             .hasher()
-            .hash_one((&o.group, &o.kind, &o.namespace, &o.name));
+            .hash_one((o.group(), &o.kind, &o.namespace, &o.name));
         let new = match self.first.entry(hash) {
             std::collections::hash_map::Entry::Vacant(e) => {
                 e.insert(o.index);
                 true
             }
             std::collections::hash_map::Entry::Occupied(e) => {
-                match objects.get(e.get().0).and_then(Option::as_ref) {
+                match objects.get(e.get().0).and_then(Option::as_deref) {
                     Some(first) if same(first, o) => false,
                     Some(first) => {
                         self.shared.insert(identity(first));
@@ -776,15 +781,15 @@ mod tests {
         let mut findings = Vec::new();
         let mut objects = Vec::new();
         seen.note(&objects, &a, &mut findings);
-        objects.push(Some(a.clone()));
+        objects.push(Some(Arc::new(a.clone())));
         // b's hash made to lead to a, as a collision would
         let hash = seen
             .first
             .hasher()
-            .hash_one((&b.group, &b.kind, &b.namespace, &b.name));
+            .hash_one((b.group(), &b.kind, &b.namespace, &b.name));
         seen.first.insert(hash, ItemId(0));
         seen.note(&objects, &b, &mut findings);
-        objects.push(Some(b.clone()));
+        objects.push(Some(Arc::new(b.clone())));
         assert!(findings.is_empty(), "{findings:?}");
         for (i, again) in [object(2, "b"), object(3, "a")].into_iter().enumerate() {
             seen.note(&objects, &again, &mut findings);
@@ -794,7 +799,7 @@ mod tests {
                 "{}",
                 findings[i].message
             );
-            objects.push(Some(again));
+            objects.push(Some(Arc::new(again)));
         }
     }
 }
