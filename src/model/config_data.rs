@@ -81,7 +81,7 @@ impl ConfigData {
     /// Reads a ConfigMap or Secret; a `data` or `stringData` that is not a mapping is a warning
     /// naming the field, and is left out.
     pub fn read(object: &Object, value: &Value, findings: &mut Vec<Finding>) -> ConfigData {
-        let secret = object.kind == "Secret";
+        let secret = &*object.kind == "Secret";
         let mut map = |field: &'static str, base64: bool| -> Option<DataMap> {
             match value.get(field) {
                 None | Some(Value::Null) => None,

@@ -125,9 +125,10 @@ impl Host {
     /// other item or host, which is then read through its JSON value.
     pub fn read_tree(index: ItemId, node: &Node) -> Option<Host> {
         let root = node.as_map().filter(|m| !m.has_merge())?;
-        let api_version = root.get("apiVersion")?.as_json_str()?;
-        let kind = root.get("kind")?.as_json_str()?;
-        if (group_of(api_version), kind) != (BMO_GROUP, "BareMetalHost") {
+        // the tree's own strings, shared by every item that writes the same
+        let api_version = root.get("apiVersion")?.as_shared_str()?;
+        let kind = root.get("kind")?.as_shared_str()?;
+        if (group_of(api_version), &**kind) != (BMO_GROUP, "BareMetalHost") {
             return None;
         }
         let meta = root.get("metadata")?.as_map().filter(|m| !m.has_merge())?;
@@ -162,8 +163,8 @@ impl Host {
         };
         let object = Object::identified(
             index,
-            api_version.to_owned(),
-            kind.to_owned(),
+            Arc::clone(api_version),
+            Arc::clone(kind),
             name.to_owned(),
             namespace,
             false,

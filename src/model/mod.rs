@@ -61,8 +61,8 @@ pub const LOCAL_CONFIG: &str = "config.kubernetes.io/local-config";
 pub struct Object {
     /// Position of the item in the input.
     pub index: ItemId,
-    pub api_version: String,
-    pub kind: String,
+    pub api_version: std::sync::Arc<str>,
+    pub kind: std::sync::Arc<str>,
     /// `metadata.name`; empty when it is not a usable name (see `bad_identity`).
     pub name: String,
     /// `metadata.namespace`, or `default` when unset.
@@ -114,7 +114,7 @@ impl Object {
         let annotated = at(value, &["metadata", "annotations"])
             .and_then(|a| a.get(LOCAL_CONFIG))
             .is_some_and(|v| v.as_str() == Some("true") || v.as_bool() == Some(true));
-        let mut o = Object::identified(index, api_version, kind, name, ns, annotated);
+        let mut o = Object::identified(index, api_version.into(), kind.into(), name, ns, annotated);
         o.bad_identity = bad_identity;
         Some(o)
     }
@@ -123,15 +123,15 @@ impl Object {
     /// what follows from it; `annotated`: it carries the local-config annotation.
     pub(crate) fn identified(
         index: ItemId,
-        api_version: String,
-        kind: String,
+        api_version: Arc<str>,
+        kind: Arc<str>,
         name: String,
         namespace: Option<&str>,
         annotated: bool,
     ) -> Object {
         Object {
             index,
-            local_config: annotated || (kind == "Kptfile" && group_of(&api_version) == "kpt.dev"),
+            local_config: annotated || (&*kind == "Kptfile" && group_of(&api_version) == "kpt.dev"),
             api_version,
             kind,
             name,
@@ -148,14 +148,14 @@ impl Object {
 
     /// Whether this object is `group`/`kind` (any version).
     pub fn is(&self, group: &str, kind: &str) -> bool {
-        self.group() == group && self.kind == kind
+        self.group() == group && &*self.kind == kind
     }
 
     /// The `resourceRef` of results about this object.
     pub fn resource_ref(&self) -> ResourceRef {
         ResourceRef {
-            api_version: self.api_version.clone(),
-            kind: self.kind.clone(),
+            api_version: self.api_version.to_string(),
+            kind: self.kind.to_string(),
             name: self.name.clone(),
             namespace: self.namespace_set.then(|| self.namespace.clone()),
         }
@@ -320,6 +320,8 @@ pub fn index_items(
     findings: &mut Vec<Finding>,
 ) -> Result<(Index, Vec<Value>), NotTaken> {
     let mut reading = Reading::new(items.len());
+    // most hosts are taken: room for them at once, rather than doubling through them
+    reading.idx.hosts.reserve_exact(taken.0.len());
     let mut kept = Vec::with_capacity(items.len());
     // Both in the order of the text: a merge of the two lists.
     let mut taken = taken.0.into_iter().peekable();
@@ -469,7 +471,7 @@ impl Seen {
         let identity = |o: &Object| {
             (
                 o.group().to_string(),
-                o.kind.clone(),
+                o.kind.to_string(),
                 o.namespace.clone(),
                 o.name.clone(),
             )
@@ -740,6 +742,42 @@ mod tests {
             );
         }
         assert!(taken_hosts > 50, "{taken_hosts} hosts taken");
+    }
+
+    /// A host's identity is held once, by the index and its `Host` alike, and the apiVersion
+    /// and kind every host writes are one string, the parser's.
+    #[test]
+    fn hosts_share_their_identity_and_its_strings() {
+        let host = |n: u32| {
+            format!(
+                "- apiVersion: metal3.io/v1alpha1\n  kind: BareMetalHost\n  metadata: {{name: h{n}, namespace: lab}}\n"
+            )
+        };
+        let text = format!(
+            "apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems:\n{}{}",
+            host(1),
+            host(2)
+        );
+        let sources = [crate::krm::Source {
+            name: "-".into(),
+            text,
+        }];
+        let mut taken = Taken::default();
+        let input =
+            crate::krm::read_taking(&sources, 1000, &mut |s, n| taken.take(s, n)).expect("reads");
+        let nodes: Vec<(usize, &Node)> = (input.items.iter())
+            .map(|at| (at.source, input.node(at).expect("item")))
+            .collect();
+        let (idx, _) = index_items(&nodes, taken, &mut Vec::new()).expect("read");
+        let [a, b] = [&idx.hosts[0], &idx.hosts[1]];
+        assert_eq!((a.name(), b.name()), ("h1", "h2"));
+        for (i, h) in [a, b].into_iter().enumerate() {
+            let listed = idx.objects[i].as_ref().expect("an object");
+            assert!(Arc::ptr_eq(listed, &h.object), "one Object for host {i}");
+        }
+        assert!(Arc::ptr_eq(&a.object.kind, &b.object.kind));
+        assert!(Arc::ptr_eq(&a.object.api_version, &b.object.api_version));
+        assert_eq!(a.object.group(), "metal3.io");
     }
 
     /// An item kept only as its span with no host read for it is an error, never an item

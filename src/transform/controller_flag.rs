@@ -148,7 +148,7 @@ pub fn apply(index: &Index, values: &[Value], config: &Config) -> Outcome {
         if o.is("apps", "Deployment") {
             let d = Deployment::read(o, value, &mut cx.out.findings);
             cx.deployment(&d);
-        } else if o.group().is_empty() && (o.kind == "ConfigMap" || o.kind == "Secret") {
+        } else if o.group().is_empty() && matches!(&*o.kind, "ConfigMap" | "Secret") {
             data.push(ConfigData::read(o, value, &mut cx.out.findings));
         } else if o.is(OPERATOR_GROUP, "InfrastructureProvider") && o.name == "metal3" {
             providers.push(Provider::read(o, value, &mut cx.out.findings));

@@ -439,6 +439,12 @@ impl Node {
     /// number, or one tagged `!!str`. `None` for anything else, including scalars with another
     /// tag (read those through `to_json`).
     pub fn as_json_str(&self) -> Option<&str> {
+        self.as_shared_str().map(|s| &**s)
+    }
+
+    /// [`Node::as_json_str`], as the tree's own shared string (see [`Scalar::value`]), for a
+    /// reader that keeps it.
+    pub fn as_shared_str(&self) -> Option<&Arc<str>> {
         let s = self.as_scalar()?;
         match s.tag.as_deref() {
             Some("tag:yaml.org,2002:str") => Some(&s.value),
