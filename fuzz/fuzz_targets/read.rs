@@ -5,12 +5,16 @@
 //! - every document's span holds its root;
 //! - every item `krm::read` reports is a node of its document, and its tree (with the parts
 //!   the reader did not build) holds the same span invariants;
-//! - reading a node's value (`to_json`, which follows aliases and merge keys) never panics.
+//! - reading a node's value (`to_json`, which follows aliases and merge keys) never panics;
+//! - read with its hosts taken as they are parsed (`krm::read_taking`, as a run reads), the same
+//!   items at the same spans with the same findings, and every item taken is one a host was
+//!   read for (`model::index_items` finds it).
 //!
 //! `cargo +nightly fuzz run read corpus/read` (seeds: the example files, README).
 #![no_main]
 
 use ipreuse::krm::{self, Source};
+use ipreuse::model;
 use ipreuse::yaml::{self, Node, NodeKind};
 use libfuzzer_sys::fuzz_target;
 
@@ -86,4 +90,24 @@ fuzz_target!(|data: &[u8]| {
             let _ = node.to_json();
         }
     }
+    let mut taken = model::Taken::default();
+    let sources = std::slice::from_ref(&source);
+    let lean = krm::read_taking(sources, ipreuse::limits::DEFAULT_MAX_ALIAS_NODES, &mut |s, n| {
+        taken.take(s, n)
+    })
+    .expect("it parsed once already");
+    assert_eq!(lean.items.len(), input.items.len(), "the same items");
+    assert_eq!(lean.findings, input.findings, "the same findings");
+    let mut nodes = Vec::new();
+    for (at, whole) in lean.items.iter().zip(&input.items) {
+        let node = lean.node(at).expect("a node of its document");
+        let built = input.node(whole).expect("a node of its document");
+        assert_eq!(node.span, built.span, "item {at:?} moved");
+        check(&source.text, node, 0);
+        nodes.push((at.source, node));
+    }
+    assert!(
+        model::index_items(&nodes, taken, &mut Vec::new()).is_ok(),
+        "an item taken with no host read for it"
+    );
 });
