@@ -57,8 +57,9 @@ pub fn fill_pool(
     }
 }
 
-/// What filling one pool produced: the entries added (host, key, address; in write order),
-/// its summary, and its rows of the address plan.
+/// What filling one pool produced: the entries added (host and address, in write order; their
+/// keys are in the pool's edit), its summary, and its rows of the address plan (only for
+/// `ipreuse plan`: [`crate::config::Config::plan`]).
 type Filled = (Vec<(HostId, Addr)>, Option<Finding>, Vec<Planned>);
 
 /// The work of [`fill_pool`] on a read-only context: the entries added (in write order) and the

@@ -26,7 +26,7 @@ pub struct Host {
     /// Pins: pool name → address text, from `ipreuse.dev/ip.{pool}` annotations.
     pub pins: BTreeMap<String, String>,
     /// `spec.consumerRef` as written, read by [`read_consumer`] only when adoption asks: a run
-    /// keeps no host's JSON value ([`super::index_nodes`]).
+    /// keeps no host's JSON value ([`super::index_items`]).
     pub consumer_ref: Option<Value>,
 }
 

@@ -5,8 +5,8 @@
 //! reader. The [`Index`] holds the kinds every stage needs (hosts, pools, control-plane
 //! endpoints: [`Indexed`]); a transformation that needs another kind reads it with that
 //! kind's reader from [`Index::objects_of`]. A run keeps no host's JSON value once the index
-//! has read it ([`index_nodes`]), nor, for most hosts, their trees: those are read as the
-//! input is parsed ([`Taken`], [`index_items`]). Everything read of a host is in
+//! has read it, nor, for most hosts, their trees: those are read as the input is parsed
+//! ([`Taken`], [`index_items`]). Everything read of a host is in
 //! [`host::Host`]. Nothing here writes text.
 
 pub mod cluster;
@@ -61,8 +61,8 @@ pub const LOCAL_CONFIG: &str = "config.kubernetes.io/local-config";
 pub struct Object {
     /// Position of the item in the input.
     pub index: ItemId,
-    pub api_version: std::sync::Arc<str>,
-    pub kind: std::sync::Arc<str>,
+    pub api_version: Arc<str>,
+    pub kind: Arc<str>,
     /// `metadata.name`; empty when it is not a usable name (see `bad_identity`).
     pub name: String,
     /// `metadata.namespace`, or `default` when unset.
@@ -269,20 +269,6 @@ pub fn index(values: &[Value], findings: &mut Vec<Finding>) -> Index {
     reading.finish(findings)
 }
 
-/// [`index`] of the items, read from their trees, and the JSON values of the items kept: every
-/// item's but that of a BareMetalHost the index read, which is `null` there (a host it skips,
-/// such as one with an unrendered name, keeps its value). All the function reads of a host is in
-/// [`host::Host`]: a host is read straight from its tree ([`host::Host::read_tree`]) or, when
-/// that cannot read it, from its JSON value, which is dropped once read. So the values of
-/// thousands of hosts are never built, or never held at once.
-pub fn index_nodes(nodes: &[&Node], findings: &mut Vec<Finding>) -> (Index, Vec<Value>) {
-    let items: Vec<(usize, &Node)> = nodes.iter().map(|&n| (0, n)).collect();
-    match index_items(&items, Taken::default(), findings) {
-        Ok(read) => read,
-        Err(NotTaken { .. }) => unreachable!("no item is taken without a host taken"),
-    }
-}
-
 /// The hosts read as the input was parsed ([`crate::krm::read_taking`]), before the trees of
 /// the rest were built: each by its source and the first byte of its item, in the order of the
 /// text. Their trees are never held, only what [`host::Host::read_tree`] reads of them.
@@ -304,16 +290,21 @@ impl Taken {
     }
 }
 
-/// An item kept only as its span ([`Node::is_taken`]) that no host read when it was taken
-/// answers for (a bug: the item would be read as nothing).
+/// An item kept only as its span ([`Node::is_taken`]) for which no host was read when it was
+/// taken (a bug: the item would read as nothing).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct NotTaken {
     /// Its position in the items.
     pub item: ItemId,
 }
 
-/// [`index_nodes`] of the items, each with its source, where the hosts `taken` as the input
-/// was parsed are read from there, in their place.
+/// [`index`] of the items (each with its source and node), read from their trees, and the JSON
+/// values of the items kept: every item's but that of a BareMetalHost the index read, which is
+/// `null` there (a host it skips, such as one with an unrendered name, keeps its value). All the
+/// function reads of a host is in [`host::Host`]: a host `taken` as the input was parsed is read
+/// from there; another is read straight from its tree ([`host::Host::read_tree`]) or, when that
+/// cannot read it, from its JSON value, which is dropped once read. So the values of thousands
+/// of hosts are never built, and their trees never held at once.
 pub fn index_items(
     items: &[(usize, &Node)],
     taken: Taken,
@@ -547,6 +538,12 @@ pub(crate) fn yaml_files(dir: &str) -> Vec<std::path::PathBuf> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// [`index_items`] of nodes of one source, none of them taken.
+    fn index_nodes(nodes: &[&Node], findings: &mut Vec<Finding>) -> (Index, Vec<Value>) {
+        let items: Vec<(usize, &Node)> = nodes.iter().map(|&n| (0, n)).collect();
+        index_items(&items, Taken::default(), findings).expect("nothing is taken")
+    }
 
     /// `index_nodes` reads what `index` reads from every item's JSON value, whether it reads a
     /// host from its tree or through its value, and keeps every value but a host's it read.

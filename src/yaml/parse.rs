@@ -94,8 +94,9 @@ pub fn parse_items(
     parse_items_taking(text, rule, max_alias_nodes, &mut |_| false)
 }
 
-/// [`parse_items`], handing each item to `take` as soon as it is built (an item mapping, not
-/// a container, in the order the items end): when `take` answers `true` it has read all it
+/// [`parse_items`], handing each item to `take` as soon as it is built (every mapping that is
+/// an item, a container too once its own items are done, in the order they end; `take`
+/// decides which it reads): when `take` answers `true` it has read all it
 /// needs of the item, whose tree is then dropped at once and kept as a [`NodeKind::Skipped`]
 /// node with `taken` set ([`Node::is_taken`]), its span and what the indentation step search
 /// would read in it. A reader of thousands of objects that keeps only what it reads of each
@@ -475,7 +476,6 @@ impl Builder<'_> {
         root
     }
 
-    /// Ends a collection: one that is the value of a skipped field becomes a skipped node.
     /// An item just built: handed to the reader that takes items ([`parse_items_taking`]),
     /// and kept only as its span when it took it.
     fn taken(&mut self, node: Node) -> Node {
@@ -495,6 +495,7 @@ impl Builder<'_> {
         }
     }
 
+    /// Ends a collection: one that is the value of a skipped field becomes a skipped node.
     fn close(&mut self, node: Node, skip_root: bool) -> Node {
         if self.skipping == 0 {
             return node;
