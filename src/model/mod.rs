@@ -639,6 +639,21 @@ mod tests {
         );
     }
 
+    /// Two indexes read the same input alike: the same findings, objects and hosts.
+    fn assert_same_index(
+        at: &dyn std::fmt::Display,
+        (a, fa): (&Index, &[Finding]),
+        (b, fb): (&Index, &[Finding]),
+    ) {
+        assert_eq!(fa, fb, "{at}");
+        assert_eq!(
+            format!("{:?}", a.objects),
+            format!("{:?}", b.objects),
+            "{at}"
+        );
+        assert_eq!(format!("{:?}", a.hosts), format!("{:?}", b.hosts), "{at}");
+    }
+
     /// Every example's items index the same through `index_nodes` as through their values.
     #[test]
     fn every_example_indexes_the_same_from_its_trees() {
@@ -669,18 +684,7 @@ mod tests {
             let (mut f1, mut f2) = (Vec::new(), Vec::new());
             let whole = index(&values, &mut f1);
             let (lean, _) = index_nodes(&nodes, &mut f2);
-            let at = path.display();
-            assert_eq!(f1, f2, "{at}");
-            assert_eq!(
-                format!("{:?}", whole.objects),
-                format!("{:?}", lean.objects),
-                "{at}"
-            );
-            assert_eq!(
-                format!("{:?}", whole.hosts),
-                format!("{:?}", lean.hosts),
-                "{at}"
-            );
+            assert_same_index(&path.display(), (&whole, &f1), (&lean, &f2));
             hosts += lean.hosts.len();
         }
         assert!(
@@ -726,17 +730,7 @@ mod tests {
             let (mut f1, mut f2) = (Vec::new(), Vec::new());
             let whole = index(&values, &mut f1);
             let (read, _) = index_items(&nodes, taken, &mut f2).expect("every host taken is read");
-            assert_eq!(f1, f2, "{at}");
-            assert_eq!(
-                format!("{:?}", whole.objects),
-                format!("{:?}", read.objects),
-                "{at}"
-            );
-            assert_eq!(
-                format!("{:?}", whole.hosts),
-                format!("{:?}", read.hosts),
-                "{at}"
-            );
+            assert_same_index(&at, (&whole, &f1), (&read, &f2));
         }
         assert!(taken_hosts > 50, "{taken_hosts} hosts taken");
     }
