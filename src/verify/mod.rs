@@ -371,6 +371,11 @@ struct Frame<'a> {
     frame_edits: &'a [&'a Edit],
 }
 
+/// Where the original range `unit` (an item's unit) is in the written text.
+fn written_range(applied: &Applied, unit: &std::ops::Range<usize>) -> std::ops::Range<usize> {
+    applied.map(unit.start, true)..applied.map(unit.end, true)
+}
+
 /// A large document whose root mapping holds a block sequence `items`, each item starting on
 /// its own `- ` line: its items are the units the check reads or skips.
 struct Skeleton {
@@ -519,9 +524,8 @@ impl Skeleton {
         let mut batches: Vec<Vec<usize>> = Vec::new();
         let mut size = 0;
         for (i, unit) in self.units.iter().enumerate().filter(|(i, _)| touched[*i]) {
-            let len = applied
-                .map(unit.end, true)
-                .saturating_sub(applied.map(unit.start, true));
+            let out = written_range(applied, unit);
+            let len = out.end.saturating_sub(out.start);
             match batches.last_mut() {
                 Some(batch) if size + len <= budget => {
                     batch.push(i);
@@ -549,14 +553,13 @@ impl Skeleton {
         applied: &Applied,
         last: bool,
     ) -> bool {
-        let map = |p: usize| applied.map(p, true);
         let mut sk = String::from(frame.head);
         let mut items: Vec<Value> = Vec::new();
         let (mut i, mut b) = (0, 0);
         while i < self.units.len() {
             let unit = &self.units[i];
             if batch.get(b) == Some(&i) {
-                let Some(t) = applied.text.get(map(unit.start)..map(unit.end)) else {
+                let Some(t) = applied.text.get(written_range(applied, unit)) else {
                     return false;
                 };
                 sk.push_str(t);
