@@ -180,7 +180,8 @@ fn a_label_value_over_63_characters_fails_the_whole_run() {
     assert_error(
         &o,
         Want {
-            path: Some("metadata.labels.[infrastructure.cluster.x-k8s.io/data-name]"),
+            // Its own name is the label's value, and the field to change.
+            path: Some("metadata.name"),
             object: Some(("Metal3Data", &long)),
             says: &["64 characters", "63"],
         },

@@ -228,6 +228,7 @@ fn label_claim(o: &Object, value: &Value, pairs: &Pairs, out: &mut Outcome) {
             from: claim.data_owners.first().map_or_else(String::new, |d| {
                 format!("the Metal3Data that owns it, {}", d.field)
             }),
+            source: claim.data_owners.first().map(|d| d.field.clone()),
         }),
         several => out.findings.push(
             Finding::warning(format!(
@@ -252,6 +253,7 @@ fn label_claim(o: &Object, value: &Value, pairs: &Pairs, out: &mut Outcome) {
             short(host),
             short(pool)
         ),
+        source: Some("metadata.name".into()),
     });
     write(o, &claim.labels, &wanted, out);
 }
@@ -295,6 +297,7 @@ fn label_data(o: &Object, value: &Value, templates: &mut Templates, out: &mut Ou
         key: DATA_NAME,
         value: &o.name,
         from: "its own name".into(),
+        source: Some("metadata.name".into()),
     }];
     let pool_name = first_pool(o, &data, templates, &mut out.findings);
     if let Some((pool, field)) = &pool_name {
@@ -302,6 +305,7 @@ fn label_data(o: &Object, value: &Value, templates: &mut Templates, out: &mut Ou
             key: POOL_NAME,
             value: pool,
             from: field.clone(),
+            source: None,
         });
     }
     write(o, &data.labels, &wanted, out);
@@ -382,6 +386,10 @@ struct Wanted<'a> {
     key: &'static str,
     value: &'a str,
     from: String,
+    /// The field of this object the value comes from (`metadata.name`, an owner reference's
+    /// `name`), where a value Kubernetes refuses is reported when the label is not written
+    /// yet; `None` when it comes from another object.
+    source: Option<String>,
 }
 
 /// The edits that give `o` the `wanted` labels: added when missing (creating
@@ -392,6 +400,13 @@ fn write(o: &Object, labels: &Labels, wanted: &[Wanted], out: &mut Outcome) {
     for w in wanted {
         let field = key_path("metadata.labels", w.key);
         if let Some(problem) = label_value_problem(w.value) {
+            // At the label when it is written, else where its value comes from: the field to
+            // change (a result sits at a field the object has).
+            let at = match (labels.get(w.key), &w.source) {
+                (None, Some(source)) => source.clone(),
+                (None, None) => "metadata".to_string(),
+                (Some(_), _) => field,
+            };
             out.findings.push(
                 Finding::error(format!(
                     "label {} would be {:?} ({}), which {problem}; CAPM3 cannot create its claims with \
@@ -401,7 +416,7 @@ fn write(o: &Object, labels: &Labels, wanted: &[Wanted], out: &mut Outcome) {
                     w.from
                 ))
                 .on(o.resource_ref())
-                .at(field),
+                .at(at),
             );
             continue;
         }
