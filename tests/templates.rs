@@ -588,3 +588,117 @@ spec:
         dump(&o)
     );
 }
+
+// ---- data template names CAPM3 cannot write into a label (SPEC §8 "Names") ----
+
+/// Cluster test1 with its workers' Metal3DataTemplate renamed to a name of `len` characters.
+fn cluster_with_workers_template_of(len: usize) -> (Vec<String>, String) {
+    let name = format!("test1-workers-{}", "x".repeat(len - 14));
+    assert_eq!(name.len(), len);
+    let docs = cluster("v1beta2", "metal3")
+        .into_iter()
+        .map(|d| d.replace("test1-workers-template", &name))
+        .collect();
+    (docs, name)
+}
+
+#[test]
+fn data_template_names_of_59_to_61_characters_warn_and_longer_ones_fail() {
+    // (length, severity, the index from which Metal3Data names pass 63 characters)
+    for (len, severity, says) in [
+        (58, None, ""),
+        (
+            59,
+            Some(Severity::Warning),
+            "from index 1000 on (the 1001st machine",
+        ),
+        (
+            60,
+            Some(Severity::Warning),
+            "from index 100 on (the 101st machine",
+        ),
+        (
+            61,
+            Some(Severity::Warning),
+            "from index 10 on (the 11th machine",
+        ),
+        (62, Some(Severity::Error), "-0 is too long"),
+        (63, Some(Severity::Error), "-0 is too long"),
+    ] {
+        let (docs, name) = cluster_with_workers_template_of(len);
+        let o = run_docs(&docs, None);
+        let on_it: Vec<_> = o
+            .findings
+            .iter()
+            .filter(|f| {
+                f.severity != Severity::Info
+                    && f.resource_ref.as_ref().is_some_and(|r| r.name == name)
+            })
+            .collect();
+        match severity {
+            None => {
+                assert!(on_it.is_empty(), "{len}: {}", dump(&o));
+                assert_no_errors(&o);
+                assert_cluster_entries(&o, "metal3");
+            }
+            Some(severity) => {
+                assert_eq!(on_it.len(), 1, "{len}: {}", dump(&o));
+                assert_finding(
+                    &o,
+                    severity,
+                    Want {
+                        path: Some("metadata.name"),
+                        object: Some(("Metal3DataTemplate", &name)),
+                        says: &[
+                            &format!("{len} characters"),
+                            says,
+                            "infrastructure.cluster.x-k8s.io/data-name",
+                            "58 characters or fewer",
+                        ],
+                    },
+                );
+                if severity == Severity::Error {
+                    assert_transactional(&o, &[&stream(&docs)]);
+                } else {
+                    assert_no_errors(&o);
+                    assert_cluster_entries(&o, "metal3");
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn a_long_data_template_name_counts_under_every_mapping_and_only_with_metal3_pools() {
+    let (docs, name) = cluster_with_workers_template_of(62);
+    // Mapping all reads no template, but CAPM3 labels the template's claims all the same.
+    let o = run_docs(&docs, Some(&config(json!({"mapping": "all"}))));
+    assert_error(
+        &o,
+        Want {
+            path: Some("metadata.name"),
+            object: Some(("Metal3DataTemplate", &name)),
+            says: &["62 characters"],
+        },
+    );
+    // A data template whose pools are all another kind makes no Metal3 claims: no error.
+    let other = format!(
+        "apiVersion: infrastructure.cluster.x-k8s.io/v1beta1
+kind: Metal3DataTemplate
+metadata:
+  name: {name}
+  namespace: other
+spec:
+  clusterName: test1
+  networkData:
+    networks:
+      ipv4:
+      - id: v4
+        link: enp2s0
+        fromPoolRef: {{name: in-cluster, apiGroup: ipam.cluster.x-k8s.io, kind: InClusterIPPool}}
+"
+    );
+    let o = run_docs(&[other], Some(&config(json!({"controllerFlag": false}))));
+    assert_no_errors(&o);
+    assert!(warnings(&o).is_empty(), "{}", dump(&o));
+}

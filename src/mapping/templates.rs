@@ -26,8 +26,9 @@ use crate::config::{Config, MappingMode};
 use crate::model::data_template::{AnnotatedObject, DataTemplate, PoolName, PoolRef};
 use crate::model::machine_template::{DATA_TEMPLATE, DataTemplateRef, MachineTemplate};
 use crate::model::{CAPM3_GROUP, HostId, Index, ItemId, PoolId};
-use crate::names::short;
+use crate::names::{LABEL_VALUE_MAX, ordinal, short};
 use crate::results::{Finding, key_path};
+use crate::transform::labels::DATA_NAME;
 
 /// At most this many names in an info result, then "and N more".
 const NAMED: usize = 3;
@@ -484,5 +485,65 @@ impl Derive<'_, '_> {
             self.findings
                 .push(make(o.display()).on(o.resource_ref()).at(field));
         }
+    }
+}
+
+/// The longest Metal3DataTemplate name whose Metal3Data names (`{template}-{index}`) fit a
+/// label value from index 0 to 9.
+const DATA_TEMPLATE_NAME_MAX: usize = LABEL_VALUE_MAX - 2;
+
+/// SPEC §8 "Names": CAPM3 names each Metal3Data `{template}-{index}` (index from 0) and, with
+/// BMH-name-based preallocation on, writes that name into the `data-name` label of each claim
+/// (FACTS §1), which holds at most 63 characters. A Metal3DataTemplate over 61 characters
+/// cannot have a claim at all (an error at its `metadata.name`); one of 59 to 61 loses them from
+/// index 1000, 100 or 10 on (a warning). Only templates that claim from a Metal3 pool (or that
+/// cannot be read, so that this is unknown) count: the others make no such claims. Every
+/// data template of the input is checked, whichever mapping its namespace uses, since the flag
+/// is on for all of them.
+pub(super) fn check_data_template_names(
+    idx: &Index,
+    values: &[Value],
+    findings: &mut Vec<Finding>,
+) {
+    for o in idx.objects_of(CAPM3_GROUP, "Metal3DataTemplate") {
+        let n = o.name.chars().count();
+        // 58 characters or fewer reach 63 at index 10000 only: no warning.
+        if n + 5 <= LABEL_VALUE_MAX {
+            continue;
+        }
+        let claims = values.get(o.index.0).is_some_and(|v| {
+            DataTemplate::read(o, v, &mut Vec::new())
+                .is_none_or(|dt| dt.refs.iter().any(|r| r.metal3))
+        });
+        if !claims {
+            continue;
+        }
+        let why = format!(
+            "CAPM3 names each Metal3Data {{template}}-{{index}} and, with BMH-name-based \
+             preallocation on, writes that name into the label {DATA_NAME} of each IPClaim, which \
+             holds at most {LABEL_VALUE_MAX} characters"
+        );
+        let finding = if n > DATA_TEMPLATE_NAME_MAX {
+            Finding::error(format!(
+                "{}: the name is {n} characters long: {why}, so already {}-0 is too long and CAPM3 \
+                 cannot create the claims of this template's machines; shorten the name to {} \
+                 characters or fewer",
+                o.display(),
+                short(&o.name),
+                LABEL_VALUE_MAX - 5
+            ))
+        } else {
+            // The first index whose Metal3Data name passes 63 characters.
+            let from = 10usize.pow(u32::try_from(LABEL_VALUE_MAX - 1 - n).unwrap_or(0));
+            Finding::warning(format!(
+                "{}: the name is {n} characters long: {why}, so from index {from} on (the \
+                 {} machine of this template at once) CAPM3 cannot create the claims; \
+                 shorten the name to {} characters or fewer",
+                o.display(),
+                ordinal(from + 1),
+                LABEL_VALUE_MAX - 5
+            ))
+        };
+        findings.push(finding.on(o.resource_ref()).at("metadata.name"));
     }
 }

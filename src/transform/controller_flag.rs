@@ -12,7 +12,11 @@
 //! - **The CAPM3 manager** (a Deployment named `capm3-controller-manager`, or labelled
 //!   `cluster.x-k8s.io/provider: infrastructure-metal3`, that is not the IPAM; its container
 //!   `manager`) without the flag gets it appended to its `args`, spelled for its version:
-//!   `capm3Version`, else the manager image's tag.
+//!   `capm3Version`, else the manager image's tag ([`tag_version`]); a version neither tells
+//!   is an error naming `capm3Version`, never a guess (the other spelling stops the manager).
+//! - **The Cluster API Operator's args.** An `InfrastructureProvider` `metal3` whose
+//!   `spec.deployment.containers[].args` map holds the flag (either spelling) gets `"true"`
+//!   there: the operator writes that map over the rendered arguments.
 //! - **clusterctl variables.** A ConfigMap or Secret that holds `ENABLE_BMH_NAME_BASED_PREALLOCATION`
 //!   or `enableBMHNameBasedPreallocation` gets `"true"`; the Secret a Cluster API Operator
 //!   `InfrastructureProvider` named `metal3` names in `spec.configSecret` gets the variable added;
