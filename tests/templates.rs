@@ -702,3 +702,142 @@ spec:
     assert_no_errors(&o);
     assert!(warnings(&o).is_empty(), "{}", dump(&o));
 }
+
+// ---- fields spelled as the other API version spells them (SPEC §3) ----
+
+/// Every field CAPM3's v1beta1 and v1beta2 spell differently (from the CRDs of CAPM3 v1.13+,
+/// which serve both): (kind, where it sits, v1beta1 name, v1beta2 name, the rest of the line).
+const SPELLINGS: [(&str, &str, &str, &str, &str); 5] = [
+    (
+        "Metal3DataTemplate",
+        "spec.metaData",
+        "ipAddressesFromIPPool",
+        "ipAddressesFromPool",
+        "[{key: ip, name: provisioning-pool}]",
+    ),
+    (
+        "Metal3DataTemplate",
+        "spec.metaData",
+        "prefixesFromIPPool",
+        "prefixesFromPool",
+        "[{key: prefix, name: provisioning-pool}]",
+    ),
+    (
+        "Metal3DataTemplate",
+        "spec.metaData",
+        "gatewaysFromIPPool",
+        "gatewaysFromPool",
+        "[{key: gateway, name: provisioning-pool}]",
+    ),
+    (
+        "Metal3DataTemplate",
+        "spec.metaData",
+        "dnsServersFromIPPool",
+        "dnsServersFromPool",
+        "[{key: dns, name: provisioning-pool}]",
+    ),
+    (
+        "Metal3MachineTemplate",
+        "spec.template.spec.image",
+        "format",
+        "diskFormat",
+        "raw",
+    ),
+];
+
+/// An object of `kind` in `version` whose field `key` at `holder` holds `value`.
+fn object_with(kind: &str, version: &str, holder: &str, key: &str, value: &str) -> String {
+    let mut text = format!(
+        "apiVersion: infrastructure.cluster.x-k8s.io/{version}\nkind: {kind}\nmetadata:\n  name: t\n  namespace: metal3\n"
+    );
+    let parts: Vec<&str> = holder.split('.').collect();
+    for (depth, part) in parts.iter().enumerate() {
+        text.push_str(&format!("{}{part}:\n", "  ".repeat(depth)));
+    }
+    text.push_str(&format!("{}{key}: {value}\n", "  ".repeat(parts.len())));
+    text
+}
+
+#[test]
+fn every_field_in_the_other_versions_spelling_is_a_warning_naming_the_right_one() {
+    let quiet = config(json!({"controllerFlag": false}));
+    for (kind, holder, v1beta1, v1beta2, value) in SPELLINGS {
+        for (version, wrong, right, other) in [
+            ("v1beta2", v1beta1, v1beta2, "v1beta1"),
+            ("v1beta1", v1beta2, v1beta1, "v1beta2"),
+        ] {
+            let case = format!("{kind} {version} with {wrong}");
+            let doc = object_with(kind, version, holder, wrong, value);
+            let o = run_docs(std::slice::from_ref(&doc), Some(&quiet));
+            assert_no_errors(&o);
+            let w = warnings(&o);
+            assert_eq!(w.len(), 1, "{case}:\n{}", dump(&o));
+            let field = format!("{holder}.{wrong}");
+            assert_warning(
+                &o,
+                Want {
+                    path: Some(&field),
+                    object: Some((kind, "t")),
+                    says: &[
+                        &format!("{field} is how {other} spells this field"),
+                        &format!(
+                            "infrastructure.cluster.x-k8s.io/{version} spells it {holder}.{right}"
+                        ),
+                        &format!("rename it to {right}"),
+                    ],
+                },
+            );
+            // The object is not changed.
+            assert_eq!(o.outputs[0], doc, "{case}");
+            // In its own version's spelling: nothing to say.
+            let right_doc = object_with(kind, version, holder, right, value);
+            let o = run_docs(&[right_doc], Some(&quiet));
+            assert!(
+                warnings(&o).is_empty(),
+                "{kind} {version} with {right}:\n{}",
+                dump(&o)
+            );
+            // A version that is neither is not looked at.
+            let o = run_docs(
+                &[object_with(kind, "v1alpha5", holder, wrong, value)],
+                Some(&quiet),
+            );
+            assert!(warnings(&o).is_empty(), "{case} in v1alpha5:\n{}", dump(&o));
+        }
+    }
+}
+
+#[test]
+fn a_v1beta2_data_template_in_v1beta1_spelling_warns_and_its_pool_gets_nothing() {
+    let docs: Vec<String> = cluster("v1beta2", "metal3")
+        .into_iter()
+        .map(|d| d.replace("ipAddressesFromPool:", "ipAddressesFromIPPool:"))
+        .collect();
+    let o = run_docs(&docs, Some(&config(json!({"controllerFlag": false}))));
+    assert_no_errors(&o);
+    for template in ["test1-controlplane-template", "test1-workers-template"] {
+        assert_warning(
+            &o,
+            Want {
+                path: Some("spec.metaData.ipAddressesFromIPPool"),
+                object: Some(("Metal3DataTemplate", template)),
+                says: &["spec.metaData.ipAddressesFromPool"],
+            },
+        );
+    }
+    // What the API server keeps is what CAPM3 and ipreuse read: the provisioning pool is
+    // referenced by no template, so it is not filled.
+    assert!(pool_entries(&o, "metal3", "provisioning-pool").is_empty());
+    assert_eq!(pool_entries(&o, "metal3", "cp-pool").len(), 3);
+}
+
+#[test]
+fn the_right_spellings_of_both_versions_warn_nothing() {
+    for version in ["v1beta1", "v1beta2"] {
+        let o = run_docs(
+            &cluster(version, "metal3"),
+            Some(&config(json!({"controllerFlag": false}))),
+        );
+        assert!(warnings(&o).is_empty(), "{version}:\n{}", dump(&o));
+    }
+}

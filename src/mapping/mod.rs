@@ -67,6 +67,9 @@ pub fn plan(idx: &Index, values: &[Value], cfg: &Config, findings: &mut Vec<Find
             .cmp(&(pb.namespace.as_bytes(), pb.name.as_bytes()))
     });
     let templates = Templates::new(idx, values, cfg, findings);
+    // What CAPM3 would not see or could not label, whichever mapping is used.
+    templates::check_data_template_names(idx, values, findings);
+    templates::check_spellings(idx, values, findings);
     // The selected hosts of each namespace mapped by `all`, in input order: one pass over the hosts.
     let mut selected: FastMap<&str, Vec<HostId>> = FastMap::default();
     for (i, h) in HostId::all(idx.hosts.len()).zip(&idx.hosts) {
@@ -126,7 +129,6 @@ pub fn plan(idx: &Index, values: &[Value], cfg: &Config, findings: &mut Vec<Find
     }
     check_claim_names(idx, &plan, findings);
     check_pool_names(idx, &plan, findings);
-    templates::check_data_template_names(idx, values, findings);
     plan
 }
 

@@ -23,8 +23,9 @@ use std::collections::{BTreeMap, BTreeSet};
 use serde_json::Value;
 
 use crate::config::{Config, MappingMode};
-use crate::model::data_template::{AnnotatedObject, DataTemplate, PoolName, PoolRef};
-use crate::model::machine_template::{DATA_TEMPLATE, DataTemplateRef, MachineTemplate};
+use crate::model::data_template::{self, AnnotatedObject, DataTemplate, PoolName, PoolRef};
+use crate::model::machine_template::{self, DATA_TEMPLATE, DataTemplateRef, MachineTemplate};
+use crate::model::value::{Spelling, other_spellings};
 use crate::model::{CAPM3_GROUP, HostId, Index, ItemId, PoolId};
 use crate::names::{LABEL_VALUE_MAX, ordinal, short};
 use crate::results::{Finding, key_path};
@@ -545,5 +546,21 @@ pub(super) fn check_data_template_names(
             ))
         };
         findings.push(finding.on(o.resource_ref()).at("metadata.name"));
+    }
+}
+
+/// SPEC §3: every field of a Metal3DataTemplate or Metal3MachineTemplate of the input spelled
+/// as the other API version spells it is a warning ([`other_spellings`]), whichever mapping
+/// its namespace uses: the API server drops it, so CAPM3 never sees it either.
+pub(super) fn check_spellings(idx: &Index, values: &[Value], findings: &mut Vec<Finding>) {
+    for o in idx.readable().filter(|o| o.group() == CAPM3_GROUP) {
+        let table: &[Spelling] = match &*o.kind {
+            "Metal3DataTemplate" => &data_template::SPELLINGS,
+            "Metal3MachineTemplate" => &machine_template::SPELLINGS,
+            _ => continue,
+        };
+        if let Some(v) = values.get(o.index.0) {
+            findings.extend(other_spellings(o, v, table));
+        }
     }
 }
