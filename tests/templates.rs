@@ -841,3 +841,345 @@ fn the_right_spellings_of_both_versions_warn_nothing() {
         assert!(warnings(&o).is_empty(), "{version}:\n{}", dump(&o));
     }
 }
+
+// ---- ClusterClass, until its patches are evaluated (SPEC §11 is a later issue) ----
+
+/// A ClusterClass `metal3-class` in `ns` naming cluster test1's two machine templates, in the
+/// spelling of `version`, with `patches` (YAML list items at indent 2, or empty).
+fn cluster_class(version: &str, ns: &str, patches: &str) -> String {
+    let m3 = "apiVersion: infrastructure.cluster.x-k8s.io/v1beta1\n";
+    let (cp, md) = if version == "v1beta1" {
+        (
+            format!(
+                "    machineInfrastructure:\n      ref:\n        {m3}        kind: Metal3MachineTemplate\n        name: test1-controlplane\n"
+            ),
+            format!(
+                "    - class: worker\n      template:\n        infrastructure:\n          ref:\n            {m3}            kind: Metal3MachineTemplate\n            name: test1-workers\n"
+            ),
+        )
+    } else {
+        (
+            format!(
+                "    machineInfrastructure:\n      templateRef:\n        {m3}        kind: Metal3MachineTemplate\n        name: test1-controlplane\n"
+            ),
+            format!(
+                "    - class: worker\n      infrastructure:\n        templateRef:\n          {m3}          kind: Metal3MachineTemplate\n          name: test1-workers\n"
+            ),
+        )
+    };
+    let patches = if patches.is_empty() {
+        String::new()
+    } else {
+        format!("  patches:\n{patches}")
+    };
+    format!(
+        "apiVersion: cluster.x-k8s.io/{version}
+kind: ClusterClass
+metadata:
+  name: metal3-class
+  namespace: {ns}
+spec:
+  controlPlane:
+{cp}  workers:
+    machineDeployments:
+{md}{patches}"
+    )
+}
+
+/// CAPM3's own e2e class swaps the control plane's data template this way (FACTS §7).
+const DATA_TEMPLATE_PATCH: &str = "  - name: controlPlaneDataTemplateSub
+    definitions:
+    - selector:
+        apiVersion: infrastructure.cluster.x-k8s.io/v1beta1
+        kind: Metal3MachineTemplate
+        matchResources:
+          controlPlane: true
+      jsonPatches:
+      - op: replace
+        path: /spec/template/spec/dataTemplate/name
+        valueFrom:
+          variable: controlPlaneDataTemplate
+";
+
+const HOST_SELECTOR_PATCH: &str = "  - name: image
+    definitions:
+    - selector:
+        apiVersion: infrastructure.cluster.x-k8s.io/v1beta1
+        kind: Metal3MachineTemplate
+        matchResources:
+          machineDeploymentClass:
+            names: [worker]
+      jsonPatches:
+      - op: replace
+        path: /spec/template/spec/image/url
+        valueFrom:
+          variable: imageURL
+  - name: workerRack
+    definitions:
+    - selector:
+        apiVersion: infrastructure.cluster.x-k8s.io/v1beta1
+        kind: Metal3MachineTemplate
+        matchResources:
+          machineDeploymentClass:
+            names: [worker]
+      jsonPatches:
+      - op: add
+        path: /spec/template/spec/hostSelector/matchLabels/rack
+        valueFrom:
+          variable: rack
+";
+
+const EXTERNAL_PATCH: &str = "  - name: lifecycle
+    external:
+      generateExtension: generate-patches.metal3-extension
+";
+
+/// Patches that change neither field: an image, and a data template's field by another kind.
+const HARMLESS_PATCHES: &str = "  - name: image
+    definitions:
+    - selector:
+        apiVersion: infrastructure.cluster.x-k8s.io/v1beta1
+        kind: Metal3MachineTemplate
+        matchResources:
+          controlPlane: true
+      jsonPatches:
+      - op: replace
+        path: /spec/template/spec/image/url
+        value: http://172.22.0.1/images/ubuntu-24.04.raw
+  - name: clusterSpec
+    definitions:
+    - selector:
+        apiVersion: infrastructure.cluster.x-k8s.io/v1beta1
+        kind: Metal3ClusterTemplate
+        matchResources:
+          infrastructureCluster: true
+      jsonPatches:
+      - op: replace
+        path: /spec/template/spec
+        value: {}
+";
+
+/// Cluster test1 with its ClusterClass holding `patches`.
+fn cluster_with_class(version: &str, patches: &str) -> Vec<String> {
+    let mut docs = cluster("v1beta2", "metal3");
+    docs.push(cluster_class(version, "metal3", patches));
+    docs
+}
+
+#[test]
+fn a_class_patch_that_may_change_data_template_or_host_selector_is_an_error_at_the_patch() {
+    for (version, patches, patch, field, says) in [
+        (
+            "v1beta1",
+            DATA_TEMPLATE_PATCH,
+            "controlPlaneDataTemplateSub",
+            "spec.patches[0].definitions[0].jsonPatches[0].path",
+            "replaces /spec/template/spec/dataTemplate/name in the Metal3MachineTemplates it selects",
+        ),
+        (
+            "v1beta2",
+            HOST_SELECTOR_PATCH,
+            "workerRack",
+            "spec.patches[1].definitions[0].jsonPatches[0].path",
+            "adds /spec/template/spec/hostSelector/matchLabels/rack",
+        ),
+        (
+            "v1beta1",
+            EXTERNAL_PATCH,
+            "lifecycle",
+            "spec.patches[0].external",
+            "is an external patch",
+        ),
+        (
+            "v1beta2",
+            EXTERNAL_PATCH,
+            "lifecycle",
+            "spec.patches[0].external",
+            "is an external patch",
+        ),
+    ] {
+        let docs = cluster_with_class(version, patches);
+        let o = run_docs(&docs, None);
+        assert_transactional(&o, &[&stream(&docs)]);
+        assert_error(
+            &o,
+            Want {
+                path: Some(field),
+                object: Some(("ClusterClass", "metal3-class")),
+                says: &[
+                    &format!("patch \"{patch}\" {says}"),
+                    "Metal3MachineTemplates test1-controlplane, test1-workers",
+                    "mapping: all",
+                ],
+            },
+        );
+        // That is the only error: nothing is mapped from the templates' own fields (no
+        // entries are planned, so nothing else is refused either).
+        assert_eq!(errors(&o).len(), 1, "{version} {patch}:\n{}", dump(&o));
+        assert!(
+            !infos(&o).iter().any(|i| i.contains("mapping templates")),
+            "{version} {patch}: the templates are not mapped:\n{}",
+            dump(&o)
+        );
+    }
+}
+
+#[test]
+fn a_class_whose_patches_change_neither_field_maps_its_templates_with_an_info() {
+    for (version, patches) in [("v1beta1", HARMLESS_PATCHES), ("v1beta2", "")] {
+        let docs = cluster_with_class(version, patches);
+        let o = run_docs(&docs, None);
+        assert_no_errors(&o);
+        assert_cluster_entries(&o, "metal3");
+        assert_finding(
+            &o,
+            Severity::Info,
+            Want {
+                path: Some(if version == "v1beta1" {
+                    "spec.controlPlane.machineInfrastructure.ref.name"
+                } else {
+                    "spec.controlPlane.machineInfrastructure.templateRef.name"
+                }),
+                object: Some(("ClusterClass", "metal3-class")),
+                says: &[
+                    "Metal3MachineTemplates test1-controlplane, test1-workers",
+                    "none of its patches changes dataTemplate or hostSelector",
+                ],
+            },
+        );
+    }
+}
+
+#[test]
+fn mapping_all_reads_no_template_so_a_patched_class_is_no_error() {
+    let docs = cluster_with_class("v1beta1", DATA_TEMPLATE_PATCH);
+    let o = run_docs(&docs, Some(&config(json!({"mapping": "all"}))));
+    assert_no_errors(&o);
+    // every host in every pool: what any copy may need
+    assert_eq!(pool_entries(&o, "metal3", "cp-pool").len(), 7);
+    assert!(
+        o.findings.iter().all(|f| f
+            .resource_ref
+            .as_ref()
+            .is_none_or(|r| r.kind != "ClusterClass")),
+        "{}",
+        dump(&o)
+    );
+}
+
+#[test]
+fn a_patched_class_whose_templates_are_elsewhere_changes_nothing_here() {
+    // The class is in another namespace than the templates: it names none of them.
+    let mut docs = cluster("v1beta2", "metal3");
+    docs.push(cluster_class("v1beta1", "classes", DATA_TEMPLATE_PATCH));
+    let o = run_docs(&docs, None);
+    assert_no_errors(&o);
+    assert_cluster_entries(&o, "metal3");
+}
+
+// ---- as a user runs it: kpt and the binary on a package on disk ----
+
+/// A package folder holding `docs` as `cluster.yaml`, in a fresh temp folder.
+fn package_of(docs: &[String]) -> (tempfile::TempDir, std::path::PathBuf) {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let pkg = dir.path().join("pkg");
+    std::fs::create_dir(&pkg).expect("mkdir");
+    std::fs::write(pkg.join("cluster.yaml"), stream(docs)).expect("write");
+    (dir, pkg)
+}
+
+#[test]
+fn kpt_fn_eval_reports_a_v1beta1_spelling_in_a_v1beta2_template() {
+    let docs: Vec<String> = cluster("v1beta2", "metal3")
+        .into_iter()
+        .map(|d| d.replace("ipAddressesFromPool:", "ipAddressesFromIPPool:"))
+        .collect();
+    let (dir, pkg) = package_of(&docs);
+    let results = dir.path().join("results");
+    let kpt = std::env::var("KPT").unwrap_or_else(|_| "kpt".to_string());
+    let out = std::process::Command::new(&kpt)
+        .args(["fn", "eval"])
+        .arg(&pkg)
+        .args(["--exec", env!("CARGO_BIN_EXE_ipreuse"), "--results-dir"])
+        .arg(&results)
+        .args(["--", "controllerFlag=false"])
+        .output()
+        .unwrap_or_else(|e| panic!("cannot run {kpt} (kpt must be installed): {e}"));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = std::fs::read_to_string(results.join("results.yaml")).expect("results.yaml");
+    let results: serde_json::Value = serde_saphyr::from_str(&text).expect("results.yaml reads");
+    let warnings: Vec<&serde_json::Value> = results["items"][0]["results"]
+        .as_array()
+        .expect("results")
+        .iter()
+        .filter(|r| r["severity"] == "warning")
+        .collect();
+    assert_eq!(warnings.len(), 2, "{text}");
+    for (w, name) in warnings
+        .iter()
+        .zip(["test1-controlplane-template", "test1-workers-template"])
+    {
+        assert_eq!(w["resourceRef"]["name"], name, "{text}");
+        assert_eq!(w["field"]["path"], "spec.metaData.ipAddressesFromIPPool");
+        let message = w["message"].as_str().unwrap_or_default();
+        assert!(
+            message.contains("spells it spec.metaData.ipAddressesFromPool"),
+            "{message}"
+        );
+    }
+    // What the API server would keep is what is filled: the cp and worker pools only.
+    let written = std::fs::read_to_string(pkg.join("cluster.yaml")).expect("read");
+    assert!(written.contains("    cp-0-cp-pool: \"192.168.111.10\"\n"));
+    assert!(!written.contains("-provisioning-pool: "));
+}
+
+#[test]
+fn on_disk_a_patched_class_fails_in_place_until_mapping_all() {
+    let docs = cluster_with_class("v1beta2", DATA_TEMPLATE_PATCH);
+    let (dir, pkg) = package_of(&docs);
+    let ipreuse = |args: &[&std::ffi::OsStr]| {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_ipreuse"))
+            .args(args)
+            .output()
+            .expect("run ipreuse");
+        (
+            out.status.code().expect("an exit code"),
+            String::from_utf8_lossy(&out.stderr).into_owned(),
+        )
+    };
+    let (code, stderr) = ipreuse(&["--in-place".as_ref(), pkg.as_ref()]);
+    assert_eq!(code, 1, "{stderr}");
+    assert!(
+        stderr.contains("ClusterClass metal3/metal3-class")
+            && stderr.contains("spec.patches[0].definitions[0].jsonPatches[0].path")
+            && stderr.contains("patch \"controlPlaneDataTemplateSub\""),
+        "{stderr}"
+    );
+    assert_eq!(
+        std::fs::read_to_string(pkg.join("cluster.yaml")).expect("read"),
+        stream(&docs),
+        "nothing written"
+    );
+    let cfg = dir.path().join("ipreuse.yaml");
+    std::fs::write(
+        &cfg,
+        "apiVersion: fn.ipreuse.dev/v1alpha1\nkind: IPReuse\nmetadata:\n  name: cfg\nspec:\n  mapping: all\n  controllerFlag: false\n",
+    )
+    .expect("write");
+    let (code, stderr) = ipreuse(&[
+        "--in-place".as_ref(),
+        "--config".as_ref(),
+        cfg.as_ref(),
+        pkg.as_ref(),
+    ]);
+    assert_eq!(code, 0, "{stderr}");
+    let written = std::fs::read_to_string(pkg.join("cluster.yaml")).expect("read");
+    assert!(
+        written.contains("    spare-0-cp-pool: \"192.168.111.13\"\n"),
+        "{written}"
+    );
+}

@@ -23,6 +23,8 @@ use std::collections::{BTreeMap, BTreeSet};
 use serde_json::Value;
 
 use crate::config::{Config, MappingMode};
+use crate::model::cluster::CLUSTER_GROUP;
+use crate::model::cluster_class::ClusterClass;
 use crate::model::data_template::{self, AnnotatedObject, DataTemplate, PoolName, PoolRef};
 use crate::model::machine_template::{self, DATA_TEMPLATE, DataTemplateRef, MachineTemplate};
 use crate::model::value::{Spelling, other_spellings};
@@ -72,10 +74,16 @@ impl Templates {
         if cfg.mapping == MappingMode::All {
             return t;
         }
+        // The templates of ClusterClasses whose patches may change them: never mapped by
+        // their own fields.
+        let patched = class_templates(idx, values, findings);
         // Every machine template, read with its own findings (reported only if it is used).
         let mut by_ns: BTreeMap<&str, Vec<(MachineTemplate, Vec<Finding>)>> = BTreeMap::new();
         let mut skipped: BTreeMap<&str, Vec<Finding>> = BTreeMap::new();
         for o in idx.objects_of(CAPM3_GROUP, "Metal3MachineTemplate") {
+            if patched.contains(&o.index) {
+                continue;
+            }
             let Some(value) = values.get(o.index.0) else {
                 continue;
             };
@@ -563,4 +571,92 @@ pub(super) fn check_spellings(idx: &Index, values: &[Value], findings: &mut Vec<
             findings.extend(other_spellings(o, v, table));
         }
     }
+}
+
+/// The Metal3MachineTemplates of the input that a ClusterClass of the input names and whose
+/// patches may change (SPEC §11 is not supported yet): each such patch is an error on the class
+/// at the patch's field, naming the class, the patch and the templates, and the templates are
+/// left out of the mapping: their own `dataTemplate` and `hostSelector` are not what the
+/// Clusters' copies use. A class whose patches change neither gets an info: its templates are
+/// mapped as they are, which every copy is in these fields.
+fn class_templates(idx: &Index, values: &[Value], findings: &mut Vec<Finding>) -> FastSet<ItemId> {
+    let mut out = FastSet::default();
+    let machine_templates: FastMap<(&str, &str), ItemId> = idx
+        .objects_of(CAPM3_GROUP, "Metal3MachineTemplate")
+        .map(|o| ((o.namespace.as_str(), o.name.as_str()), o.index))
+        .collect();
+    for o in idx.objects_of(CLUSTER_GROUP, "ClusterClass") {
+        let Some(value) = values.get(o.index.0) else {
+            continue;
+        };
+        let class = ClusterClass::read(o, value);
+        let mut names: Vec<&str> = Vec::new();
+        // Where the class names the first of them.
+        let mut first_field = "";
+        for (name, field) in &class.templates {
+            if let Some(&item) = machine_templates.get(&(o.namespace.as_str(), name.as_str()))
+                && !names.contains(&name.as_str())
+            {
+                if names.is_empty() {
+                    first_field = field;
+                }
+                names.push(name);
+                if !class.patches.is_empty() {
+                    out.insert(item);
+                }
+            }
+        }
+        if names.is_empty() {
+            continue;
+        }
+        let (shown, them, own) = if names.len() == 1 {
+            (
+                format!("Metal3MachineTemplate {}", named_list(&names)),
+                "it",
+                "its own",
+            )
+        } else {
+            (
+                format!("Metal3MachineTemplates {}", named_list(&names)),
+                "them",
+                "their own",
+            )
+        };
+        if class.patches.is_empty() {
+            findings.push(
+                Finding::info(format!(
+                    "{}: names {shown}, and none of its patches changes dataTemplate or \
+                     hostSelector, so every Cluster's copy keeps these two fields as the template \
+                     has them: the mapping reads {them} as written (ClusterClass patches are not \
+                     evaluated yet)",
+                    o.display(),
+                ))
+                .on(o.resource_ref())
+                .at(first_field),
+            );
+            continue;
+        }
+        for patch in &class.patches {
+            let name = if patch.name.is_empty() {
+                String::new()
+            } else {
+                format!(" {:?}", short(&patch.name))
+            };
+            findings.push(
+                Finding::error(format!(
+                    "{}: patch{name} {}, and the class names {shown}. Cluster API applies a \
+                     class's patches to each Cluster's copies of its templates, and CAPM3 reads \
+                     dataTemplate and hostSelector from the copies; ipreuse does not evaluate \
+                     ClusterClass patches yet, so it does not map {them} by {own} fields, which \
+                     the copies may not keep: use mapping: all (every host of the namespace gets \
+                     an entry in every pool of it: more than the copies need, never less)",
+                    o.display(),
+                    patch.what,
+                ))
+                .on(o.resource_ref())
+                .at(patch.field.clone()),
+            );
+        }
+    }
+    out
 }
