@@ -838,7 +838,13 @@ fn flag_value(line: &str) -> Option<(&str, &str, &str)> {
             return Some((&line[..start], &line[start..end], &line[end..]));
         }
     }
-    for variable in VARIABLES {
+    // a variable, or the flag as a key of the Cluster API Operator's `args` map
+    let keys = VARIABLES.iter().map(|v| v.to_string()).chain(
+        FLAGS
+            .iter()
+            .flat_map(|f| [f.to_string(), format!("\"{f}\""), format!("'{f}'")]),
+    );
+    for variable in keys {
         let key = format!("{variable}: ");
         let indent = line.len() - line.trim_start_matches(' ').len();
         if line[indent..].starts_with(&key) {
@@ -927,6 +933,20 @@ fn the_lossless_check_allows_flag_lines_and_nothing_else() {
     assert_eq!(lossless_problems(var, var_ok), Vec::<String>::new());
     let var_off = "  enableBMHNameBasedPreallocation: 'false' # x\n";
     assert!(!lossless_problems(var, var_off).is_empty());
+    // the Cluster API Operator's args map: rewritten to true, never added, nothing else
+    let map = "      args:\n        \"--enableBMHNameBasedPreallocation\": \"false\" # c\n";
+    let map_ok = "      args:\n        \"--enableBMHNameBasedPreallocation\": \"true\" # c\n";
+    assert_eq!(lossless_problems(map, map_ok), Vec::<String>::new());
+    let map_plain = "      args:\n        --enable-bmh-name-based-preallocation: 'off'\n";
+    let map_plain_ok = "      args:\n        --enable-bmh-name-based-preallocation: 'true'\n";
+    assert_eq!(
+        lossless_problems(map_plain, map_plain_ok),
+        Vec::<String>::new()
+    );
+    let map_comment_lost = "      args:\n        \"--enableBMHNameBasedPreallocation\": \"true\"\n";
+    assert!(!lossless_problems(map, map_comment_lost).is_empty());
+    let map_added = "      args:\n        \"--enableBMHNameBasedPreallocation\": \"true\"\n";
+    assert!(!lossless_problems("      args:\n", map_added).is_empty());
 }
 
 #[test]

@@ -588,3 +588,598 @@ spec:
         dump(&o)
     );
 }
+
+// ---- data template names CAPM3 cannot write into a label (SPEC §8 "Names") ----
+
+/// Cluster test1 with its workers' Metal3DataTemplate renamed to a name of `len` characters.
+fn cluster_with_workers_template_of(len: usize) -> (Vec<String>, String) {
+    let name = format!("test1-workers-{}", "x".repeat(len - 14));
+    assert_eq!(name.len(), len);
+    let docs = cluster("v1beta2", "metal3")
+        .into_iter()
+        .map(|d| d.replace("test1-workers-template", &name))
+        .collect();
+    (docs, name)
+}
+
+#[test]
+fn data_template_names_of_59_to_61_characters_warn_and_longer_ones_fail() {
+    // (length, severity, the index from which Metal3Data names pass 63 characters)
+    for (len, severity, says) in [
+        (58, None, ""),
+        (
+            59,
+            Some(Severity::Warning),
+            "from index 1000 on (the 1001st machine",
+        ),
+        (
+            60,
+            Some(Severity::Warning),
+            "from index 100 on (the 101st machine",
+        ),
+        (
+            61,
+            Some(Severity::Warning),
+            "from index 10 on (the 11th machine",
+        ),
+        (62, Some(Severity::Error), "-0 is too long"),
+        (63, Some(Severity::Error), "-0 is too long"),
+    ] {
+        let (docs, name) = cluster_with_workers_template_of(len);
+        let o = run_docs(&docs, None);
+        let on_it: Vec<_> = o
+            .findings
+            .iter()
+            .filter(|f| {
+                f.severity != Severity::Info
+                    && f.resource_ref.as_ref().is_some_and(|r| r.name == name)
+            })
+            .collect();
+        match severity {
+            None => {
+                assert!(on_it.is_empty(), "{len}: {}", dump(&o));
+                assert_no_errors(&o);
+                assert_cluster_entries(&o, "metal3");
+            }
+            Some(severity) => {
+                assert_eq!(on_it.len(), 1, "{len}: {}", dump(&o));
+                assert_finding(
+                    &o,
+                    severity,
+                    Want {
+                        path: Some("metadata.name"),
+                        object: Some(("Metal3DataTemplate", &name)),
+                        says: &[
+                            &format!("{len} characters"),
+                            says,
+                            "infrastructure.cluster.x-k8s.io/data-name",
+                            "58 characters or fewer",
+                        ],
+                    },
+                );
+                if severity == Severity::Error {
+                    assert_transactional(&o, &[&stream(&docs)]);
+                } else {
+                    assert_no_errors(&o);
+                    assert_cluster_entries(&o, "metal3");
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn a_long_data_template_name_counts_under_every_mapping_and_only_with_metal3_pools() {
+    let (docs, name) = cluster_with_workers_template_of(62);
+    // Mapping all reads no template, but CAPM3 labels the template's claims all the same.
+    let o = run_docs(&docs, Some(&config(json!({"mapping": "all"}))));
+    assert_error(
+        &o,
+        Want {
+            path: Some("metadata.name"),
+            object: Some(("Metal3DataTemplate", &name)),
+            says: &["62 characters"],
+        },
+    );
+    // A data template whose pools are all another kind makes no Metal3 claims: no error.
+    let other = format!(
+        "apiVersion: infrastructure.cluster.x-k8s.io/v1beta1
+kind: Metal3DataTemplate
+metadata:
+  name: {name}
+  namespace: other
+spec:
+  clusterName: test1
+  networkData:
+    networks:
+      ipv4:
+      - id: v4
+        link: enp2s0
+        fromPoolRef: {{name: in-cluster, apiGroup: ipam.cluster.x-k8s.io, kind: InClusterIPPool}}
+"
+    );
+    let o = run_docs(&[other], Some(&config(json!({"controllerFlag": false}))));
+    assert_no_errors(&o);
+    assert!(warnings(&o).is_empty(), "{}", dump(&o));
+}
+
+// ---- fields spelled as the other API version spells them (SPEC §3) ----
+
+/// Every field CAPM3's v1beta1 and v1beta2 spell differently (from the CRDs of CAPM3 v1.13+,
+/// which serve both): (kind, where it sits, v1beta1 name, v1beta2 name, the rest of the line).
+const SPELLINGS: [(&str, &str, &str, &str, &str); 5] = [
+    (
+        "Metal3DataTemplate",
+        "spec.metaData",
+        "ipAddressesFromIPPool",
+        "ipAddressesFromPool",
+        "[{key: ip, name: provisioning-pool}]",
+    ),
+    (
+        "Metal3DataTemplate",
+        "spec.metaData",
+        "prefixesFromIPPool",
+        "prefixesFromPool",
+        "[{key: prefix, name: provisioning-pool}]",
+    ),
+    (
+        "Metal3DataTemplate",
+        "spec.metaData",
+        "gatewaysFromIPPool",
+        "gatewaysFromPool",
+        "[{key: gateway, name: provisioning-pool}]",
+    ),
+    (
+        "Metal3DataTemplate",
+        "spec.metaData",
+        "dnsServersFromIPPool",
+        "dnsServersFromPool",
+        "[{key: dns, name: provisioning-pool}]",
+    ),
+    (
+        "Metal3MachineTemplate",
+        "spec.template.spec.image",
+        "format",
+        "diskFormat",
+        "raw",
+    ),
+];
+
+/// An object of `kind` in `version` whose field `key` at `holder` holds `value`.
+fn object_with(kind: &str, version: &str, holder: &str, key: &str, value: &str) -> String {
+    let mut text = format!(
+        "apiVersion: infrastructure.cluster.x-k8s.io/{version}\nkind: {kind}\nmetadata:\n  name: t\n  namespace: metal3\n"
+    );
+    let parts: Vec<&str> = holder.split('.').collect();
+    for (depth, part) in parts.iter().enumerate() {
+        text.push_str(&format!("{}{part}:\n", "  ".repeat(depth)));
+    }
+    text.push_str(&format!("{}{key}: {value}\n", "  ".repeat(parts.len())));
+    text
+}
+
+#[test]
+fn every_field_in_the_other_versions_spelling_is_a_warning_naming_the_right_one() {
+    let quiet = config(json!({"controllerFlag": false}));
+    for (kind, holder, v1beta1, v1beta2, value) in SPELLINGS {
+        for (version, wrong, right, other) in [
+            ("v1beta2", v1beta1, v1beta2, "v1beta1"),
+            ("v1beta1", v1beta2, v1beta1, "v1beta2"),
+        ] {
+            let case = format!("{kind} {version} with {wrong}");
+            let doc = object_with(kind, version, holder, wrong, value);
+            let o = run_docs(std::slice::from_ref(&doc), Some(&quiet));
+            assert_no_errors(&o);
+            let w = warnings(&o);
+            assert_eq!(w.len(), 1, "{case}:\n{}", dump(&o));
+            let field = format!("{holder}.{wrong}");
+            assert_warning(
+                &o,
+                Want {
+                    path: Some(&field),
+                    object: Some((kind, "t")),
+                    says: &[
+                        &format!("{field} is how {other} spells this field"),
+                        &format!(
+                            "infrastructure.cluster.x-k8s.io/{version} spells it {holder}.{right}"
+                        ),
+                        &format!("rename it to {right}"),
+                    ],
+                },
+            );
+            // The object is not changed.
+            assert_eq!(o.outputs[0], doc, "{case}");
+            // In its own version's spelling: nothing to say.
+            let right_doc = object_with(kind, version, holder, right, value);
+            let o = run_docs(&[right_doc], Some(&quiet));
+            assert!(
+                warnings(&o).is_empty(),
+                "{kind} {version} with {right}:\n{}",
+                dump(&o)
+            );
+            // A version that is neither is not looked at.
+            let o = run_docs(
+                &[object_with(kind, "v1alpha5", holder, wrong, value)],
+                Some(&quiet),
+            );
+            assert!(warnings(&o).is_empty(), "{case} in v1alpha5:\n{}", dump(&o));
+        }
+    }
+}
+
+#[test]
+fn a_v1beta2_data_template_in_v1beta1_spelling_warns_and_its_pool_gets_nothing() {
+    let docs: Vec<String> = cluster("v1beta2", "metal3")
+        .into_iter()
+        .map(|d| d.replace("ipAddressesFromPool:", "ipAddressesFromIPPool:"))
+        .collect();
+    let o = run_docs(&docs, Some(&config(json!({"controllerFlag": false}))));
+    assert_no_errors(&o);
+    for template in ["test1-controlplane-template", "test1-workers-template"] {
+        assert_warning(
+            &o,
+            Want {
+                path: Some("spec.metaData.ipAddressesFromIPPool"),
+                object: Some(("Metal3DataTemplate", template)),
+                says: &["spec.metaData.ipAddressesFromPool"],
+            },
+        );
+    }
+    // What the API server keeps is what CAPM3 and ipreuse read: the provisioning pool is
+    // referenced by no template, so it is not filled.
+    assert!(pool_entries(&o, "metal3", "provisioning-pool").is_empty());
+    assert_eq!(pool_entries(&o, "metal3", "cp-pool").len(), 3);
+}
+
+#[test]
+fn the_right_spellings_of_both_versions_warn_nothing() {
+    for version in ["v1beta1", "v1beta2"] {
+        let o = run_docs(
+            &cluster(version, "metal3"),
+            Some(&config(json!({"controllerFlag": false}))),
+        );
+        assert!(warnings(&o).is_empty(), "{version}:\n{}", dump(&o));
+    }
+}
+
+// ---- ClusterClass, until its patches are evaluated (SPEC §11 is a later issue) ----
+
+/// A ClusterClass `metal3-class` in `ns` naming cluster test1's two machine templates, in the
+/// spelling of `version`, with `patches` (YAML list items at indent 2, or empty).
+fn cluster_class(version: &str, ns: &str, patches: &str) -> String {
+    let m3 = "apiVersion: infrastructure.cluster.x-k8s.io/v1beta1\n";
+    let (cp, md) = if version == "v1beta1" {
+        (
+            format!(
+                "    machineInfrastructure:\n      ref:\n        {m3}        kind: Metal3MachineTemplate\n        name: test1-controlplane\n"
+            ),
+            format!(
+                "    - class: worker\n      template:\n        infrastructure:\n          ref:\n            {m3}            kind: Metal3MachineTemplate\n            name: test1-workers\n"
+            ),
+        )
+    } else {
+        (
+            format!(
+                "    machineInfrastructure:\n      templateRef:\n        {m3}        kind: Metal3MachineTemplate\n        name: test1-controlplane\n"
+            ),
+            format!(
+                "    - class: worker\n      infrastructure:\n        templateRef:\n          {m3}          kind: Metal3MachineTemplate\n          name: test1-workers\n"
+            ),
+        )
+    };
+    let patches = if patches.is_empty() {
+        String::new()
+    } else {
+        format!("  patches:\n{patches}")
+    };
+    format!(
+        "apiVersion: cluster.x-k8s.io/{version}
+kind: ClusterClass
+metadata:
+  name: metal3-class
+  namespace: {ns}
+spec:
+  controlPlane:
+{cp}  workers:
+    machineDeployments:
+{md}{patches}"
+    )
+}
+
+/// CAPM3's own e2e class swaps the control plane's data template this way (FACTS §7).
+const DATA_TEMPLATE_PATCH: &str = "  - name: controlPlaneDataTemplateSub
+    definitions:
+    - selector:
+        apiVersion: infrastructure.cluster.x-k8s.io/v1beta1
+        kind: Metal3MachineTemplate
+        matchResources:
+          controlPlane: true
+      jsonPatches:
+      - op: replace
+        path: /spec/template/spec/dataTemplate/name
+        valueFrom:
+          variable: controlPlaneDataTemplate
+";
+
+const HOST_SELECTOR_PATCH: &str = "  - name: image
+    definitions:
+    - selector:
+        apiVersion: infrastructure.cluster.x-k8s.io/v1beta1
+        kind: Metal3MachineTemplate
+        matchResources:
+          machineDeploymentClass:
+            names: [worker]
+      jsonPatches:
+      - op: replace
+        path: /spec/template/spec/image/url
+        valueFrom:
+          variable: imageURL
+  - name: workerRack
+    definitions:
+    - selector:
+        apiVersion: infrastructure.cluster.x-k8s.io/v1beta1
+        kind: Metal3MachineTemplate
+        matchResources:
+          machineDeploymentClass:
+            names: [worker]
+      jsonPatches:
+      - op: add
+        path: /spec/template/spec/hostSelector/matchLabels/rack
+        valueFrom:
+          variable: rack
+";
+
+const EXTERNAL_PATCH: &str = "  - name: lifecycle
+    external:
+      generateExtension: generate-patches.metal3-extension
+";
+
+/// Patches that change neither field: an image, and a data template's field by another kind.
+const HARMLESS_PATCHES: &str = "  - name: image
+    definitions:
+    - selector:
+        apiVersion: infrastructure.cluster.x-k8s.io/v1beta1
+        kind: Metal3MachineTemplate
+        matchResources:
+          controlPlane: true
+      jsonPatches:
+      - op: replace
+        path: /spec/template/spec/image/url
+        value: http://172.22.0.1/images/ubuntu-24.04.raw
+  - name: clusterSpec
+    definitions:
+    - selector:
+        apiVersion: infrastructure.cluster.x-k8s.io/v1beta1
+        kind: Metal3ClusterTemplate
+        matchResources:
+          infrastructureCluster: true
+      jsonPatches:
+      - op: replace
+        path: /spec/template/spec
+        value: {}
+";
+
+/// Cluster test1 with its ClusterClass holding `patches`.
+fn cluster_with_class(version: &str, patches: &str) -> Vec<String> {
+    let mut docs = cluster("v1beta2", "metal3");
+    docs.push(cluster_class(version, "metal3", patches));
+    docs
+}
+
+#[test]
+fn a_class_patch_that_may_change_data_template_or_host_selector_is_an_error_at_the_patch() {
+    for (version, patches, patch, field, says) in [
+        (
+            "v1beta1",
+            DATA_TEMPLATE_PATCH,
+            "controlPlaneDataTemplateSub",
+            "spec.patches[0].definitions[0].jsonPatches[0].path",
+            "replaces /spec/template/spec/dataTemplate/name in the Metal3MachineTemplates it selects",
+        ),
+        (
+            "v1beta2",
+            HOST_SELECTOR_PATCH,
+            "workerRack",
+            "spec.patches[1].definitions[0].jsonPatches[0].path",
+            "adds /spec/template/spec/hostSelector/matchLabels/rack",
+        ),
+        (
+            "v1beta1",
+            EXTERNAL_PATCH,
+            "lifecycle",
+            "spec.patches[0].external",
+            "is an external patch",
+        ),
+        (
+            "v1beta2",
+            EXTERNAL_PATCH,
+            "lifecycle",
+            "spec.patches[0].external",
+            "is an external patch",
+        ),
+    ] {
+        let docs = cluster_with_class(version, patches);
+        let o = run_docs(&docs, None);
+        assert_transactional(&o, &[&stream(&docs)]);
+        assert_error(
+            &o,
+            Want {
+                path: Some(field),
+                object: Some(("ClusterClass", "metal3-class")),
+                says: &[
+                    &format!("patch \"{patch}\" {says}"),
+                    "Metal3MachineTemplates test1-controlplane, test1-workers",
+                    "mapping: all",
+                ],
+            },
+        );
+        // That is the only error: nothing is mapped from the templates' own fields (no
+        // entries are planned, so nothing else is refused either).
+        assert_eq!(errors(&o).len(), 1, "{version} {patch}:\n{}", dump(&o));
+        assert!(
+            !infos(&o).iter().any(|i| i.contains("mapping templates")),
+            "{version} {patch}: the templates are not mapped:\n{}",
+            dump(&o)
+        );
+    }
+}
+
+#[test]
+fn a_class_whose_patches_change_neither_field_maps_its_templates_with_an_info() {
+    for (version, patches) in [("v1beta1", HARMLESS_PATCHES), ("v1beta2", "")] {
+        let docs = cluster_with_class(version, patches);
+        let o = run_docs(&docs, None);
+        assert_no_errors(&o);
+        assert_cluster_entries(&o, "metal3");
+        assert_finding(
+            &o,
+            Severity::Info,
+            Want {
+                path: Some(if version == "v1beta1" {
+                    "spec.controlPlane.machineInfrastructure.ref.name"
+                } else {
+                    "spec.controlPlane.machineInfrastructure.templateRef.name"
+                }),
+                object: Some(("ClusterClass", "metal3-class")),
+                says: &[
+                    "Metal3MachineTemplates test1-controlplane, test1-workers",
+                    "none of its patches changes dataTemplate or hostSelector",
+                ],
+            },
+        );
+    }
+}
+
+#[test]
+fn mapping_all_reads_no_template_so_a_patched_class_is_no_error() {
+    let docs = cluster_with_class("v1beta1", DATA_TEMPLATE_PATCH);
+    let o = run_docs(&docs, Some(&config(json!({"mapping": "all"}))));
+    assert_no_errors(&o);
+    // every host in every pool: what any copy may need
+    assert_eq!(pool_entries(&o, "metal3", "cp-pool").len(), 7);
+    assert!(
+        o.findings.iter().all(|f| f
+            .resource_ref
+            .as_ref()
+            .is_none_or(|r| r.kind != "ClusterClass")),
+        "{}",
+        dump(&o)
+    );
+}
+
+#[test]
+fn a_patched_class_whose_templates_are_elsewhere_changes_nothing_here() {
+    // The class is in another namespace than the templates: it names none of them.
+    let mut docs = cluster("v1beta2", "metal3");
+    docs.push(cluster_class("v1beta1", "classes", DATA_TEMPLATE_PATCH));
+    let o = run_docs(&docs, None);
+    assert_no_errors(&o);
+    assert_cluster_entries(&o, "metal3");
+}
+
+// ---- as a user runs it: kpt and the binary on a package on disk ----
+
+/// A package folder holding `docs` as `cluster.yaml`, in a fresh temp folder.
+fn package_of(docs: &[String]) -> (tempfile::TempDir, std::path::PathBuf) {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let pkg = dir.path().join("pkg");
+    std::fs::create_dir(&pkg).expect("mkdir");
+    std::fs::write(pkg.join("cluster.yaml"), stream(docs)).expect("write");
+    (dir, pkg)
+}
+
+#[test]
+fn kpt_fn_eval_reports_a_v1beta1_spelling_in_a_v1beta2_template() {
+    let docs: Vec<String> = cluster("v1beta2", "metal3")
+        .into_iter()
+        .map(|d| d.replace("ipAddressesFromPool:", "ipAddressesFromIPPool:"))
+        .collect();
+    let (dir, pkg) = package_of(&docs);
+    let results = dir.path().join("results");
+    let kpt = std::env::var("KPT").unwrap_or_else(|_| "kpt".to_string());
+    let out = std::process::Command::new(&kpt)
+        .args(["fn", "eval"])
+        .arg(&pkg)
+        .args(["--exec", env!("CARGO_BIN_EXE_ipreuse"), "--results-dir"])
+        .arg(&results)
+        .args(["--", "controllerFlag=false"])
+        .output()
+        .unwrap_or_else(|e| panic!("cannot run {kpt} (kpt must be installed): {e}"));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = std::fs::read_to_string(results.join("results.yaml")).expect("results.yaml");
+    let results: serde_json::Value = serde_saphyr::from_str(&text).expect("results.yaml reads");
+    let warnings: Vec<&serde_json::Value> = results["items"][0]["results"]
+        .as_array()
+        .expect("results")
+        .iter()
+        .filter(|r| r["severity"] == "warning")
+        .collect();
+    assert_eq!(warnings.len(), 2, "{text}");
+    for (w, name) in warnings
+        .iter()
+        .zip(["test1-controlplane-template", "test1-workers-template"])
+    {
+        assert_eq!(w["resourceRef"]["name"], name, "{text}");
+        assert_eq!(w["field"]["path"], "spec.metaData.ipAddressesFromIPPool");
+        let message = w["message"].as_str().unwrap_or_default();
+        assert!(
+            message.contains("spells it spec.metaData.ipAddressesFromPool"),
+            "{message}"
+        );
+    }
+    // What the API server would keep is what is filled: the cp and worker pools only.
+    let written = std::fs::read_to_string(pkg.join("cluster.yaml")).expect("read");
+    assert!(written.contains("    cp-0-cp-pool: \"192.168.111.10\"\n"));
+    assert!(!written.contains("-provisioning-pool: "));
+}
+
+#[test]
+fn on_disk_a_patched_class_fails_in_place_until_mapping_all() {
+    let docs = cluster_with_class("v1beta2", DATA_TEMPLATE_PATCH);
+    let (dir, pkg) = package_of(&docs);
+    let ipreuse = |args: &[&std::ffi::OsStr]| {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_ipreuse"))
+            .args(args)
+            .output()
+            .expect("run ipreuse");
+        (
+            out.status.code().expect("an exit code"),
+            String::from_utf8_lossy(&out.stderr).into_owned(),
+        )
+    };
+    let (code, stderr) = ipreuse(&["--in-place".as_ref(), pkg.as_ref()]);
+    assert_eq!(code, 1, "{stderr}");
+    assert!(
+        stderr.contains("ClusterClass metal3/metal3-class")
+            && stderr.contains("spec.patches[0].definitions[0].jsonPatches[0].path")
+            && stderr.contains("patch \"controlPlaneDataTemplateSub\""),
+        "{stderr}"
+    );
+    assert_eq!(
+        std::fs::read_to_string(pkg.join("cluster.yaml")).expect("read"),
+        stream(&docs),
+        "nothing written"
+    );
+    let cfg = dir.path().join("ipreuse.yaml");
+    std::fs::write(
+        &cfg,
+        "apiVersion: fn.ipreuse.dev/v1alpha1\nkind: IPReuse\nmetadata:\n  name: cfg\nspec:\n  mapping: all\n  controllerFlag: false\n",
+    )
+    .expect("write");
+    let (code, stderr) = ipreuse(&[
+        "--in-place".as_ref(),
+        "--config".as_ref(),
+        cfg.as_ref(),
+        pkg.as_ref(),
+    ]);
+    assert_eq!(code, 0, "{stderr}");
+    let written = std::fs::read_to_string(pkg.join("cluster.yaml")).expect("read");
+    assert!(
+        written.contains("    spare-0-cp-pool: \"192.168.111.13\"\n"),
+        "{written}"
+    );
+}

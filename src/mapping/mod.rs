@@ -21,8 +21,9 @@ use serde_json::Value;
 use crate::config::Config;
 use crate::model::pool::Pool;
 use crate::model::{HostId, Index, PoolId};
-use crate::names::{claim_name, short};
+use crate::names::{LABEL_VALUE_MAX, claim_name, short};
 use crate::results::Finding;
+use crate::transform::labels::POOL_NAME;
 use templates::Templates;
 
 /// The work the mapping asks for.
@@ -66,6 +67,9 @@ pub fn plan(idx: &Index, values: &[Value], cfg: &Config, findings: &mut Vec<Find
             .cmp(&(pb.namespace.as_bytes(), pb.name.as_bytes()))
     });
     let templates = Templates::new(idx, values, cfg, findings);
+    // What CAPM3 would not see or could not label, whichever mapping is used.
+    templates::check_data_template_names(idx, values, findings);
+    templates::check_spellings(idx, values, findings);
     // The selected hosts of each namespace mapped by `all`, in input order: one pass over the hosts.
     let mut selected: FastMap<&str, Vec<HostId>> = FastMap::default();
     for (i, h) in HostId::all(idx.hosts.len()).zip(&idx.hosts) {
@@ -124,7 +128,34 @@ pub fn plan(idx: &Index, values: &[Value], cfg: &Config, findings: &mut Vec<Find
         return Plan::default();
     }
     check_claim_names(idx, &plan, findings);
+    check_pool_names(idx, &plan, findings);
     plan
+}
+
+/// SPEC §8 "Names": with BMH-name-based preallocation on, CAPM3 writes the pool's name into
+/// the `pool-name` label of each claim (FACTS §1), and a label value holds at most 63
+/// characters: a managed pool with a longer name is an error at its `metadata.name`, because
+/// CAPM3 could not create the claims its entries are for. Whatever `controllerFlag` says: the
+/// preallocations are only used with the flag on, wherever it is turned on.
+fn check_pool_names(idx: &Index, plan: &Plan, findings: &mut Vec<Finding>) {
+    for &p in &plan.managed {
+        let pool = &idx.pools[p];
+        let n = pool.name().chars().count();
+        if n <= LABEL_VALUE_MAX {
+            continue;
+        }
+        findings.push(
+            Finding::error(format!(
+                "{}: the pool's name is {n} characters long; with BMH-name-based preallocation on, \
+                 CAPM3 writes it into the label {POOL_NAME} of each IPClaim, which holds at \
+                 most {LABEL_VALUE_MAX}, so it cannot create this pool's claims: rename the pool \
+                 (and the references to it) to {LABEL_VALUE_MAX} characters or fewer",
+                pool.object.display()
+            ))
+            .on(pool.object.resource_ref())
+            .at("metadata.name"),
+        );
+    }
 }
 
 /// The error when the mapping asks for more claims than [`Config::max_claims`], before any

@@ -23,11 +23,15 @@ use std::collections::{BTreeMap, BTreeSet};
 use serde_json::Value;
 
 use crate::config::{Config, MappingMode};
-use crate::model::data_template::{AnnotatedObject, DataTemplate, PoolName, PoolRef};
-use crate::model::machine_template::{DATA_TEMPLATE, DataTemplateRef, MachineTemplate};
+use crate::model::cluster::CLUSTER_GROUP;
+use crate::model::cluster_class::ClusterClass;
+use crate::model::data_template::{self, AnnotatedObject, DataTemplate, PoolName, PoolRef};
+use crate::model::machine_template::{self, DATA_TEMPLATE, DataTemplateRef, MachineTemplate};
+use crate::model::value::{Spelling, other_spellings};
 use crate::model::{CAPM3_GROUP, HostId, Index, ItemId, PoolId};
-use crate::names::short;
+use crate::names::{LABEL_VALUE_MAX, ordinal, short};
 use crate::results::{Finding, key_path};
+use crate::transform::labels::DATA_NAME;
 
 /// At most this many names in an info result, then "and N more".
 const NAMED: usize = 3;
@@ -70,10 +74,16 @@ impl Templates {
         if cfg.mapping == MappingMode::All {
             return t;
         }
+        // The templates of ClusterClasses whose patches may change them: never mapped by
+        // their own fields.
+        let patched = class_templates(idx, values, findings);
         // Every machine template, read with its own findings (reported only if it is used).
         let mut by_ns: BTreeMap<&str, Vec<(MachineTemplate, Vec<Finding>)>> = BTreeMap::new();
         let mut skipped: BTreeMap<&str, Vec<Finding>> = BTreeMap::new();
         for o in idx.objects_of(CAPM3_GROUP, "Metal3MachineTemplate") {
+            if patched.contains(&o.index) {
+                continue;
+            }
             let Some(value) = values.get(o.index.0) else {
                 continue;
             };
@@ -485,4 +495,168 @@ impl Derive<'_, '_> {
                 .push(make(o.display()).on(o.resource_ref()).at(field));
         }
     }
+}
+
+/// The longest Metal3DataTemplate name whose Metal3Data names (`{template}-{index}`) fit a
+/// label value from index 0 to 9.
+const DATA_TEMPLATE_NAME_MAX: usize = LABEL_VALUE_MAX - 2;
+
+/// SPEC §8 "Names": CAPM3 names each Metal3Data `{template}-{index}` (index from 0) and, with
+/// BMH-name-based preallocation on, writes that name into the `data-name` label of each claim
+/// (FACTS §1), which holds at most 63 characters. A Metal3DataTemplate over 61 characters
+/// cannot have a claim at all (an error at its `metadata.name`); one of 59 to 61 loses them from
+/// index 1000, 100 or 10 on (a warning). Only templates that claim from a Metal3 pool (or that
+/// cannot be read, so that this is unknown) count: the others make no such claims. Every
+/// data template of the input is checked, whichever mapping its namespace uses, since the flag
+/// is on for all of them.
+pub(super) fn check_data_template_names(
+    idx: &Index,
+    values: &[Value],
+    findings: &mut Vec<Finding>,
+) {
+    for o in idx.objects_of(CAPM3_GROUP, "Metal3DataTemplate") {
+        let n = o.name.chars().count();
+        // 58 characters or fewer reach 63 at index 10000 only: no warning.
+        if n + 5 <= LABEL_VALUE_MAX {
+            continue;
+        }
+        let claims = values.get(o.index.0).is_some_and(|v| {
+            DataTemplate::read(o, v, &mut Vec::new())
+                .is_none_or(|dt| dt.refs.iter().any(|r| r.metal3))
+        });
+        if !claims {
+            continue;
+        }
+        let why = format!(
+            "CAPM3 names each Metal3Data {{template}}-{{index}} and, with BMH-name-based \
+             preallocation on, writes that name into the label {DATA_NAME} of each IPClaim, which \
+             holds at most {LABEL_VALUE_MAX} characters"
+        );
+        let finding = if n > DATA_TEMPLATE_NAME_MAX {
+            Finding::error(format!(
+                "{}: the name is {n} characters long: {why}, so already {}-0 is too long and CAPM3 \
+                 cannot create the claims of this template's machines; shorten the name to {} \
+                 characters or fewer",
+                o.display(),
+                short(&o.name),
+                LABEL_VALUE_MAX - 5
+            ))
+        } else {
+            // The first index whose Metal3Data name passes 63 characters.
+            let from = 10usize.pow(u32::try_from(LABEL_VALUE_MAX - 1 - n).unwrap_or(0));
+            Finding::warning(format!(
+                "{}: the name is {n} characters long: {why}, so from index {from} on (the \
+                 {} machine of this template at once) CAPM3 cannot create the claims; \
+                 shorten the name to {} characters or fewer",
+                o.display(),
+                ordinal(from + 1),
+                LABEL_VALUE_MAX - 5
+            ))
+        };
+        findings.push(finding.on(o.resource_ref()).at("metadata.name"));
+    }
+}
+
+/// SPEC §3: every field of a Metal3DataTemplate or Metal3MachineTemplate of the input spelled
+/// as the other API version spells it is a warning ([`other_spellings`]), whichever mapping
+/// its namespace uses: the API server drops it, so CAPM3 never sees it either.
+pub(super) fn check_spellings(idx: &Index, values: &[Value], findings: &mut Vec<Finding>) {
+    for o in idx.readable().filter(|o| o.group() == CAPM3_GROUP) {
+        let table: &[Spelling] = match &*o.kind {
+            "Metal3DataTemplate" => &data_template::SPELLINGS,
+            "Metal3MachineTemplate" => &machine_template::SPELLINGS,
+            _ => continue,
+        };
+        if let Some(v) = values.get(o.index.0) {
+            findings.extend(other_spellings(o, v, table));
+        }
+    }
+}
+
+/// The Metal3MachineTemplates of the input that a ClusterClass of the input names and whose
+/// patches may change (SPEC §11 is not supported yet): each such patch is an error on the class
+/// at the patch's field, naming the class, the patch and the templates, and the templates are
+/// left out of the mapping: their own `dataTemplate` and `hostSelector` are not what the
+/// Clusters' copies use. A class whose patches change neither gets an info: its templates are
+/// mapped as they are, which every copy is in these fields.
+fn class_templates(idx: &Index, values: &[Value], findings: &mut Vec<Finding>) -> FastSet<ItemId> {
+    let mut out = FastSet::default();
+    let machine_templates: FastMap<(&str, &str), ItemId> = idx
+        .objects_of(CAPM3_GROUP, "Metal3MachineTemplate")
+        .map(|o| ((o.namespace.as_str(), o.name.as_str()), o.index))
+        .collect();
+    for o in idx.objects_of(CLUSTER_GROUP, "ClusterClass") {
+        let Some(value) = values.get(o.index.0) else {
+            continue;
+        };
+        let class = ClusterClass::read(o, value);
+        let mut names: Vec<&str> = Vec::new();
+        // Where the class names the first of them.
+        let mut first_field = "";
+        for (name, field) in &class.templates {
+            if let Some(&item) = machine_templates.get(&(o.namespace.as_str(), name.as_str()))
+                && !names.contains(&name.as_str())
+            {
+                if names.is_empty() {
+                    first_field = field;
+                }
+                names.push(name);
+                if !class.patches.is_empty() {
+                    out.insert(item);
+                }
+            }
+        }
+        if names.is_empty() {
+            continue;
+        }
+        let (shown, them, own) = if names.len() == 1 {
+            (
+                format!("Metal3MachineTemplate {}", named_list(&names)),
+                "it",
+                "its own",
+            )
+        } else {
+            (
+                format!("Metal3MachineTemplates {}", named_list(&names)),
+                "them",
+                "their own",
+            )
+        };
+        if class.patches.is_empty() {
+            findings.push(
+                Finding::info(format!(
+                    "{}: names {shown}, and none of its patches changes dataTemplate or \
+                     hostSelector, so every Cluster's copy keeps these two fields as the template \
+                     has them: the mapping reads {them} as written (ClusterClass patches are not \
+                     evaluated yet)",
+                    o.display(),
+                ))
+                .on(o.resource_ref())
+                .at(first_field),
+            );
+            continue;
+        }
+        for patch in &class.patches {
+            let name = if patch.name.is_empty() {
+                String::new()
+            } else {
+                format!(" {:?}", short(&patch.name))
+            };
+            findings.push(
+                Finding::error(format!(
+                    "{}: patch{name} {}, and the class names {shown}. Cluster API applies a \
+                     class's patches to each Cluster's copies of its templates, and CAPM3 reads \
+                     dataTemplate and hostSelector from the copies; ipreuse does not evaluate \
+                     ClusterClass patches yet, so it does not map {them} by {own} fields, which \
+                     the copies may not keep: use mapping: all (every host of the namespace gets \
+                     an entry in every pool of it: more than the copies need, never less)",
+                    o.display(),
+                    patch.what,
+                ))
+                .on(o.resource_ref())
+                .at(patch.field.clone()),
+            );
+        }
+    }
+    out
 }

@@ -24,8 +24,33 @@
 use serde_json::Value;
 
 use super::Object;
-use super::value::is_template;
+use super::value::{Spelling, is_template};
 use crate::results::Finding;
+
+/// The fields that v1beta1 and v1beta2 spell differently (FACTS §2; the CRDs of CAPM3 v1.13+
+/// serve both versions, and these four lists are the only renamed fields).
+pub const SPELLINGS: [Spelling; 4] = [
+    Spelling {
+        holder: &["spec", "metaData"],
+        v1beta1: "ipAddressesFromIPPool",
+        v1beta2: "ipAddressesFromPool",
+    },
+    Spelling {
+        holder: &["spec", "metaData"],
+        v1beta1: "prefixesFromIPPool",
+        v1beta2: "prefixesFromPool",
+    },
+    Spelling {
+        holder: &["spec", "metaData"],
+        v1beta1: "gatewaysFromIPPool",
+        v1beta2: "gatewaysFromPool",
+    },
+    Spelling {
+        holder: &["spec", "metaData"],
+        v1beta1: "dnsServersFromIPPool",
+        v1beta2: "dnsServersFromPool",
+    },
+];
 
 /// The group of the Metal3 IPAM's pools.
 const METAL3_POOL: (&str, &str) = ("ipam.metal3.io", "IPPool");

@@ -15,10 +15,20 @@
 
 use serde_json::Value;
 
-use super::value::{at, is_template};
+use super::value::{Spelling, at, is_template};
 use super::{Object, skipped_for_template};
 use crate::results::{Finding, key_path};
 use crate::selector::Selector;
+
+/// The field that v1beta1 and v1beta2 spell differently (the CRDs of CAPM3 v1.13+ serve both):
+/// the image's disk format. (v1beta1's `dataTemplate` is an object reference whose other
+/// fields v1beta2 dropped; v1beta2 adds `spec.template.metadata`: fields of one version only,
+/// not spellings.)
+pub const SPELLINGS: [Spelling; 1] = [Spelling {
+    holder: &["spec", "template", "spec", "image"],
+    v1beta1: "format",
+    v1beta2: "diskFormat",
+}];
 
 /// Where the host selector is written.
 pub const HOST_SELECTOR: &str = "spec.template.spec.hostSelector";

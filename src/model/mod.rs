@@ -10,6 +10,7 @@
 //! [`host::Host`]. Nothing here writes text.
 
 pub mod cluster;
+pub mod cluster_class;
 pub mod config_data;
 pub mod data_template;
 pub mod deployment;

@@ -21,7 +21,24 @@ pub struct Provider {
     pub config_secret: Option<SecretRef>,
     /// Whether `spec.configSecret` is written (and not `null`), readable or not.
     pub config_secret_written: bool,
+    /// Every entry of every `spec.deployment.containers[].args` map: the arguments the
+    /// operator writes over the rendered ones (`--key=value`), in the order written.
+    pub args: Vec<ArgEntry>,
 }
+
+/// One entry of a container's `args` map in `spec.deployment.containers[]`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ArgEntry {
+    /// The container's position in `spec.deployment.containers`.
+    pub container: usize,
+    /// The argument, as written (`--enable-bmh-name-based-preallocation`).
+    pub key: String,
+    /// Its value as written (the CRD wants a string).
+    pub value: Value,
+}
+
+/// Where the operator's container customisations are.
+pub const DEPLOYMENT_CONTAINERS: [&str; 3] = ["spec", "deployment", "containers"];
 
 /// A reference to a Secret, its namespace resolved.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
@@ -124,13 +141,60 @@ impl Provider {
                 None
             }
         };
+        let args = read_args(value, &mut warn);
         Provider {
             object: object.clone(),
             version,
             config_secret,
             config_secret_written,
+            args,
         }
     }
+}
+
+/// The entries of every `spec.deployment.containers[].args` map; a value of the wrong shape on
+/// the way is a warning naming its field, and is left out.
+fn read_args(value: &Value, warn: &mut impl FnMut(&str, String)) -> Vec<ArgEntry> {
+    let mut out = Vec::new();
+    let base = DEPLOYMENT_CONTAINERS.join(".");
+    let not_read = "; ipreuse does not look for the CAPM3 controller flag there";
+    let containers = match at(value, &DEPLOYMENT_CONTAINERS[..2]) {
+        None | Some(Value::Null) => return out,
+        Some(Value::Object(d)) => match d.get("containers") {
+            None | Some(Value::Null) => return out,
+            Some(Value::Array(items)) => items,
+            Some(_) => {
+                warn(&base, format!("is not a list of containers{not_read}"));
+                return out;
+            }
+        },
+        Some(_) => {
+            warn("spec.deployment", format!("is not a mapping{not_read}"));
+            return out;
+        }
+    };
+    for (i, c) in containers.iter().enumerate() {
+        let field = format!("{base}[{i}]");
+        let Value::Object(c) = c else {
+            warn(&field, format!("is not a mapping{not_read}"));
+            continue;
+        };
+        match c.get("args") {
+            None | Some(Value::Null) => {}
+            Some(Value::Object(args)) => {
+                out.extend(args.iter().map(|(key, value)| ArgEntry {
+                    container: i,
+                    key: key.clone(),
+                    value: value.clone(),
+                }));
+            }
+            Some(_) => warn(
+                &format!("{field}.args"),
+                format!("is not a mapping of arguments to values{not_read}"),
+            ),
+        }
+    }
+    out
 }
 
 #[cfg(test)]

@@ -34,6 +34,7 @@ pub const READ: &[(&str, &str)] = &[
     (CAPM3_GROUP, "Metal3Machine"),
     (CAPM3_GROUP, "Metal3MachineTemplate"),
     (CLUSTER_GROUP, "Cluster"),
+    (CLUSTER_GROUP, "ClusterClass"),
     (OPERATOR_GROUP, "InfrastructureProvider"),
     ("apps", "Deployment"),
     ("", "ConfigMap"),

@@ -161,3 +161,49 @@ mod tests {
         assert!(!is_template("$HOME"));
     }
 }
+
+/// A field that CAPM3's two API versions spell differently: where it sits (object keys from
+/// the root), and its name in `v1beta1` and in `v1beta2`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Spelling {
+    pub holder: &'static [&'static str],
+    pub v1beta1: &'static str,
+    pub v1beta2: &'static str,
+}
+
+/// SPEC §3: a field of `object` spelled as the other API version spells it (a `v1beta2`
+/// Metal3DataTemplate with the v1beta1 `ipAddressesFromIPPool`, or the reverse) is a warning
+/// naming the object, the field and the spelling its `apiVersion` uses: the API server drops a
+/// field its version does not have, so what it says is never used. Objects of any other
+/// version are not looked at.
+pub fn other_spellings(object: &Object, value: &Value, table: &[Spelling]) -> Vec<Finding> {
+    let version = object.api_version.rsplit('/').next().unwrap_or("");
+    let mut out = Vec::new();
+    for s in table {
+        let (wrong, right, other) = match version {
+            "v1beta1" => (s.v1beta2, s.v1beta1, "v1beta2"),
+            "v1beta2" => (s.v1beta1, s.v1beta2, "v1beta1"),
+            _ => return out,
+        };
+        let Some(Value::Object(holder)) = at(value, s.holder) else {
+            continue;
+        };
+        if !holder.contains_key(wrong) {
+            continue;
+        }
+        let holder = s.holder.join(".");
+        out.push(
+            Finding::warning(format!(
+                "{}: {holder}.{wrong} is how {other} spells this field; {} spells it \
+                 {holder}.{right}. The API server drops a field its version does not have, so \
+                 nothing written under {wrong} is used (ipreuse does not read it either): rename \
+                 it to {right}",
+                object.display(),
+                object.api_version,
+            ))
+            .on(object.resource_ref())
+            .at(format!("{holder}.{wrong}")),
+        );
+    }
+    out
+}

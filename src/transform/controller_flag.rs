@@ -12,7 +12,11 @@
 //! - **The CAPM3 manager** (a Deployment named `capm3-controller-manager`, or labelled
 //!   `cluster.x-k8s.io/provider: infrastructure-metal3`, that is not the IPAM; its container
 //!   `manager`) without the flag gets it appended to its `args`, spelled for its version:
-//!   `capm3Version`, else the manager image's tag.
+//!   `capm3Version`, else the manager image's tag ([`tag_version`]); a version neither tells
+//!   is an error naming `capm3Version`, never a guess (the other spelling stops the manager).
+//! - **The Cluster API Operator's args.** An `InfrastructureProvider` `metal3` whose
+//!   `spec.deployment.containers[].args` map holds the flag (either spelling) gets `"true"`
+//!   there: the operator writes that map over the rendered arguments.
 //! - **clusterctl variables.** A ConfigMap or Secret that holds `ENABLE_BMH_NAME_BASED_PREALLOCATION`
 //!   or `enableBMHNameBasedPreallocation` gets `"true"`; the Secret a Cluster API Operator
 //!   `InfrastructureProvider` named `metal3` names in `spec.configSecret` gets the variable added;
@@ -30,7 +34,7 @@ use super::{ItemEdit, Outcome};
 use crate::config::{Config, Version};
 use crate::model::config_data::{ConfigData, DataEntry, DataMap, encode_base64};
 use crate::model::deployment::{CONTAINERS, Container, Deployment, ImageRef};
-use crate::model::provider::{OPERATOR_GROUP, Provider, SecretRef};
+use crate::model::provider::{DEPLOYMENT_CONTAINERS, OPERATOR_GROUP, Provider, SecretRef};
 use crate::model::value::scalar_text;
 use crate::model::{Index, Object};
 use crate::results::Finding;
@@ -118,6 +122,7 @@ pub fn flag_arg(arg: &str) -> Option<(&'static str, Option<&str>)> {
 #[derive(Debug, Clone, PartialEq, Eq)]
 enum VersionSource {
     Config(String),
+    /// The manager image's tag; empty when the image has none.
     Image(String),
     Provider(String),
 }
@@ -126,8 +131,70 @@ impl VersionSource {
     fn describe(&self) -> String {
         match self {
             VersionSource::Config(v) => format!("capm3Version {v}"),
+            VersionSource::Image(tag) if tag.is_empty() => {
+                "image, which has no tag (a container runtime pulls latest: the newest CAPM3)"
+                    .into()
+            }
+            VersionSource::Image(tag) if matches!(tag.as_str(), "main" | "latest") => {
+                format!("image tag {tag}, the newest CAPM3")
+            }
             VersionSource::Image(tag) => format!("image tag {tag}"),
             VersionSource::Provider(v) => format!("spec.version {v}"),
+        }
+    }
+}
+
+/// The CAPM3 version a manager image names.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TagVersion {
+    /// A release, `vX.Y.Z` (what [`Version::parse`] reads), or a release branch's build,
+    /// `release-X.Y` (= vX.Y).
+    Release(Version),
+    /// `main` or `latest`, or no tag at all (a container runtime pulls `latest`): the newest
+    /// CAPM3, which spells the flag as v1.13 and later do.
+    Newest,
+}
+
+impl TagVersion {
+    /// The spellings of the version.
+    pub fn era(self) -> Era {
+        match self {
+            TagVersion::Release(v) => Era::of(v),
+            TagVersion::Newest => Era::Kebab,
+        }
+    }
+}
+
+/// The version the manager's image names, with where it was read; `Err` with what cannot be
+/// read (a digest only, a tag that is not a version, no image) for messages. A tag wins over
+/// a digest written beside it.
+fn image_version(image: Option<&str>) -> Result<(TagVersion, VersionSource), String> {
+    let Some(image) = image else {
+        return Err("its container, which has no image".into());
+    };
+    let r = ImageRef::parse(image);
+    let source = VersionSource::Image(r.tag.unwrap_or_default().to_string());
+    match tag_version(r.tag) {
+        Some(v) if r.tag.is_some() || r.digest.is_none() => Ok((v, source)),
+        _ => Err(match r.tag {
+            Some(tag) => format!("the image {image:?}, whose tag {tag:?} is not a version"),
+            None => format!("the image {image:?}, which names a digest and no tag"),
+        }),
+    }
+}
+
+/// What an image tag says about the CAPM3 version: `vX.Y.Z` (a `v` and what
+/// [`Version::parse`] reads: `v1.13`, `v1.13.0-rc.1`), `release-X.Y`, `main`, `latest`, or no
+/// tag (`latest`); `None` for any other tag. CAPM3 tags its releases with the `v`: a tag
+/// without it (`1.12`, `2024.01`) is someone's own and is not read as a version.
+pub fn tag_version(tag: Option<&str>) -> Option<TagVersion> {
+    match tag {
+        None | Some("main" | "latest") => Some(TagVersion::Newest),
+        Some(tag) => {
+            let text = tag
+                .strip_prefix("release-")
+                .or_else(|| tag.starts_with('v').then_some(tag))?;
+            Version::parse(text).map(TagVersion::Release)
         }
     }
 }
@@ -309,41 +376,50 @@ impl Cx<'_> {
             // The reader warned about the list it cannot read; never overwrite it.
             return;
         }
-        let version = self.configured().or_else(|| {
-            let tag = ImageRef::parse(image?).tag?;
-            Some((Version::parse(tag)?, VersionSource::Image(tag.to_string())))
-        });
-        let arg = match &version {
-            Some((v, source)) => match Era::of(*v).arg() {
-                Some(arg) => arg,
-                None => {
-                    self.warn(
-                        o,
-                        format!("{}.image", c.field()),
-                        format!(
-                            "CAPM3 {} (from the {}) has no BMH-name-based preallocation (it \
-                             came in v1.2): ipreuse does not add the flag, which would stop the \
-                             manager from starting; upgrade CAPM3, or set capm3Version if the \
-                             version is wrong",
-                            version_text(v),
-                            source.describe()
-                        ),
+        let image_field = match image {
+            Some(_) => format!("{}.image", c.field()),
+            None => c.field(),
+        };
+        let version = match self.configured() {
+            Some((v, source)) => (TagVersion::Release(v), source),
+            None => match image_version(image) {
+                Ok(known) => known,
+                Err(why) => {
+                    self.out.findings.push(
+                        Finding::error(format!(
+                            "{}: cannot tell the CAPM3 version from {why}, and the flag must be \
+                             added in the spelling of that version: {ARG_KEBAB}=true for CAPM3 \
+                             v1.13 and later, {ARG_CAMEL}=true before, and a manager given the \
+                             other spelling stops at start-up; set capm3Version in the ipreuse \
+                             config (capm3Version: v1.12.7, say) or add the flag to the args",
+                            o.display()
+                        ))
+                        .on(o.resource_ref())
+                        .at(image_field),
                     );
                     return;
                 }
             },
+        };
+        let arg = match version.0.era().arg() {
+            Some(arg) => arg,
             None => {
+                let shown = match version.0 {
+                    TagVersion::Release(v) => version_text(&v),
+                    TagVersion::Newest => "this version".into(),
+                };
                 self.warn(
                     o,
-                    format!("{}.image", c.field()),
+                    image_field,
                     format!(
-                        "cannot tell the CAPM3 version from the image {:?}, so the flag is added \
-                         as {ARG_KEBAB}=true (v1.13 and later); CAPM3 before v1.13 spells it \
-                         {ARG_CAMEL}: set capm3Version in the ipreuse config to choose",
-                        image.unwrap_or("")
+                        "CAPM3 {shown} (from the {}) has no BMH-name-based preallocation (it \
+                         came in v1.2): ipreuse does not add the flag, which would stop the \
+                         manager from starting; upgrade CAPM3, or set capm3Version if the \
+                         version is wrong",
+                        version.1.describe()
                     ),
                 );
-                ARG_KEBAB
+                return;
             }
         };
         let new = format!("{arg}=true");
@@ -365,10 +441,7 @@ impl Cx<'_> {
                 (edit, field)
             }
         };
-        let why = match &version {
-            Some((_, source)) => format!(" (spelled for the {})", source.describe()),
-            None => String::new(),
-        };
+        let why = format!(" (spelled for the {})", version.1.describe());
         let what =
             format!("add {new:?}{why} to the args of container {MANAGER_CONTAINER} at {field}");
         self.change(o, edit, field, what);
@@ -687,6 +760,9 @@ impl Cx<'_> {
             }
         }
         for p in providers {
+            self.provider_args(p);
+        }
+        for p in providers {
             if !p.config_secret_written {
                 self.warn(
                     &p.object,
@@ -699,6 +775,47 @@ impl Cx<'_> {
                     ),
                 );
             }
+        }
+    }
+
+    /// The flag in the provider's `spec.deployment.containers[].args` map, which the operator
+    /// writes over the rendered arguments as `--key=value`: set to `"true"` unless its value
+    /// is a string that reads true already (as in a Deployment's args).
+    fn provider_args(&mut self, p: &Provider) {
+        for a in &p.args {
+            if !matches!(flag_arg(&a.key), Some((_, None))) {
+                continue;
+            }
+            let text = match &a.value {
+                Value::String(t) => Some(t.as_str()),
+                _ => None,
+            };
+            if text.is_some_and(reads_true) {
+                continue;
+            }
+            let mut path: Vec<Seg> = DEPLOYMENT_CONTAINERS.iter().map(|k| Seg::key(*k)).collect();
+            path.push(Seg::Index(a.container));
+            path.push(Seg::key("args"));
+            path.push(Seg::key(&a.key));
+            let field = yaml::path_to_string(&path);
+            let (style, was) = match text {
+                Some(t) => (WriteStyle::Keep, format!("{t:?}")),
+                // The CRD takes strings only: a YAML boolean or number becomes a quoted string.
+                None => (
+                    WriteStyle::DoubleQuoted,
+                    format!("{}, not a string", a.value),
+                ),
+            };
+            let edit = Edit::SetScalar {
+                path,
+                value: "true".into(),
+                style,
+            };
+            let what = format!(
+                "set {field} to \"true\" (was {was}; the Cluster API Operator writes this \
+                 argument over the manager's own)"
+            );
+            self.change(&p.object, edit, field, what);
         }
     }
 

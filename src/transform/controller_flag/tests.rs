@@ -323,77 +323,198 @@ fn era_of_each_version() {
 
 #[test]
 fn a_missing_flag_is_appended_spelled_by_the_image_tag() {
-    for (image, arg, warned) in [
+    let repo = "quay.io/metal3-io/cluster-api-provider-metal3";
+    for (image, arg, source) in [
+        (format!("{repo}:v1.13.0"), ARG_KEBAB, "image tag v1.13.0"),
+        (format!("{repo}:v1.12.7"), ARG_CAMEL, "image tag v1.12.7"),
         (
-            "quay.io/metal3-io/cluster-api-provider-metal3:v1.13.0",
-            ARG_KEBAB,
-            false,
-        ),
-        (
-            "quay.io/metal3-io/cluster-api-provider-metal3:v1.12.7",
+            "reg:5000/mirror/cluster-api-provider-metal3:v1.9.1".into(),
             ARG_CAMEL,
-            false,
+            "image tag v1.9.1",
         ),
         (
-            "reg:5000/mirror/cluster-api-provider-metal3:v1.9.1",
+            format!("{repo}:v1.14.2@sha256:0123"),
+            ARG_KEBAB,
+            "image tag v1.14.2",
+        ),
+        (
+            format!("{repo}:v1.13.0-rc.1"),
+            ARG_KEBAB,
+            "image tag v1.13.0-rc.1",
+        ),
+        // a release branch's build: release-X.Y is vX.Y
+        (
+            format!("{repo}:release-1.12"),
             ARG_CAMEL,
-            false,
+            "image tag release-1.12",
         ),
         (
-            "reg:5000/mirror/cluster-api-provider-metal3:v1.14.2@sha256:0123",
-            ARG_KEBAB,
-            false,
-        ),
-        // no version to read: the new spelling, with a warning
-        (
-            "quay.io/metal3-io/cluster-api-provider-metal3@sha256:0123",
-            ARG_KEBAB,
-            true,
+            format!("{repo}:release-1.8"),
+            ARG_CAMEL,
+            "image tag release-1.8",
         ),
         (
-            "quay.io/metal3-io/cluster-api-provider-metal3:latest",
+            format!("{repo}:release-1.13"),
             ARG_KEBAB,
-            true,
+            "image tag release-1.13",
         ),
         (
-            "quay.io/metal3-io/cluster-api-provider-metal3",
+            format!("{repo}:release-1.14"),
             ARG_KEBAB,
-            true,
+            "image tag release-1.14",
         ),
-        ("reg:5000/cluster-api-provider-metal3", ARG_KEBAB, true),
+        // the newest: main, latest, and no tag at all (a runtime pulls latest)
         (
-            "quay.io/metal3-io/cluster-api-provider-metal3:main",
+            format!("{repo}:main"),
             ARG_KEBAB,
-            true,
+            "image tag main, the newest",
+        ),
+        (
+            format!("{repo}:latest"),
+            ARG_KEBAB,
+            "image tag latest, the newest",
+        ),
+        (repo.to_string(), ARG_KEBAB, "no tag"),
+        (
+            "reg:5000/cluster-api-provider-metal3".into(),
+            ARG_KEBAB,
+            "no tag",
         ),
     ] {
-        let text = manager_without_flag(image);
+        let text = manager_without_flag(&image);
         let (out, outcome) = run_twice(&text, &Config::default());
         let (removed, added) = changed_lines(&text, &out);
         assert!(removed.is_empty(), "{image}: {removed:?}");
         // written like the list's last item: double-quoted
         assert_eq!(added, [format!("        - \"{arg}=true\"")], "{image}");
-        let fields: Vec<(Severity, String)> =
-            results(&outcome).into_iter().map(|r| (r.0, r.2)).collect();
-        let mut expected = vec![(
-            Severity::Info,
-            "spec.template.spec.containers[0].args[2]".to_string(),
-        )];
-        if warned {
-            expected.insert(
-                0,
-                (
-                    Severity::Warning,
-                    "spec.template.spec.containers[0].image".into(),
-                ),
-            );
-            assert!(warnings(&outcome)[0].contains("capm3Version"), "{image}");
-        }
-        let mut fields = fields;
-        fields.sort();
-        expected.sort();
-        assert_eq!(fields, expected, "{image}");
+        assert_eq!(
+            results(&outcome),
+            [(
+                Severity::Info,
+                "Deployment/capm3-controller-manager".to_string(),
+                "spec.template.spec.containers[0].args[2]".to_string()
+            )],
+            "{image}"
+        );
+        // the info says where the spelling comes from
+        let message = &outcome.findings[0].message;
+        assert!(
+            message.contains(&format!("spelled for the {source}"))
+                || message.contains(&format!("spelled for the image, which has {source}")),
+            "{image}: {message}"
+        );
     }
+}
+
+#[test]
+fn a_version_the_image_does_not_tell_is_an_error_naming_capm3_version() {
+    let repo = "quay.io/metal3-io/cluster-api-provider-metal3";
+    let image_field = "spec.template.spec.containers[0].image";
+    for (image, field, says) in [
+        (
+            format!("{repo}@sha256:0123"),
+            image_field,
+            "a digest and no tag",
+        ),
+        // tags that are not versions: someone's own
+        (
+            format!("{repo}:1.12.7"),
+            image_field,
+            "\"1.12.7\" is not a version",
+        ),
+        (
+            format!("{repo}:stable"),
+            image_field,
+            "\"stable\" is not a version",
+        ),
+        (
+            format!("{repo}:sha-4f2a91c"),
+            image_field,
+            "is not a version",
+        ),
+        (
+            format!("{repo}:release-next"),
+            image_field,
+            "is not a version",
+        ),
+    ] {
+        let text = manager_without_flag(&image);
+        let (out, outcome) = run(&text);
+        assert_eq!(out, text, "{image}: nothing is guessed");
+        assert_eq!(
+            results(&outcome),
+            [(
+                Severity::Error,
+                "Deployment/capm3-controller-manager".to_string(),
+                field.to_string()
+            )],
+            "{image}"
+        );
+        let message = &outcome.findings[0].message;
+        assert!(message.contains("capm3Version"), "{message}");
+        assert!(message.contains(says), "{image}: {message}");
+        assert!(
+            message.contains(ARG_KEBAB) && message.contains(ARG_CAMEL),
+            "both spellings named: {message}"
+        );
+        // capm3Version decides it
+        let (out, outcome) = run_twice(&text, &with_version("v1.12.7"));
+        assert!(
+            out.contains("        - \"--enableBMHNameBasedPreallocation=true\"\n"),
+            "{image}: {out}"
+        );
+        assert!(outcome.findings.iter().all(|f| !f.is_error()));
+    }
+    // A manager container without an image: the error is at the container.
+    let text = deployment(
+        MANAGER_DEPLOYMENT,
+        "",
+        "      - name: manager\n        args: [--leader-elect]\n",
+    );
+    let (out, outcome) = run(&text);
+    assert_eq!(out, text);
+    assert_eq!(
+        results(&outcome),
+        [(
+            Severity::Error,
+            "Deployment/capm3-controller-manager".to_string(),
+            "spec.template.spec.containers[0]".to_string()
+        )]
+    );
+    // A manager with the flag already needs no version at all.
+    let text = deployment(
+        MANAGER_DEPLOYMENT,
+        "",
+        &format!(
+            "      - name: manager\n        image: {repo}@sha256:0123\n        args: [--enable-bmh-name-based-preallocation=false]\n"
+        ),
+    );
+    let (out, outcome) = run(&text);
+    assert!(
+        out.contains("args: [--enable-bmh-name-based-preallocation=true]"),
+        "{out}"
+    );
+    assert!(outcome.findings.iter().all(|f| !f.is_error()));
+}
+
+#[test]
+fn tag_version_reads_releases_branches_and_the_newest() {
+    let release = |v: &str| Some(TagVersion::Release(Version::parse(v).expect("a version")));
+    assert_eq!(tag_version(Some("v1.12.7")), release("1.12.7"));
+    assert_eq!(tag_version(Some("release-1.12")), release("1.12"));
+    assert_eq!(tag_version(Some("release-v1.12")), release("1.12"));
+    assert_eq!(tag_version(Some("main")), Some(TagVersion::Newest));
+    assert_eq!(tag_version(Some("latest")), Some(TagVersion::Newest));
+    assert_eq!(tag_version(None), Some(TagVersion::Newest));
+    assert_eq!(tag_version(Some("1.12.7")), None);
+    assert_eq!(tag_version(Some("2024.01")), None);
+    assert_eq!(tag_version(Some("Latest")), None);
+    assert_eq!(tag_version(Some("release-")), None);
+    assert_eq!(TagVersion::Newest.era(), Era::Kebab);
+    assert_eq!(
+        tag_version(Some("release-1.12")).map(TagVersion::era),
+        Some(Era::CamelArg)
+    );
 }
 
 #[test]
@@ -405,10 +526,11 @@ fn capm3_version_wins_over_the_image_tag() {
         "{out}"
     );
     assert!(outcome.findings[0].message.contains("capm3Version v1.10.2"));
+    // also over `latest` (the newest), for a mirror that tags what it holds as latest
     let text = manager_without_flag("quay.io/metal3-io/cluster-api-provider-metal3:latest");
-    let (out, outcome) = run_twice(&text, &with_version("1.13"));
+    let (out, outcome) = run_twice(&text, &with_version("1.12"));
     assert!(
-        out.contains("        - \"--enable-bmh-name-based-preallocation=true\"\n"),
+        out.contains("        - \"--enableBMHNameBasedPreallocation=true\"\n"),
         "{out}"
     );
     assert!(
@@ -856,6 +978,182 @@ fn a_provider_without_config_secret_is_a_warning() {
         outcome.findings[0].resource_ref.is_none(),
         "only the no-flag warning"
     );
+}
+
+// ---- the Cluster API Operator's args map ----
+
+/// An InfrastructureProvider `metal3` with a Secret that holds the variable already, and
+/// `containers` as `spec.deployment.containers`.
+fn provider_with_args(containers: &str) -> String {
+    format!(
+        "apiVersion: operator.cluster.x-k8s.io/v1alpha2
+kind: InfrastructureProvider
+metadata: {{name: metal3, namespace: capm3-system}}
+spec:
+  version: v1.13.0
+  configSecret: {{name: vars}}
+  deployment:
+    containers:
+{containers}---
+{}",
+        secret(
+            "capm3-system",
+            "vars",
+            "stringData:\n  ENABLE_BMH_NAME_BASED_PREALLOCATION: \"true\"\n"
+        )
+    )
+}
+
+#[test]
+fn the_operators_args_map_is_set_to_true_in_either_spelling() {
+    for (arg_line, new_line, was) in [
+        (
+            "        \"--enable-bmh-name-based-preallocation\": \"false\"",
+            "        \"--enable-bmh-name-based-preallocation\": \"true\"",
+            "\"false\"",
+        ),
+        (
+            "        --enableBMHNameBasedPreallocation: 'off' # old spelling",
+            "        --enableBMHNameBasedPreallocation: 'true' # old spelling",
+            "\"off\"",
+        ),
+        (
+            "        --enable-bmh-name-based-preallocation: \"\"",
+            "        --enable-bmh-name-based-preallocation: \"true\"",
+            "\"\"",
+        ),
+        // not a string (the CRD wants one): a quoted "true"
+        (
+            "        --enable-bmh-name-based-preallocation: false",
+            "        --enable-bmh-name-based-preallocation: \"true\"",
+            "false, not a string",
+        ),
+        (
+            "        --enable-bmh-name-based-preallocation: true",
+            "        --enable-bmh-name-based-preallocation: \"true\"",
+            "true, not a string",
+        ),
+    ] {
+        let text = provider_with_args(&format!(
+            "    - name: manager\n      args:\n        --leader-elect: \"true\"\n{arg_line}\n"
+        ));
+        let (out, outcome) = run_twice(&text, &Config::default());
+        let (removed, added) = changed_lines(&text, &out);
+        assert_eq!(
+            (removed, added),
+            (vec![arg_line.to_string()], vec![new_line.to_string()])
+        );
+        let key = arg_line
+            .trim()
+            .split(':')
+            .next()
+            .unwrap_or("")
+            .trim_matches('"');
+        assert_eq!(
+            results(&outcome),
+            [(
+                Severity::Info,
+                "InfrastructureProvider/metal3".to_string(),
+                format!("spec.deployment.containers[0].args.{key}")
+            )],
+            "{arg_line}"
+        );
+        assert!(
+            outcome.findings[0]
+                .message
+                .contains(&format!("(was {was};")),
+            "{}",
+            outcome.findings[0].message
+        );
+    }
+}
+
+#[test]
+fn an_operator_arg_that_reads_true_or_another_arg_is_left_alone() {
+    for args in [
+        "        --enable-bmh-name-based-preallocation: \"true\"\n",
+        "        --enableBMHNameBasedPreallocation: \"1\"\n",
+        "        --enable-bmh-name-based-preallocation: \"True\"\n",
+        // not the flag: no dashes (the operator would write a positional argument), a longer name
+        "        enable-bmh-name-based-preallocation: \"false\"\n",
+        "        --enable-bmh-name-based-preallocations: \"false\"\n",
+    ] {
+        let text = provider_with_args(&format!("    - name: manager\n      args:\n{args}"));
+        let (out, outcome) = run(&text);
+        assert_eq!(out, text, "{args}");
+        assert!(
+            outcome.findings.is_empty(),
+            "{args}: {:?}",
+            outcome.findings
+        );
+    }
+    // every container is read, each at its own position
+    let text = provider_with_args(
+        "    - name: kube-rbac-proxy\n      args: {--v: \"2\"}\n    - name: manager\n      args: {--enable-bmh-name-based-preallocation: \"false\"}\n",
+    );
+    let (out, outcome) = run_twice(&text, &Config::default());
+    assert!(
+        out.contains("args: {--enable-bmh-name-based-preallocation: \"true\"}"),
+        "{out}"
+    );
+    assert_eq!(
+        results(&outcome)[0].2,
+        "spec.deployment.containers[1].args.--enable-bmh-name-based-preallocation"
+    );
+}
+
+#[test]
+fn an_operator_args_map_of_the_wrong_shape_is_a_warning() {
+    for (containers, field) in [
+        (
+            "    - name: manager\n      args: [--x]\n",
+            "spec.deployment.containers[0].args",
+        ),
+        ("    - manager\n", "spec.deployment.containers[0]"),
+    ] {
+        let text = provider_with_args(containers);
+        let (out, outcome) = run(&text);
+        assert_eq!(out, text);
+        assert_eq!(
+            results(&outcome),
+            [(
+                Severity::Warning,
+                "InfrastructureProvider/metal3".to_string(),
+                field.to_string()
+            )],
+            "{containers}"
+        );
+    }
+    let text = provider_with_args("    - name: manager\n").replace(
+        "  deployment:\n    containers:\n    - name: manager\n",
+        "  deployment: [x]\n",
+    );
+    let (_, outcome) = run(&text);
+    assert_eq!(results(&outcome)[0].2, "spec.deployment");
+}
+
+#[test]
+fn check_mode_fails_until_the_operators_arg_is_true() {
+    let text = provider_with_args(
+        "    - name: manager\n      args:\n        --enable-bmh-name-based-preallocation: \"false\"\n",
+    );
+    let check = Config {
+        mode: Mode::Check,
+        ..Config::default()
+    };
+    // (the run discards check mode's edits; the results are what it reports)
+    let (_, outcome) = run_with(&text, &check);
+    assert_eq!(
+        results(&outcome),
+        [(
+            Severity::Error,
+            "InfrastructureProvider/metal3".to_string(),
+            "spec.deployment.containers[0].args.--enable-bmh-name-based-preallocation".to_string()
+        )]
+    );
+    let (filled, _) = run(&text);
+    let (_, outcome) = run_with(&filled, &check);
+    assert!(outcome.findings.is_empty(), "{:?}", outcome.findings);
 }
 
 // ---- clusterctl.yaml in a ConfigMap ----
