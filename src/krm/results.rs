@@ -17,6 +17,9 @@ pub enum Severity {
 pub struct ResourceRef {
     pub api_version: String,
     pub kind: String,
+    /// `metadata.name`; empty when the object has none (a functionConfig may have none), and
+    /// then left out of the result, as kyaml leaves out an empty name.
+    #[serde(skip_serializing_if = "String::is_empty")]
     pub name: String,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub namespace: Option<String>,

@@ -87,6 +87,22 @@ pub fn human_results(findings: &[Finding]) -> String {
     human_lines(findings)
 }
 
+/// An object as a result's line names it: `IPPool ns/name`, `IPReuse name`; an object without a
+/// name (a functionConfig may have none) by its kind alone, `IPReuse (no name)`, so that the
+/// field that follows is not read as its name.
+fn object_words(r: &super::results::ResourceRef) -> String {
+    let name = if r.name.is_empty() {
+        "(no name)"
+    } else {
+        &r.name
+    };
+    match &r.namespace {
+        Some(ns) if !r.name.is_empty() => format!("{} {ns}/{name}", r.kind),
+        Some(ns) => format!("{} {name} in namespace {ns}", r.kind),
+        None => format!("{} {name}", r.kind),
+    }
+}
+
 fn human_lines<'a>(findings: impl IntoIterator<Item = &'a Finding>) -> String {
     let mut out = String::new();
     for f in findings {
@@ -98,10 +114,7 @@ fn human_lines<'a>(findings: impl IntoIterator<Item = &'a Finding>) -> String {
         out.push_str(sev);
         out.push_str(": ");
         if let Some(r) = &f.resource_ref {
-            match &r.namespace {
-                Some(ns) => out.push_str(&format!("{} {ns}/{}", r.kind, r.name)),
-                None => out.push_str(&format!("{} {}", r.kind, r.name)),
-            }
+            out.push_str(&object_words(r));
             if let Some(field) = &f.field {
                 out.push(' ');
                 out.push_str(&field.path);
