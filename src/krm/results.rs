@@ -25,6 +25,24 @@ pub struct ResourceRef {
     pub namespace: Option<String>,
 }
 
+impl ResourceRef {
+    /// The object as a result's line or a message names it: `IPPool ns/name`, `IPReuse name`;
+    /// an object without a name (a functionConfig may have none) by its kind alone,
+    /// `IPReuse (no name)`, so that a field written after it is not read as its name.
+    pub fn words(&self) -> String {
+        let name = if self.name.is_empty() {
+            "(no name)"
+        } else {
+            &self.name
+        };
+        match &self.namespace {
+            Some(ns) if !self.name.is_empty() => format!("{} {ns}/{name}", self.kind),
+            Some(ns) => format!("{} {name} in namespace {ns}", self.kind),
+            None => format!("{} {name}", self.kind),
+        }
+    }
+}
+
 /// The `field.path` of key `key` in the mapping at the dotted path `map`:
 /// `metadata.annotations.[ipreuse.dev/ip.pool]`, `spec.preAllocations.node-1-pool` (a key that
 /// is not a plain word is bracketed, see [`crate::yaml::path_key`]).

@@ -87,22 +87,6 @@ pub fn human_results(findings: &[Finding]) -> String {
     human_lines(findings)
 }
 
-/// An object as a result's line names it: `IPPool ns/name`, `IPReuse name`; an object without a
-/// name (a functionConfig may have none) by its kind alone, `IPReuse (no name)`, so that the
-/// field that follows is not read as its name.
-fn object_words(r: &super::results::ResourceRef) -> String {
-    let name = if r.name.is_empty() {
-        "(no name)"
-    } else {
-        &r.name
-    };
-    match &r.namespace {
-        Some(ns) if !r.name.is_empty() => format!("{} {ns}/{name}", r.kind),
-        Some(ns) => format!("{} {name} in namespace {ns}", r.kind),
-        None => format!("{} {name}", r.kind),
-    }
-}
-
 fn human_lines<'a>(findings: impl IntoIterator<Item = &'a Finding>) -> String {
     let mut out = String::new();
     for f in findings {
@@ -114,7 +98,7 @@ fn human_lines<'a>(findings: impl IntoIterator<Item = &'a Finding>) -> String {
         out.push_str(sev);
         out.push_str(": ");
         if let Some(r) = &f.resource_ref {
-            out.push_str(&object_words(r));
+            out.push_str(&r.words());
             if let Some(field) = &f.field {
                 out.push(' ');
                 out.push_str(&field.path);
