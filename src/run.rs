@@ -144,6 +144,7 @@ pub fn run_with(
                 let (index, values) = match model::index_items(
                     &items,
                     std::mem::take(&mut taken),
+                    cfg.default_namespace.as_deref(),
                     &mut findings,
                 ) {
                     Ok(read) => read,

@@ -354,6 +354,9 @@ pub struct Config {
     pub networks: Vec<NetworkCidr>,
     /// `strictNetworks`: overlapping ranges of one network across namespaces are errors.
     pub strict_networks: bool,
+    /// `defaultNamespace`: the namespace of the items without `metadata.namespace`; `None`
+    /// when unset or empty (`default`).
+    pub default_namespace: Option<String>,
     /// The most host-pool claims a run may fill ([`crate::limits::Limits::max_claims`]): not a
     /// functionConfig field, the run sets it from its limits.
     pub max_claims: u64,
@@ -381,6 +384,7 @@ impl Default for Config {
             capm3_version: None,
             networks: Vec::new(),
             strict_networks: false,
+            default_namespace: None,
         }
     }
 }
@@ -414,6 +418,7 @@ impl Config {
             a.capm3_version == b.capm3_version,
             a.networks == b.networks,
             a.strict_networks == b.strict_networks,
+            a.default_namespace == b.default_namespace,
         ];
         FIELDS
             .iter()
