@@ -70,13 +70,11 @@ impl ConfigItem {
     fn words(&self) -> String {
         format!("{} (in {})", self.resource_ref.words(), self.place)
     }
-
-    /// The field a result about the item as a whole sits at: `kind`, which makes it a config
-    /// (every item has one).
-    fn field(&self) -> &'static str {
-        "kind"
-    }
 }
+
+/// The field a result about an item as a whole sits at: `kind`, which makes it a config (every
+/// item has one).
+const WHOLE: &str = "kind";
 
 /// Which functionConfig a run uses, and what it says about the configs among the items.
 #[derive(Debug)]
@@ -87,13 +85,13 @@ pub struct Chosen<'a> {
     pub findings: Vec<Finding>,
 }
 
-/// Whether the functionConfig `given` says nothing at all: absent, `null`, or a ConfigMap
+/// Whether a functionConfig says nothing at all: `null`, or a ConfigMap
 /// without data, which is what `kpt fn eval --exec` sends when it is given neither
 /// `--fn-config` nor `-- key=value`.
-fn says_nothing(given: Option<&Value>) -> bool {
-    let Some(value) = given.filter(|v| !v.is_null()) else {
+fn says_nothing(value: &Value) -> bool {
+    if value.is_null() {
         return true;
-    };
+    }
     let is = |key: &str, want: &str| value.get(key).and_then(Value::as_str) == Some(want);
     let data_empty = match value.get("data") {
         None | Some(Value::Null) => true,
@@ -111,13 +109,7 @@ fn says_nothing(given: Option<&Value>) -> bool {
 /// `--config`) and the `IPReuse` objects among the items.
 pub fn choose<'a>(given: Option<&'a Value>, items: &'a [ConfigItem]) -> Chosen<'a> {
     let mut findings = Vec::new();
-    if !says_nothing(given) {
-        let Some(given) = given else {
-            return Chosen {
-                config: None,
-                findings,
-            };
-        };
+    if let Some(given) = given.filter(|g| !says_nothing(g)) {
         for item in items {
             if let Some(fields) = differences(given, &item.value) {
                 findings.push(differs(given, item, &fields));
@@ -172,7 +164,7 @@ pub fn choose<'a>(given: Option<&'a Value>, items: &'a [ConfigItem]) -> Chosen<'
                         several.len()
                     ))
                     .on(item.resource_ref.clone())
-                    .at(item.field()),
+                    .at(WHOLE),
                 );
             }
             Chosen {
@@ -192,7 +184,7 @@ fn differs(given: &Value, item: &ConfigItem, fields: &[String]) -> Finding {
     };
     let field = match item.value.get("spec") {
         Some(_) => "spec",
-        None => item.field(),
+        None => WHOLE,
     };
     Finding::warning(format!(
         "{} differs from the functionConfig {}{what}, and is not used: this run uses the \
