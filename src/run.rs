@@ -120,9 +120,17 @@ pub fn run_with(
     let mut edits: Vec<ItemEdit> = Vec::new();
     let mut summaries = Vec::new();
     let mut plan = Vec::new();
+    // The IPReuse objects among the items (SPEC §1 "The config among the inputs").
+    let config_items = config_items(&input, sources, &nodes);
+    let chosen = config::choose(
+        input.function_config.as_ref().or(config_file),
+        &config_items,
+    );
     if findings.iter().all(|f| !f.is_error()) {
-        let fc = input.function_config.as_ref().or(config_file);
-        match config::resolve(fc) {
+        findings.extend(chosen.findings);
+    }
+    if findings.iter().all(|f| !f.is_error()) {
+        match config::resolve(chosen.config) {
             Err(errs) => findings.extend(errs),
             Ok(mut cfg) => {
                 if let Some(mode) = options.mode {
@@ -136,6 +144,7 @@ pub fn run_with(
                 let (index, values) = match model::index_items(
                     &items,
                     std::mem::take(&mut taken),
+                    cfg.default_namespace.as_deref(),
                     &mut findings,
                 ) {
                     Ok(read) => read,
@@ -212,6 +221,25 @@ pub fn run_with(
             Ok(Outcome::new(input.framing, sources, outputs, findings))
         }
     }
+}
+
+/// The `IPReuse` objects among the items, each read whole, with where it is.
+fn config_items(
+    input: &krm::Input,
+    sources: &[Source],
+    nodes: &[&Node],
+) -> Vec<config::ConfigItem> {
+    input
+        .items
+        .iter()
+        .zip(nodes)
+        .filter(|(_, node)| node.get("kind").and_then(Node::as_str) == Some("IPReuse"))
+        .filter_map(|(at, node)| {
+            config::ConfigItem::read(model::read_set::item_value(node), || {
+                input.place(at, sources)
+            })
+        })
+        .collect()
 }
 
 /// The floor of a run's cost, for benchmarks: the input read by the same reader as [`run`]

@@ -478,3 +478,44 @@ fn pass_through_prints_the_input_unchanged_and_still_refuses_what_is_not_yaml() 
         .expect("run ipreuse");
     assert_eq!(code(&usage), 2);
 }
+
+/// A functionConfig without `metadata.name` is named by its kind on stderr (the line said
+/// `IPReuse  spec.strategy`, as if the field were its name), and its results carry no empty
+/// `resourceRef.name`.
+#[test]
+fn a_function_config_without_a_name_is_named_by_its_kind() {
+    let fc = "apiVersion: fn.ipreuse.dev/v1alpha1\nkind: IPReuse\nspec:\n  strategy: sequental\n";
+    let dir = tempfile::tempdir().expect("tempdir");
+    let cfg = dir.path().join("cfg.yaml");
+    std::fs::write(&cfg, fc).expect("write cfg");
+    let out = run_stdin(
+        &["--config", cfg.to_str().expect("utf-8")],
+        &stream(&package()),
+    );
+    assert_eq!(code(&out), 1);
+    let stderr = text(&out.stderr);
+    assert!(
+        stderr.contains("error: IPReuse (no name) spec.strategy: "),
+        "{stderr}"
+    );
+    assert!(!stderr.contains("IPReuse  "), "{stderr}");
+    // The same config as a ResourceList's functionConfig: the result names no empty name.
+    let out = run_stdin(&[], &resource_list(&package(), Some(fc)));
+    assert_eq!(code(&out), 1);
+    let rl = &docs(&text(&out.stdout))[0];
+    let result = rl["results"]
+        .as_array()
+        .and_then(|r| r.iter().find(|r| r["field"]["path"] == "spec.strategy"))
+        .expect("a result at spec.strategy");
+    assert_eq!(result["resourceRef"]["kind"], "IPReuse");
+    assert!(
+        result["resourceRef"].get("name").is_none(),
+        "{}",
+        result["resourceRef"]
+    );
+    assert!(
+        text(&out.stderr).contains("IPReuse (no name) spec.strategy"),
+        "{}",
+        text(&out.stderr)
+    );
+}

@@ -107,7 +107,7 @@ fuzz_target!(|data: &[u8]| {
         nodes.push((at.source, node));
     }
     assert!(
-        model::index_items(&nodes, taken, &mut Vec::new()).is_ok(),
+        model::index_items(&nodes, taken, None, &mut Vec::new()).is_ok(),
         "an item taken with no host read for it"
     );
 });

@@ -21,7 +21,7 @@ const TYPED_API_VERSION: &str = "fn.ipreuse.dev/v1alpha1";
 const TYPED_KIND: &str = "IPReuse";
 
 /// The fields of `spec` (typed form) and `data` (ConfigMap form), in SPEC order.
-pub const FIELDS: [&str; 13] = [
+pub const FIELDS: [&str; 14] = [
     "mode",
     "mapping",
     "hostSelector",
@@ -35,6 +35,7 @@ pub const FIELDS: [&str; 13] = [
     "capm3Version",
     "networks",
     "strictNetworks",
+    "defaultNamespace",
 ];
 
 const TYPED_TOP: [&str; 4] = ["apiVersion", "kind", "metadata", "spec"];
@@ -303,6 +304,16 @@ impl Decoder {
                     format!("must be true or false, found {}", json_text(value)),
                 ),
             },
+            "defaultNamespace" => match value.as_str() {
+                Some(s) => self.default_namespace(path, s),
+                None => self.error(
+                    path,
+                    format!(
+                        "must be a namespace name (a string), found {}",
+                        json_text(value)
+                    ),
+                ),
+            },
             "capm3Version" => match value.as_str() {
                 Some(s) => self.version(path, s),
                 None => self.error(
@@ -335,6 +346,23 @@ impl Decoder {
             self.error(
                 path,
                 format!("{s:?} is not a version; write MAJOR.MINOR or MAJOR.MINOR.PATCH, optionally with a leading v (v1.12.3, 1.13)"),
+            );
+        }
+    }
+
+    /// `defaultNamespace`: empty is `default`; else a namespace name.
+    fn default_namespace(&mut self, path: &str, s: &str) {
+        if s.is_empty() {
+            self.config.default_namespace = None;
+        } else if crate::names::is_dns1123_label(s) {
+            self.config.default_namespace = Some(s.to_string());
+        } else {
+            self.error(
+                path,
+                format!(
+                    "{s:?} is not a namespace name (a DNS-1123 label: lower-case letters, digits \
+                     and '-', starting and ending with a letter or digit, at most 63 characters)"
+                ),
             );
         }
     }
@@ -718,6 +746,7 @@ impl Decoder {
                 ),
             },
             "capm3Version" => self.version(path, text),
+            "defaultNamespace" => self.default_namespace(path, text),
             _ => {}
         }
     }

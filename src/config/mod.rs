@@ -10,6 +10,7 @@
 //! - [`decode`] is the same without the refusals: every value the schema accepts.
 //! - [`crd_yaml`] prints the CRD of the typed form (`ipreuse schema`).
 
+pub mod among;
 mod decode;
 mod typed;
 
@@ -23,6 +24,7 @@ use serde::{Deserialize, Serialize};
 use crate::ipam::{self, Addr, AddrError};
 use crate::results::{Finding, ResourceRef};
 pub use crate::selector::Selector;
+pub use among::{Chosen, ConfigItem, choose};
 pub(crate) use decode::did_you_mean;
 pub use decode::{ACCEPTED_KINDS, FIELDS, decode, resolve};
 pub use typed::{IPReuse, IPReuseSpec, NetworkSpec};
@@ -352,6 +354,9 @@ pub struct Config {
     pub networks: Vec<NetworkCidr>,
     /// `strictNetworks`: overlapping ranges of one network across namespaces are errors.
     pub strict_networks: bool,
+    /// `defaultNamespace`: the namespace of the items without `metadata.namespace`; `None`
+    /// when unset or empty (`default`).
+    pub default_namespace: Option<String>,
     /// The most host-pool claims a run may fill ([`crate::limits::Limits::max_claims`]): not a
     /// functionConfig field, the run sets it from its limits.
     pub max_claims: u64,
@@ -379,6 +384,7 @@ impl Default for Config {
             capm3_version: None,
             networks: Vec::new(),
             strict_networks: false,
+            default_namespace: None,
         }
     }
 }
@@ -392,6 +398,34 @@ impl Config {
     /// `capm3_version`, parsed.
     pub fn capm3_version(&self) -> Option<Version> {
         self.capm3_version.as_deref().and_then(Version::parse)
+    }
+
+    /// The functionConfig fields (as [`FIELDS`] spells them) whose values differ between two
+    /// resolved configs; where they came from, and what the run sets itself, do not count.
+    pub fn differences(a: &Config, b: &Config) -> Vec<&'static str> {
+        // one per field, in the order of FIELDS (a field added there must be added here)
+        let same: [bool; FIELDS.len()] = [
+            a.mode == b.mode,
+            a.mapping == b.mapping,
+            a.host_selector == b.host_selector,
+            a.pools == b.pools,
+            a.strategy == b.strategy,
+            a.ordinal_offset == b.ordinal_offset,
+            a.reserve == b.reserve,
+            a.prune == b.prune,
+            a.labels == b.labels,
+            a.controller_flag == b.controller_flag,
+            a.capm3_version == b.capm3_version,
+            a.networks == b.networks,
+            a.strict_networks == b.strict_networks,
+            a.default_namespace == b.default_namespace,
+        ];
+        FIELDS
+            .iter()
+            .zip(same)
+            .filter(|(_, same)| !same)
+            .map(|(f, _)| *f)
+            .collect()
     }
 }
 

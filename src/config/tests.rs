@@ -1049,3 +1049,59 @@ fn bad_networks_are_errors_at_their_field() {
     let e = at(config_map(json!({"strictNetworks": "yes"})));
     assert_eq!(e[0].0, "data.strictNetworks");
 }
+
+#[test]
+fn default_namespace_is_read_in_both_forms_and_empty_is_default() {
+    let want = Some("metal3".to_string());
+    let typed_ns = settings(&typed(json!({"defaultNamespace": "metal3"}))).expect("valid");
+    assert_eq!(typed_ns.default_namespace, want);
+    let cm = settings(&config_map(json!({"defaultNamespace": " metal3 "}))).expect("valid");
+    assert_eq!(cm.default_namespace, want);
+    for fc in [
+        typed(json!({"defaultNamespace": ""})),
+        config_map(json!({"defaultNamespace": ""})),
+        typed(json!({})),
+    ] {
+        assert_eq!(settings(&fc).expect("valid").default_namespace, None);
+    }
+}
+
+#[test]
+fn a_default_namespace_that_is_not_a_dns_label_is_an_error_at_its_field() {
+    let long = "a".repeat(64);
+    for bad in ["Metal3", "metal3/x", "-a", "a_b", long.as_str()] {
+        assert_error(
+            &typed(json!({ "defaultNamespace": bad })),
+            "spec.defaultNamespace",
+            &["is not a namespace name", "DNS-1123 label"],
+        );
+        assert_error(
+            &config_map(json!({ "defaultNamespace": bad })),
+            "data.defaultNamespace",
+            &["is not a namespace name"],
+        );
+    }
+    assert_error(
+        &typed(json!({"defaultNamespace": ["metal3"]})),
+        "spec.defaultNamespace",
+        &["must be a namespace name (a string)"],
+    );
+}
+
+#[test]
+fn differences_name_the_fields_that_differ_whatever_the_form() {
+    let a = settings(&typed(
+        json!({"mode": "fill", "networks": [{"name": "p", "cidr": "10.0.0.0/8"}]}),
+    ))
+    .expect("valid");
+    let b = settings(&config_map(json!({"networks": "p=10.0.0.0/8"}))).expect("valid");
+    assert!(Config::differences(&a, &b).is_empty());
+    let c = settings(&typed(
+        json!({"strategy": "ordinal", "defaultNamespace": "m3"}),
+    ))
+    .expect("valid");
+    assert_eq!(
+        Config::differences(&a, &c),
+        ["strategy", "networks", "defaultNamespace"]
+    );
+}

@@ -107,6 +107,17 @@ pub struct IPReuseSpec {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schemars(extend("default" = false))]
     pub strict_networks: Option<bool>,
+
+    /// The namespace of the items without `metadata.namespace` (what `kubectl apply -n NS`
+    /// does with them): host files printed without one are read as in this namespace, with the
+    /// pools of that namespace. Empty or unset (default): `default`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(
+        regex(pattern = r"^([a-z0-9]([-a-z0-9]*[a-z0-9])?)?$"),
+        length(max = 63)
+    )]
+    #[schemars(extend("default" = ""))]
+    pub default_namespace: Option<String>,
 }
 
 /// One entry of `networks`.

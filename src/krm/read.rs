@@ -109,6 +109,29 @@ impl Input {
     pub fn node(&self, at: &ItemAt) -> Option<&Node> {
         at.within(&self.docs.get(at.source)?.get(at.doc)?.root)
     }
+
+    /// Where an item is, for a message: `items[3] of the ResourceList`; in a stream, the
+    /// source's name (a file, `<stdin>`), with the document's number when the source holds
+    /// several and the item's place in a `List`: `pkg/hosts.yaml, document 2, items[0]`.
+    pub fn place(&self, at: &ItemAt, sources: &[Source]) -> String {
+        let inside = match at.path.is_empty() {
+            true => String::new(),
+            false => yaml::path_to_string(&at.segments()),
+        };
+        if self.framing == Framing::ResourceList {
+            return format!("{inside} of the ResourceList");
+        }
+        let mut place = sources
+            .get(at.source)
+            .map_or_else(String::new, |s| s.name.clone());
+        if self.docs.get(at.source).is_some_and(|d| d.len() > 1) {
+            place.push_str(&format!(", document {}", at.doc + 1));
+        }
+        if !inside.is_empty() {
+            place.push_str(&format!(", {inside}"));
+        }
+        place
+    }
 }
 
 /// Whether a node is a `v1` `List` (what `kubectl get -o yaml` prints), whose `items` are

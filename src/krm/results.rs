@@ -17,9 +17,30 @@ pub enum Severity {
 pub struct ResourceRef {
     pub api_version: String,
     pub kind: String,
+    /// `metadata.name`; empty when the object has none (a functionConfig may have none), and
+    /// then left out of the result, as kyaml leaves out an empty name.
+    #[serde(skip_serializing_if = "String::is_empty")]
     pub name: String,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub namespace: Option<String>,
+}
+
+impl ResourceRef {
+    /// The object as a result's line or a message names it: `IPPool ns/name`, `IPReuse name`;
+    /// an object without a name (a functionConfig may have none) by its kind alone,
+    /// `IPReuse (no name)`, so that a field written after it is not read as its name.
+    pub fn words(&self) -> String {
+        let name = if self.name.is_empty() {
+            "(no name)"
+        } else {
+            &self.name
+        };
+        match &self.namespace {
+            Some(ns) if !self.name.is_empty() => format!("{} {ns}/{name}", self.kind),
+            Some(ns) => format!("{} {name} in namespace {ns}", self.kind),
+            None => format!("{} {name}", self.kind),
+        }
+    }
 }
 
 /// The `field.path` of key `key` in the mapping at the dotted path `map`:

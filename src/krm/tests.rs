@@ -215,3 +215,40 @@ fn results_sort_errors_first_then_by_object_field_and_message() {
         "sorted, and the second `warning: w` reported once"
     );
 }
+
+/// A functionConfig without `metadata.name` is named by its kind: no empty name in the
+/// `resourceRef` (kyaml leaves an empty name out), and no empty name on the human line, where
+/// `IPReuse  spec.strategy` read as if the field were the name.
+#[test]
+fn a_result_on_an_object_without_a_name_names_it_by_its_kind() {
+    let nameless = ResourceRef {
+        api_version: "fn.ipreuse.dev/v1alpha1".into(),
+        kind: "IPReuse".into(),
+        name: String::new(),
+        namespace: None,
+    };
+    let in_ns = ResourceRef {
+        namespace: Some("m3".into()),
+        ..nameless.clone()
+    };
+    let findings = [
+        Finding::error("bad")
+            .on(nameless.clone())
+            .at("spec.strategy"),
+        Finding::warning("odd").on(in_ns),
+    ];
+    assert_eq!(
+        human_results(&findings),
+        "error: IPReuse (no name) spec.strategy: bad\n\
+         warning: IPReuse (no name) in namespace m3: odd\n"
+    );
+    let yaml = results_yaml(&findings[..1]);
+    assert!(!yaml.contains("name:"), "{yaml}");
+    assert!(yaml.contains("kind: IPReuse"), "{yaml}");
+    // a name is written as before
+    let named = ResourceRef {
+        name: "cfg".into(),
+        ..nameless
+    };
+    assert!(results_yaml(&[Finding::info("x").on(named)]).contains("name: cfg"));
+}

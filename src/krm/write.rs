@@ -98,10 +98,7 @@ fn human_lines<'a>(findings: impl IntoIterator<Item = &'a Finding>) -> String {
         out.push_str(sev);
         out.push_str(": ");
         if let Some(r) = &f.resource_ref {
-            match &r.namespace {
-                Some(ns) => out.push_str(&format!("{} {ns}/{}", r.kind, r.name)),
-                None => out.push_str(&format!("{} {}", r.kind, r.name)),
-            }
+            out.push_str(&r.words());
             if let Some(field) = &f.field {
                 out.push(' ');
                 out.push_str(&field.path);

@@ -263,7 +263,17 @@ impl Index {
 /// same index from the trees; this one is the reference the tests hold that to, and what tests
 /// that start from JSON values use.
 pub fn index(values: &[Value], findings: &mut Vec<Finding>) -> Index {
-    let mut reading = Reading::new(values.len());
+    index_in(values, None, findings)
+}
+
+/// [`index`], with the items without `metadata.namespace` read as in `default_namespace`
+/// (the config's `defaultNamespace`; `None`: `default`).
+pub fn index_in(
+    values: &[Value],
+    default_namespace: Option<&str>,
+    findings: &mut Vec<Finding>,
+) -> Index {
+    let mut reading = Reading::new(values.len(), default_namespace);
     for (i, value) in values.iter().enumerate() {
         reading.item(i, value, findings);
     }
@@ -299,7 +309,7 @@ pub struct NotTaken {
     pub item: ItemId,
 }
 
-/// [`index`] of the items (each with its source and node), read from their trees, and the JSON
+/// [`index_in`] of the items (each with its source and node), read from their trees, and the JSON
 /// values of the items kept: every item's but that of a BareMetalHost the index read, which is
 /// `null` there (a host it skips, such as one with an unrendered name, keeps its value). All the
 /// function reads of a host is in [`host::Host`]: a host `taken` as the input was parsed is read
@@ -309,9 +319,10 @@ pub struct NotTaken {
 pub fn index_items(
     items: &[(usize, &Node)],
     taken: Taken,
+    default_namespace: Option<&str>,
     findings: &mut Vec<Finding>,
 ) -> Result<(Index, Vec<Value>), NotTaken> {
-    let mut reading = Reading::new(items.len());
+    let mut reading = Reading::new(items.len(), default_namespace);
     // most hosts are taken: room for them at once, rather than doubling through them
     reading.idx.hosts.reserve_exact(taken.0.len());
     let mut kept = Vec::with_capacity(items.len());
@@ -350,17 +361,20 @@ pub fn index_items(
 struct Reading {
     idx: Index,
     seen: Seen,
-    ns_written: BTreeMap<String, (bool, bool)>,
+    ns_written: BTreeMap<String, NamespaceUse>,
+    /// `defaultNamespace`, when set: the namespace of the objects without one.
+    default_namespace: Option<String>,
 }
 
 impl Reading {
-    fn new(items: usize) -> Reading {
+    fn new(items: usize, default_namespace: Option<&str>) -> Reading {
         let mut idx = Index::default();
         idx.objects.reserve_exact(items);
         Reading {
             idx,
             seen: Seen::default(),
             ns_written: BTreeMap::new(),
+            default_namespace: default_namespace.map(str::to_string),
         }
     }
 
@@ -370,8 +384,11 @@ impl Reading {
             idx,
             seen,
             ns_written,
+            default_namespace,
         } = self;
-        let obj = Object::read(ItemId(i), value).map(Arc::new);
+        let obj = Object::read(ItemId(i), value)
+            .map(|o| placed(o, default_namespace.as_deref()))
+            .map(Arc::new);
         let Some(o) = obj.as_ref() else {
             idx.objects.push(None);
             return None;
@@ -412,7 +429,7 @@ impl Reading {
             }
             None => None,
         };
-        if read.is_some() {
+        if read.is_some() || is_template(o) {
             note_namespace(ns_written, o);
         }
         idx.objects.push(obj);
@@ -420,7 +437,13 @@ impl Reading {
     }
 
     /// A host read straight from its tree: what [`Reading::item`] does for a host it reads.
-    fn host(&mut self, host: host::Host, findings: &mut Vec<Finding>) {
+    fn host(&mut self, mut host: host::Host, findings: &mut Vec<Finding>) {
+        if let Some(ns) = &self.default_namespace
+            && !host.object.namespace_set
+        {
+            // read before the config was known, as in `default`; not shared yet
+            Arc::make_mut(&mut host.object).namespace = ns.clone();
+        }
         self.seen.note(&self.idx.objects, &host.object, findings);
         note_namespace(&mut self.ns_written, &host.object);
         self.idx.objects.push(Some(Arc::clone(&host.object)));
@@ -431,16 +454,16 @@ impl Reading {
         let Reading {
             mut idx,
             ns_written,
+            default_namespace,
             ..
         } = self;
-        for (ns, (with, without)) in ns_written {
-            if with && without {
-                findings.push(Finding::warning(format!(
-                    "namespace {ns:?} mixes objects that set metadata.namespace with objects that do not; \
-                     an orchestrator may place the unset ones elsewhere: set metadata.namespace on all of them"
-                )));
+        let default_namespace = default_namespace.as_deref();
+        for (ns, used) in &ns_written {
+            if let Some(f) = used.mixed(ns, default_namespace) {
+                findings.push(f);
             }
         }
+        findings.extend(never_meet(&idx, default_namespace));
         idx.hosts.shrink_to_fit();
         idx.pools.shrink_to_fit();
         idx
@@ -505,14 +528,168 @@ impl Seen {
     }
 }
 
-/// Notes whether an object read sets its namespace (for the mixed-namespace warning).
-fn note_namespace(ns_written: &mut BTreeMap<String, (bool, bool)>, o: &Object) {
-    let e = ns_written.entry(o.namespace.clone()).or_default();
-    if o.namespace_set {
-        e.0 = true;
-    } else {
-        e.1 = true;
+/// `o` in its namespace: `default_namespace` (`defaultNamespace`) when it sets none and that
+/// is set; as read otherwise (`default` when it sets none).
+fn placed(mut o: Object, default_namespace: Option<&str>) -> Object {
+    if let Some(ns) = default_namespace
+        && !o.namespace_set
+    {
+        o.namespace = ns.to_string();
     }
+    o
+}
+
+/// Whether `o` is a machine or data template, which count for the mixed-namespace warning as
+/// hosts and pools do: a template placed elsewhere references nothing.
+fn is_template(o: &Object) -> bool {
+    o.is(CAPM3_GROUP, "Metal3MachineTemplate") || o.is(CAPM3_GROUP, "Metal3DataTemplate")
+}
+
+/// The objects read in one namespace, for the mixed-namespace warning: how many set
+/// `metadata.namespace` and how many do not, and the first of each.
+#[derive(Default)]
+struct NamespaceUse {
+    with: (usize, Option<Object>),
+    without: (usize, Option<Object>),
+}
+
+impl NamespaceUse {
+    /// The warning when the namespace mixes both, on the first object without a namespace, at
+    /// `metadata` (where `namespace` would go; `metadata.namespace` does not exist there).
+    fn mixed(&self, ns: &str, default_namespace: Option<&str>) -> Option<Finding> {
+        let ((n_with, Some(with)), (n_without, Some(without))) = (&self.with, &self.without) else {
+            return None;
+        };
+        let some = |o: &Object, n: usize| match n {
+            1 => o.display(),
+            n => format!("{} and {} more", o.display(), n - 1),
+        };
+        let why = match default_namespace {
+            Some(d) => format!("read as in {d:?} by defaultNamespace"),
+            None => "read as in \"default\" (no defaultNamespace is set)".to_string(),
+        };
+        Some(
+            Finding::warning(format!(
+                "namespace {ns:?} mixes objects that set metadata.namespace ({}) with objects that \
+                 do not ({}, {why}); an orchestrator may place the unset ones elsewhere: set \
+                 metadata.namespace on all of them",
+                some(with, *n_with),
+                some(without, *n_without),
+            ))
+            .on(without.resource_ref())
+            .at("metadata"),
+        )
+    }
+}
+
+/// Notes whether an object read sets its namespace (for the mixed-namespace warning).
+fn note_namespace(ns_written: &mut BTreeMap<String, NamespaceUse>, o: &Object) {
+    let e = ns_written.entry(o.namespace.clone()).or_default();
+    let side = if o.namespace_set {
+        &mut e.with
+    } else {
+        &mut e.without
+    };
+    side.0 += 1;
+    if side.1.is_none() {
+        side.1 = Some(o.clone());
+    }
+}
+
+/// At most three names and a count of the rest: `"a", "b", "c" and 2 more`.
+fn some_of(names: &[&str]) -> String {
+    let shown: Vec<String> = names.iter().take(3).map(|n| format!("{n:?}")).collect();
+    match names.len() {
+        n if n > 3 => format!("{} and {} more", shown.join(", "), n - 3),
+        _ => shown.join(", "),
+    }
+}
+
+/// The warnings for hosts and pools that never meet (SPEC §3): a namespace whose hosts have no
+/// pool while another namespace's pools have no host. One per such host namespace, on its first
+/// host, at `metadata.namespace` (`metadata` when it sets none), naming the namespaces of the
+/// pools and `defaultNamespace`: host files written for `kubectl apply -n` carry no namespace.
+fn never_meet(idx: &Index, default_namespace: Option<&str>) -> Vec<Finding> {
+    let mut hosts: BTreeMap<&str, Vec<&Object>> = BTreeMap::new();
+    for h in &idx.hosts {
+        hosts
+            .entry(&h.object.namespace)
+            .or_default()
+            .push(&h.object);
+    }
+    let mut pools: BTreeMap<&str, Vec<&Object>> = BTreeMap::new();
+    for p in &idx.pools {
+        pools
+            .entry(&p.object.namespace)
+            .or_default()
+            .push(&p.object);
+    }
+    let lonely_pools: Vec<&str> = pools
+        .keys()
+        .copied()
+        .filter(|ns| !hosts.contains_key(ns))
+        .collect();
+    let Some(first_pools) = lonely_pools.first() else {
+        return Vec::new();
+    };
+    let read_as = match default_namespace {
+        Some(d) => format!("defaultNamespace is {d:?}"),
+        None => "no defaultNamespace is set, so they are in \"default\"".to_string(),
+    };
+    let mut out = Vec::new();
+    for (ns, in_ns) in hosts.iter().filter(|(ns, _)| !pools.contains_key(*ns)) {
+        let Some(first) = in_ns.first() else {
+            continue;
+        };
+        let unset_hosts = in_ns.iter().filter(|h| !h.namespace_set).count();
+        let unset_pools = lonely_pools
+            .iter()
+            .flat_map(|p| &pools[p])
+            .filter(|p| !p.namespace_set)
+            .count();
+        let hosts_words = match in_ns.len() {
+            1 => format!("{} has", first.display()),
+            n => format!("{} and {} more BareMetalHosts have", first.display(), n - 1),
+        };
+        let advice = if unset_hosts > 0 {
+            format!(
+                "{unset_hosts} of these hosts set no metadata.namespace ({read_as}): if they are \
+                 applied with `kubectl apply -n {first_pools}`, set defaultNamespace: {first_pools} \
+                 in the functionConfig, or write metadata.namespace on them"
+            )
+        } else if unset_pools > 0 {
+            format!(
+                "{unset_pools} of these IPPools set no metadata.namespace ({read_as}): if they are \
+                 applied with `kubectl apply -n {ns}`, set defaultNamespace: {ns} in the \
+                 functionConfig, or write metadata.namespace on them"
+            )
+        } else {
+            "every one sets metadata.namespace (defaultNamespace places only objects without \
+             one): put each cluster's hosts and pools in one namespace"
+                .to_string()
+        };
+        let field = if first.namespace_set {
+            "metadata.namespace"
+        } else {
+            "metadata"
+        };
+        out.push(
+            Finding::warning(format!(
+                "{hosts_words} no IPPool in namespace {ns:?}, while the IPPools of {} {} have no \
+                 BareMetalHost: a host and a pool pair only within one namespace, so none of them \
+                 gets an entry. {advice}",
+                if lonely_pools.len() == 1 {
+                    "namespace"
+                } else {
+                    "namespaces"
+                },
+                some_of(&lonely_pools)
+            ))
+            .on(first.resource_ref())
+            .at(field),
+        );
+    }
+    out
 }
 
 /// Every YAML file under `dir` of the repository, for tests that read them all.
@@ -543,7 +720,7 @@ mod tests {
     /// [`index_items`] of nodes of one source, none of them taken.
     fn index_nodes(nodes: &[&Node], findings: &mut Vec<Finding>) -> (Index, Vec<Value>) {
         let items: Vec<(usize, &Node)> = nodes.iter().map(|&n| (0, n)).collect();
-        index_items(&items, Taken::default(), findings).expect("nothing is taken")
+        index_items(&items, Taken::default(), None, findings).expect("nothing is taken")
     }
 
     /// `index_nodes` reads what `index` reads from every item's JSON value, whether it reads a
@@ -730,7 +907,8 @@ mod tests {
             taken_hosts += nodes.iter().filter(|(_, n)| n.is_taken()).count();
             let (mut f1, mut f2) = (Vec::new(), Vec::new());
             let whole = index(&values, &mut f1);
-            let (read, _) = index_items(&nodes, taken, &mut f2).expect("every host taken is read");
+            let (read, _) =
+                index_items(&nodes, taken, None, &mut f2).expect("every host taken is read");
             assert_same_index(&at, (&whole, &f1), (&read, &f2));
         }
         assert!(taken_hosts > 50, "{taken_hosts} hosts taken");
@@ -760,7 +938,7 @@ mod tests {
         let nodes: Vec<(usize, &Node)> = (input.items.iter())
             .map(|at| (at.source, input.node(at).expect("item")))
             .collect();
-        let (idx, _) = index_items(&nodes, taken, &mut Vec::new()).expect("read");
+        let (idx, _) = index_items(&nodes, taken, None, &mut Vec::new()).expect("read");
         let [a, b] = [&idx.hosts[0], &idx.hosts[1]];
         assert_eq!((a.name(), b.name()), ("h1", "h2"));
         for (i, h) in [a, b].into_iter().enumerate() {
@@ -787,15 +965,73 @@ mod tests {
         let node = input.node(&input.items[0]).expect("item");
         assert!(node.is_taken());
         let mut findings = Vec::new();
-        let lost = index_items(&[(0, node)], Taken::default(), &mut findings);
+        let lost = index_items(&[(0, node)], Taken::default(), None, &mut findings);
         assert_eq!(lost.err(), Some(NotTaken { item: ItemId(0) }));
         // from another source, or another place, it is not this item's either
         let mut elsewhere = Taken(taken.0.clone());
         elsewhere.0[0].0.0 = 1;
-        assert!(index_items(&[(0, node)], elsewhere, &mut findings).is_err());
-        let (read, _) = index_items(&[(0, node)], taken, &mut findings).expect("read");
+        assert!(index_items(&[(0, node)], elsewhere, None, &mut findings).is_err());
+        let (read, _) = index_items(&[(0, node)], taken, None, &mut findings).expect("read");
         assert_eq!(read.hosts.len(), 1);
         assert_eq!(read.hosts[0].object.index, ItemId(0));
+    }
+
+    /// `defaultNamespace` places the objects without a namespace however their hosts are read:
+    /// taken as the input is parsed, read from their trees, or through their values (a merge
+    /// key in `metadata`); objects that set one keep it; both index paths read alike.
+    #[test]
+    fn the_default_namespace_places_hosts_on_every_path() {
+        let text = "apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems:\n\
+                    - apiVersion: metal3.io/v1alpha1\n  kind: BareMetalHost\n  metadata: {name: plain}\n\
+                    - apiVersion: metal3.io/v1alpha1\n  kind: BareMetalHost\n  metadata:\n    <<: {name: merged}\n\
+                    - apiVersion: metal3.io/v1alpha1\n  kind: BareMetalHost\n  metadata: {name: set, namespace: lab}\n\
+                    - apiVersion: ipam.metal3.io/v1alpha1\n  kind: IPPool\n  metadata: {name: p}\n";
+        let sources = [crate::krm::Source {
+            name: "-".into(),
+            text: text.into(),
+        }];
+        let mut taken = Taken::default();
+        let input =
+            crate::krm::read_taking(&sources, 1000, &mut |s, n| taken.take(s, n)).expect("reads");
+        let nodes: Vec<(usize, &Node)> = (input.items.iter())
+            .map(|at| (at.source, input.node(at).expect("item")))
+            .collect();
+        assert!(nodes[0].1.is_taken() && !nodes[1].1.is_taken());
+        let (mut f1, mut f2, mut f3) = (Vec::new(), Vec::new(), Vec::new());
+        let (taken_read, _) = index_items(&nodes, taken, Some("metal3"), &mut f1).expect("read");
+        let plain = crate::krm::read(&sources).expect("reads");
+        let untaken: Vec<(usize, &Node)> = (plain.items.iter())
+            .map(|at| (at.source, plain.node(at).expect("item")))
+            .collect();
+        let values: Vec<Value> = untaken
+            .iter()
+            .map(|(_, n)| read_set::item_value(n))
+            .collect();
+        let (from_trees, _) =
+            index_items(&untaken, Taken::default(), Some("metal3"), &mut f2).expect("read");
+        let from_values = index_in(&values, Some("metal3"), &mut f3);
+        assert_same_index(&"taken", (&taken_read, &f1), (&from_values, &f3));
+        assert_same_index(&"trees", (&from_trees, &f2), (&from_values, &f3));
+        let placed: Vec<(&str, &str, bool)> = (taken_read.hosts.iter())
+            .map(|h| {
+                (
+                    h.name(),
+                    h.object.namespace.as_str(),
+                    h.object.namespace_set,
+                )
+            })
+            .collect();
+        assert_eq!(
+            placed,
+            [
+                ("plain", "metal3", false),
+                ("merged", "metal3", false),
+                ("set", "lab", true)
+            ]
+        );
+        assert_eq!(taken_read.pools[0].object.namespace, "metal3");
+        // the resourceRef keeps the object as written
+        assert_eq!(taken_read.hosts[0].object.resource_ref().namespace, None);
     }
 
     /// Two identities with one hash are still told apart, and each found again.

@@ -39,6 +39,8 @@ pub const READ: &[(&str, &str)] = &[
     ("apps", "Deployment"),
     ("", "ConfigMap"),
     ("", "Secret"),
+    // the config among the inputs (SPEC §1), read whole by `config::ConfigItem`
+    (crate::config::among::GROUP, "IPReuse"),
 ];
 
 /// Top-level fields never read of a kind in [`READ`].
