@@ -594,6 +594,60 @@ fn one_address_for_two_hosts_of_two_clusters_is_an_error_naming_both() {
     );
 }
 
+/// c1's pool shows the claim of host a-0 holding .15; c2's pool gives .15 to host b-0 by an
+/// entry. Which namespace holds which side is swapped by `swap`.
+fn live_in_one_cluster_given_in_the_other(swap: bool) -> Vec<String> {
+    let (live_ns, entry_ns) = if swap { ("c2", "c1") } else { ("c1", "c2") };
+    vec![
+        pool("prov", live_ns)
+            .range(range("172.22.0.10", "172.22.0.19"))
+            .prefix(24)
+            .live("a-0-prov", "172.22.0.15")
+            .yaml(),
+        host("a-0", live_ns).yaml(),
+        pool("prov", entry_ns)
+            .range(range("172.22.0.10", "172.22.0.19"))
+            .prefix(24)
+            .entry("b-0-prov", "172.22.0.15")
+            .yaml(),
+        host("b-0", entry_ns).yaml(),
+    ]
+}
+
+#[test]
+fn a_live_address_of_another_clusters_host_stops_an_entry() {
+    for swap in [false, true] {
+        let (live_ns, entry_ns) = if swap { ("c2", "c1") } else { ("c1", "c2") };
+        let docs = live_in_one_cluster_given_in_the_other(swap);
+        // Without a network the clusters are independent: no error.
+        assert_no_errors(&run_docs(&docs, None));
+        let o = run_docs(&docs, Some(&prov_config(json!({}))));
+        assert_transactional(&o, &[stream(&docs).as_str()]);
+        let says = format!(
+            "entry b-0-prov: 172.22.0.15 is in use by claim a-0-prov of host a-0 in IPPool \
+             {live_ns}/prov (status.indexes), while this gives it to host b-0 in IPPool {entry_ns}/prov: \
+             both claims would hold it at once"
+        );
+        let found = matching(
+            &o,
+            Severity::Error,
+            Want {
+                path: Some("spec.preAllocations.b-0-prov"),
+                object: Some(("IPPool", "prov")),
+                says: &[&says],
+            },
+        );
+        assert!(
+            found.iter().any(|f| f
+                .resource_ref
+                .as_ref()
+                .is_some_and(|r| r.namespace.as_deref() == Some(entry_ns))),
+            "{}",
+            dump(&o)
+        );
+    }
+}
+
 #[test]
 fn a_pin_on_another_clusters_address_is_an_error() {
     let docs = vec![
@@ -611,11 +665,16 @@ fn a_pin_on_another_clusters_address_is_an_error() {
     ];
     let o = run_docs(&docs, Some(&prov_config(json!({}))));
     assert_transactional(&o, &[stream(&docs).as_str()]);
+    // At the pin on b-0 (the entry b-0-prov does not exist), naming a-0's entry.
     assert_error(
         &o,
         Want {
-            says: &["host b-0 of namespace c2", "host a-0 of namespace c1"],
-            ..Want::default()
+            path: Some("metadata.annotations.[ipreuse.dev/ip.prov]"),
+            object: Some(("BareMetalHost", "b-0")),
+            says: &[
+                "host b-0 of namespace c2 (pin ipreuse.dev/ip.prov of BareMetalHost b-0",
+                "host a-0 of namespace c1 (entry a-0-prov of IPPool c1/prov)",
+            ],
         },
     );
 }
