@@ -715,9 +715,8 @@ fn control_plane_endpoints_of_every_cluster_on_the_network_are_reserved() {
         &o,
         Want {
             says: &[
-                "172.22.0.10",
-                "control-plane endpoint",
-                "namespace c1, on network prov",
+                "172.22.0.10 is reserved (rule 4): the control-plane endpoint of Cluster c1/one in \
+                 namespace c1, on network prov with this pool",
             ],
             ..Want::default()
         },

@@ -99,7 +99,10 @@ fn existing_entry_on_the_gateway_is_an_error() {
         Want {
             path: Some("spec.preAllocations.node-1-pool"),
             object: Some(("IPPool", "pool")),
-            says: &["10.0.0.12", "gateway"],
+            says: &[
+                "entry node-1-pool: 10.0.0.12 is reserved (rule 1): the gateway of the pool \
+                 (spec.gateway)",
+            ],
         },
     );
 }
@@ -123,7 +126,10 @@ fn existing_entry_on_an_entry_level_dns_server_is_an_error() {
         Want {
             path: Some("spec.preAllocations.node-1-pool"),
             object: Some(("IPPool", "pool")),
-            says: &["10.0.0.13"],
+            says: &[
+                "entry node-1-pool: 10.0.0.13 is reserved (rule 1): a DNS server of spec.pools[0] \
+                 (dnsServers)",
+            ],
         },
     );
 }
@@ -891,6 +897,26 @@ fn network_address_of_the_entry_subnet_is_skipped() {
     assert_eq!(
         e,
         pairs(&[("h-1-pool", "10.0.0.1"), ("h-2-pool", "10.0.0.2")])
+    );
+    // An entry on it is an error that says which rule and which entry of spec.pools.
+    let docs = with(
+        hosts(&["h-1"]),
+        [pool("pool", "ns")
+            .range(range("10.0.0.0", "10.0.0.9").subnet("10.0.0.0/24"))
+            .entry("h-1-pool", "10.0.0.0")
+            .yaml()],
+    );
+    let o = run_docs(&docs, None);
+    assert_error(
+        &o,
+        Want {
+            path: Some("spec.preAllocations.h-1-pool"),
+            object: Some(("IPPool", "pool")),
+            says: &[
+                "entry h-1-pool: 10.0.0.0 is reserved (rule 2): the network or broadcast address of \
+                 spec.pools[0]",
+            ],
+        },
     );
 }
 
