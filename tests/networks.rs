@@ -673,7 +673,7 @@ fn a_pin_on_another_clusters_address_is_an_error() {
             object: Some(("BareMetalHost", "b-0")),
             says: &[
                 "host b-0 of namespace c2 (pin ipreuse.dev/ip.prov of BareMetalHost b-0",
-                "host a-0 of namespace c1 (entry a-0-prov of IPPool c1/prov)",
+                "IPPool c1/prov gives it to host a-0 of namespace c1 (entry a-0-prov)",
             ],
         },
     );

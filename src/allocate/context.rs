@@ -418,10 +418,10 @@ impl<'a> Context<'a> {
                     Finding::error(format!(
                         "{} gives {} to host {} while {} gives it to host {}: one address cannot \
                          belong to two hosts of overlapping pools; change one of them",
-                        self.describe(&g),
+                        self.describe(&g, false),
                         ipam::canonical(g.addr.ip()),
                         short(self.idx.hosts[g.host].name()),
-                        self.describe(&first),
+                        self.describe(&first, false),
                         short(self.idx.hosts[first.host].name()),
                     ))
                     .on(on)
@@ -461,12 +461,12 @@ impl<'a> Context<'a> {
                         ipam::canonical(g.addr.ip()),
                         short(self.idx.hosts[g.host].name()),
                         short(ns),
-                        self.describe(&g),
+                        self.describe(&g, true),
                         short(ons),
                         short(other.name()),
                         short(self.idx.hosts[first.host].name()),
                         short(ons),
-                        self.describe(&first),
+                        self.describe(&first, true),
                     ))
                     .on(on)
                     .at(field),
@@ -582,16 +582,26 @@ impl Context<'_> {
     }
 
     /// What gift `g` is, for messages: `entry k of IPPool ns/p`, `pin ipreuse.dev/ip.p of host
-    /// h`, `the live address of claim c in IPPool ns/p (status.indexes)`, ...
-    fn describe(&self, g: &Gift) -> String {
+    /// h`, `the live address of claim c in IPPool ns/p (status.indexes)`, ... Without ` of
+    /// IPPool ns/p` (` in ...`) when `named` says the message names the pool already.
+    fn describe(&self, g: &Gift, named: bool) -> String {
         let pool = &self.idx.pools[g.pool];
         let host = &self.idx.hosts[g.host];
-        let label = self.pool_label(g.pool);
+        let label = if named {
+            String::new()
+        } else {
+            format!(" of {}", self.pool_label(g.pool))
+        };
+        let in_label = if named {
+            String::new()
+        } else {
+            format!(" in {}", self.pool_label(g.pool))
+        };
         let claim = crate::names::claim_name(host.name(), pool.name());
         match g.source {
-            Given::Entry(key) => format!("entry {} of {label}", short(key)),
+            Given::Entry(key) => format!("entry {}{label}", short(key)),
             Given::Added(Status::Pinned) | Given::Added(Status::Kept) => format!(
-                "pin {PIN_PREFIX}{} of BareMetalHost {} (new entry {} of {label})",
+                "pin {PIN_PREFIX}{} of BareMetalHost {} (new entry {}{label})",
                 short(pool.name()),
                 short(host.name()),
                 short(&claim)
@@ -601,7 +611,7 @@ impl Context<'_> {
                     source: PinSource::Adopted(a),
                     ..
                 }) => format!(
-                    "the live address of claim {} ({}; new entry {} of {label})",
+                    "the live address of claim {} ({}; new entry {}{label})",
                     short(&a.claim),
                     a.chain,
                     short(&claim)
@@ -609,13 +619,13 @@ impl Context<'_> {
                 _ => {
                     let (_, _, shown) = self.live_place(g.pool, &claim);
                     format!(
-                        "the live address of claim {} in {label} ({shown}), written as its new entry",
+                        "the live address of claim {}{in_label} ({shown}), written as its new entry",
                         short(&claim)
                     )
                 }
             },
             Given::Added(Status::New) => {
-                format!("new entry {} of {label}", short(&claim))
+                format!("new entry {}{label}", short(&claim))
             }
         }
     }
