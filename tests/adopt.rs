@@ -427,7 +427,90 @@ fn an_annotation_pin_of_another_host_on_a_live_address_is_an_error() {
         Want {
             path: Some("metadata.annotations.[ipreuse.dev/ip.prov]"),
             object: Some(("BareMetalHost", "node-3")),
-            says: &["172.22.0.17 is in use by claim workers-3-prov of another host (an IPAddress)"],
+            says: &[
+                "172.22.0.17 is in use by claim workers-3-prov of host node-2 in IPPool lab/prov \
+                 (IPAddress prov-172-22-0-17), while this gives it to host node-3 in IPPool lab/prov",
+            ],
+        },
+    );
+}
+
+#[test]
+fn an_adopted_live_address_is_named_as_the_live_claim_it_is_in_a_clash() {
+    // An overlapping pool prov2 gives node-3 the .17 node-2 holds now through workers-3-prov.
+    let mut g = git(&[]);
+    g.push(
+        pool("prov2", NS)
+            .range(range("172.22.0.10", "172.22.0.50"))
+            .prefix(24)
+            .entry("node-3-prov2", "172.22.0.17")
+            .yaml(),
+    );
+    let src = sources(&g, &export());
+    let o = run_sources(&src, Some(&cfg()));
+    assert_transactional(&o, &[src[0].1.as_str(), src[1].1.as_str()]);
+    // The entry meets another host's live address in another pool (SPEC §5 "Validation").
+    assert_error(
+        &o,
+        Want {
+            path: Some("spec.preAllocations.node-3-prov2"),
+            object: Some(("IPPool", "prov2")),
+            says: &[
+                "entry node-3-prov2: 172.22.0.17 is in use by claim workers-3-prov of host node-2 in \
+                 IPPool lab/prov (IPAddress prov-172-22-0-17), while this gives it to host node-3 in \
+                 IPPool lab/prov2",
+            ],
+        },
+    );
+    // And the clash of the two pools calls the adopted address what it is, with its chain.
+    assert_error(
+        &o,
+        Want {
+            path: Some("spec.preAllocations.node-3-prov2"),
+            object: Some(("IPPool", "prov2")),
+            says: &[
+                "entry node-3-prov2 of IPPool lab/prov2 gives 172.22.0.17 to host node-3 while the live \
+                 address of claim workers-3-prov (IPAddress prov-172-22-0-17 → IPClaim workers-3-prov",
+                "→ BareMetalHost node-2; new entry node-2-prov of IPPool lab/prov) gives it to host node-2",
+            ],
+        },
+    );
+    assert!(
+        errors(&o)
+            .iter()
+            .all(|f| !f.message.contains("(entry node-2-prov")),
+        "{}",
+        dump(&o)
+    );
+}
+
+#[test]
+fn a_live_address_only_an_ip_address_shows_is_reported_at_that_ip_address() {
+    // node-3-prov holds .30 by an IPAddress whose IPClaim is not exported (its chain breaks),
+    // and .30 is reserved by the config: the warning is on the IPAddress, which exists, not
+    // at a status.indexes the pool does not have, and says which rule reserves it.
+    let mut live = export();
+    live.push(ip_address("prov", "node-3-prov", "172.22.0.30"));
+    let cfg = config(json!({"labels": false, "controllerFlag": false, "reserve": ["172.22.0.30"]}));
+    let o = run_sources(&sources(&git(&[]), &live), Some(&cfg));
+    assert_no_errors(&o);
+    assert_eq!(
+        prov_entries(&o),
+        pairs(&[
+            ("node-1-prov", "172.22.0.12"),
+            ("node-2-prov", "172.22.0.17"),
+            ("node-3-prov", "172.22.0.10"),
+        ])
+    );
+    assert_warning(
+        &o,
+        Want {
+            path: Some("spec.address"),
+            object: Some(("IPAddress", "prov-172-22-0-30")),
+            says: &[
+                "claim node-3-prov holds 172.22.0.30 now (IPAddress prov-172-22-0-30), which cannot be \
+                 preallocated to it: it is reserved (rule 3): in spec.reserve[0] of the ipreuse config",
+            ],
         },
     );
 }
@@ -490,7 +573,10 @@ fn a_claim_only_status_indexes_shows_keeps_the_live_address_rules() {
         Want {
             path: Some("spec.preAllocations.node-3-prov"),
             object: Some(("IPPool", "prov")),
-            says: &["differs from the address the claim holds now (172.22.0.33)"],
+            says: &[
+                "entry node-3-prov = 172.22.0.40 differs from the address claim node-3-prov holds now \
+                 in IPPool lab/prov (172.22.0.33, status.indexes)",
+            ],
         },
     );
     let o = run_sources(&sources(&status(None), &export()), Some(&cfg()));

@@ -20,6 +20,12 @@
 //!    the first clusters changes, and no address is held twice in the network.
 //! 3. `colliding_entries_fail`: two clusters whose existing entries give one address to two
 //!    hosts fail, every item unchanged, the error naming both hosts and namespaces.
+//! 4. `no_address_is_held_or_written_for_two_hosts` (issue 21): random pools in one or two
+//!    namespaces, overlapping or not, some on a network, with entries (of hosts of the input
+//!    or not), pins and live claims (`status.indexes`, of hosts or foreign): a run without an
+//!    error never leaves one address written (an entry of the output) for one host and written
+//!    or held live for another host in the same pool, an overlapping pool of the namespace, or
+//!    a pool of the network.
 
 mod common;
 
@@ -366,5 +372,234 @@ proptest! {
             "{}",
             dump(&o)
         );
+    }
+}
+
+// ---- 4. one address, one host, across overlapping and networked pools ------------------------
+
+/// One pool of [`Mixed`]: its namespace (index), range 172.22.0.`start`.. (`len` addresses),
+/// whether it is annotated onto the network, entries and live claims (by host number: below
+/// the namespace's host count a host of the input, else a host that is not there), foreign
+/// live claims; addresses as the last number of 172.22.0.x.
+#[derive(Clone, Debug)]
+struct MixedPool {
+    ns: usize,
+    start: u32,
+    len: u32,
+    net: bool,
+    entries: BTreeMap<usize, u32>,
+    live: BTreeMap<usize, u32>,
+    foreign: Vec<u32>,
+}
+
+#[derive(Clone, Debug)]
+struct Mixed {
+    hosts: [usize; 2],
+    pools: Vec<MixedPool>,
+    /// Pins: (namespace, host, pool index) → address.
+    pins: BTreeMap<(usize, usize, usize), u32>,
+}
+
+const MIXED_NS: [&str; 2] = ["a", "b"];
+
+/// Addresses are drawn inside the pool's own range (an offset modulo its length), so that most
+/// runs pass the checks of one pool; then some live addresses of one pool are copied into an
+/// entry or a pin of a host in another (or the same) pool, which is what the property tries.
+fn mixed() -> impl Strategy<Value = Mixed> {
+    let off = || 0u32..12;
+    let pool = (
+        0usize..2,
+        10u32..20,
+        1u32..12,
+        any::<bool>(),
+        proptest::collection::btree_map(0usize..5, off(), 0..3),
+        proptest::collection::btree_map(0usize..5, off(), 0..3),
+        proptest::collection::vec(off(), 0..2),
+    )
+        .prop_map(|(ns, start, len, net, entries, live, foreign)| {
+            let at = |o: &u32| start + o % len;
+            MixedPool {
+                ns,
+                start,
+                len,
+                net,
+                entries: entries.iter().map(|(h, o)| (*h, at(o))).collect(),
+                live: live.iter().map(|(h, o)| (*h, at(o))).collect(),
+                foreign: foreign.iter().map(at).collect(),
+            }
+        });
+    (
+        [0usize..4, 1usize..4],
+        proptest::collection::vec(pool, 1..5),
+        proptest::collection::btree_map((0usize..2, 0usize..4, 0usize..4), off(), 0..3),
+        // (from pool, which live address, to pool, host, as a pin)
+        proptest::collection::vec(
+            (0usize..4, 0usize..4, 0usize..4, 0usize..4, any::<bool>()),
+            0..3,
+        ),
+    )
+        .prop_map(|(hosts, mut pools, pins, copies)| {
+            let n = pools.len();
+            let pins = pins
+                .into_iter()
+                .filter(|((_, _, i), _)| *i < n)
+                .map(|((ns, h, i), o)| ((ns, h, i), pools[i].start + o % pools[i].len))
+                .collect();
+            let mut m = Mixed {
+                hosts,
+                pools: Vec::new(),
+                pins,
+            };
+            for (from, which, to, h, pin) in copies {
+                let (from, to) = (from % n, to % n);
+                let held: Vec<u32> = pools[from]
+                    .live
+                    .values()
+                    .chain(&pools[from].foreign)
+                    .copied()
+                    .collect();
+                let Some(&a) = held.get(which % held.len().max(1)) else {
+                    continue;
+                };
+                if pin {
+                    m.pins.insert((pools[to].ns, h, to), a);
+                } else {
+                    pools[to].entries.insert(h, a);
+                }
+            }
+            m.pools = pools;
+            m
+        })
+}
+
+impl Mixed {
+    fn addr(n: u32) -> String {
+        format!("172.22.0.{n}")
+    }
+
+    fn pool_name(i: usize) -> String {
+        format!("p{i}")
+    }
+
+    fn docs(&self) -> Vec<String> {
+        let mut docs = Vec::new();
+        for (i, p) in self.pools.iter().enumerate() {
+            let name = Self::pool_name(i);
+            let mut y = pool(&name, MIXED_NS[p.ns])
+                .range(range(
+                    &Self::addr(p.start),
+                    &Self::addr(p.start + p.len - 1),
+                ))
+                .prefix(24);
+            for (h, a) in &p.entries {
+                y = y.entry(&format!("h{h}-{name}"), &Self::addr(*a));
+            }
+            for (h, a) in &p.live {
+                y = y.live(&format!("h{h}-{name}"), &Self::addr(*a));
+            }
+            for (k, a) in p.foreign.iter().enumerate() {
+                y = y.live(&format!("legacy-{k}"), &Self::addr(*a));
+            }
+            let mut text = y.yaml();
+            if p.net {
+                text = text.replacen(
+                    "metadata:\n",
+                    "metadata:\n  annotations:\n    ipreuse.dev/network: net\n",
+                    1,
+                );
+            }
+            docs.push(text);
+        }
+        for (ns, name) in MIXED_NS.iter().enumerate() {
+            for h in 0..self.hosts[ns] {
+                let mut host = host(&format!("h{h}"), name);
+                for ((pns, ph, pi), a) in &self.pins {
+                    if *pns == ns && *ph == h {
+                        host = host.pin(&Self::pool_name(*pi), &Self::addr(*a));
+                    }
+                }
+                docs.push(host.yaml());
+            }
+        }
+        docs
+    }
+
+    /// Whether pools `i` and `j` are "other pools" for each other (SPEC §5, §10), or one pool.
+    fn related(&self, i: usize, j: usize) -> bool {
+        let (p, q) = (&self.pools[i], &self.pools[j]);
+        let meet = p.start < q.start + q.len && q.start < p.start + p.len;
+        i == j || (p.ns == q.ns && meet) || (p.net && q.net)
+    }
+
+    /// The host a claim or entry key `h{n}-p{i}` of pool `i` names, if it is a host of the
+    /// input: (namespace, n).
+    fn host_of(&self, i: usize, key: &str) -> Option<(usize, usize)> {
+        let ns = self.pools[i].ns;
+        let n: usize = key
+            .strip_suffix(&format!("-{}", Self::pool_name(i)))?
+            .strip_prefix('h')?
+            .parse()
+            .ok()?;
+        (n < self.hosts[ns]).then_some((ns, n))
+    }
+}
+
+proptest! {
+    #![proptest_config(pt_config(256))]
+
+    #[test]
+    fn no_address_is_held_or_written_for_two_hosts(
+        m in mixed(),
+        ordinal in proptest::bool::weighted(0.2),
+    ) {
+        let docs = m.docs();
+        let strategy = if ordinal { "ordinal" } else { "sequential" };
+        let cfg = config(json!({"controllerFlag": false, "strategy": strategy}));
+        let o = run_docs(&docs, Some(&cfg));
+        if !errors(&o).is_empty() {
+            prop_assert_eq!(&o.outputs, &vec![stream(&docs)]);
+            return Ok(());
+        }
+        let out = all_entries(&o);
+        // Per pool: what the output writes for hosts of the input, and what the input shows
+        // hosts of the input holding live.
+        let mut written: Vec<Vec<((usize, usize), String)>> = Vec::new();
+        let mut live: Vec<Vec<((usize, usize), String)>> = Vec::new();
+        for (i, p) in m.pools.iter().enumerate() {
+            let key = (MIXED_NS[p.ns].to_string(), Mixed::pool_name(i));
+            written.push(
+                out.get(&key)
+                    .into_iter()
+                    .flatten()
+                    .filter_map(|(k, v)| Some((m.host_of(i, k)?, v.clone())))
+                    .collect(),
+            );
+            live.push(
+                p.live
+                    .iter()
+                    .filter_map(|(h, a)| {
+                        let key = format!("h{h}-{}", Mixed::pool_name(i));
+                        Some((m.host_of(i, &key)?, Mixed::addr(*a)))
+                    })
+                    .collect(),
+            );
+        }
+        for i in 0..m.pools.len() {
+            for j in 0..m.pools.len() {
+                if !m.related(i, j) {
+                    continue;
+                }
+                for (h1, a) in &written[i] {
+                    for (h2, b) in written[j].iter().chain(&live[j]) {
+                        prop_assert!(
+                            a != b || h1 == h2,
+                            "{a} is written for host {:?} in p{i} and written or live for host {:?} in p{j}, \
+                             exit 0:\n{}\n{}",
+                            h1, h2, dump(&o), stream(&docs)
+                        );
+                    }
+                }
+            }
+        }
     }
 }

@@ -262,17 +262,167 @@ fn a_pool_in_two_networks_is_an_error_naming_both() {
 }
 
 #[test]
-fn a_pool_only_partly_inside_a_cidr_is_not_on_the_network() {
-    // c1's candidates (.100–.150) start before the upper /25: c1 is on no network, c2 is alone
-    // on it and shares with nobody.
+fn a_pool_partly_inside_a_networks_cidr_is_on_it_with_a_warning() {
+    // c1's candidates (.100–.150) start before the upper /25: c1 is on the network all the same
+    // (its addresses are guarded with c2's), with a warning naming the pool and the network.
     let cfg = config(json!({"networks": [{"name": "prov", "cidr": "172.22.0.128/25"}]}));
     let o = run_docs(&issue_clusters(), Some(&cfg));
     assert_no_errors(&o);
-    assert!(!summary(&o, "c1", "provisioning-pool").contains("network"));
+    assert!(summary(&o, "c1", "provisioning-pool").ends_with("(network prov)"));
     assert!(summary(&o, "c2", "provisioning-pool").ends_with("(network prov)"));
+    // c1 fills first: a-1 takes .100. c2 walks from .140, a-0's: b-0 .141, b-1 .142.
     assert_eq!(
-        entry_of(&o, "c2", "provisioning-pool", "b-0-provisioning-pool").as_deref(),
-        Some("172.22.0.140")
+        entry_of(&o, "c1", "provisioning-pool", "a-1-provisioning-pool").as_deref(),
+        Some("172.22.0.100")
+    );
+    assert_eq!(
+        pool_entries(&o, "c2", "provisioning-pool"),
+        pairs(&[
+            ("b-0-provisioning-pool", "172.22.0.141"),
+            ("b-1-provisioning-pool", "172.22.0.142"),
+        ])
+    );
+    let partly = Want {
+        path: Some("spec.pools"),
+        object: Some(("IPPool", "provisioning-pool")),
+        says: &[
+            "IPPool c1/provisioning-pool has candidates both inside and outside the cidrs of network \
+             prov (172.22.0.128/25 of spec.networks[0] holds some; 172.22.0.100 is outside every \
+             cidr of prov)",
+            "it is taken as on network prov",
+        ],
+    };
+    assert_warning(&o, partly);
+    // c2 lies wholly inside: no such warning for it.
+    assert_eq!(
+        matching(
+            &o,
+            Severity::Warning,
+            Want {
+                says: &["both inside and outside"],
+                ..Want::default()
+            }
+        )
+        .len(),
+        1,
+        "{}",
+        dump(&o)
+    );
+    // strictNetworks makes it an error, and nothing changes.
+    let cfg = config(
+        json!({"networks": [{"name": "prov", "cidr": "172.22.0.128/25"}],
+        "strictNetworks": true}),
+    );
+    let docs = issue_clusters();
+    let o = run_docs(&docs, Some(&cfg));
+    assert_transactional(&o, &[stream(&docs).as_str()]);
+    assert_error(
+        &o,
+        Want {
+            says: &[partly.says[0], "(spec.strictNetworks is true)"],
+            ..partly
+        },
+    );
+}
+
+/// One dual-stack cluster per namespace: pool `prov` with an IPv4 and an IPv6 range; c1's
+/// a-0 holds 172.22.0.10.
+fn dual_stack_clusters() -> Vec<String> {
+    let dual = |ns: &str| {
+        pool("prov", ns)
+            .range(range("172.22.0.10", "172.22.0.19").prefix(24))
+            .range(range("fd00:22::10", "fd00:22::1f").prefix(64))
+    };
+    vec![
+        dual("c1").entry("a-0-prov", "172.22.0.10").yaml(),
+        host("a-0", "c1").yaml(),
+        dual("c2").yaml(),
+        host("b-0", "c2").yaml(),
+    ]
+}
+
+fn dual_stack_config() -> Value {
+    config(json!({"networks": [
+        {"name": "prov", "cidr": "172.22.0.0/24"},
+        {"name": "prov", "cidr": "fd00:22::/64"},
+    ]}))
+}
+
+#[test]
+fn a_dual_stack_pool_whose_families_lie_in_the_networks_two_cidrs_is_on_it() {
+    let o = run_docs(&dual_stack_clusters(), Some(&dual_stack_config()));
+    assert_no_errors(&o);
+    assert!(summary(&o, "c1", "prov").ends_with("(network prov)"));
+    assert!(summary(&o, "c2", "prov").ends_with("(network prov)"));
+    // .10 is a-0's in c1: b-0 takes the next, .11.
+    assert_eq!(
+        entry_of(&o, "c2", "prov", "b-0-prov").as_deref(),
+        Some("172.22.0.11")
+    );
+    assert!(
+        matching(
+            &o,
+            Severity::Warning,
+            Want {
+                says: &["both inside and outside"],
+                ..Want::default()
+            }
+        )
+        .is_empty(),
+        "{}",
+        dump(&o)
+    );
+    // Only one family's cidr listed: both pools are partly inside, on the network, warned.
+    let v4_only = config(json!({"networks": [{"name": "prov", "cidr": "172.22.0.0/24"}]}));
+    let o = run_docs(&dual_stack_clusters(), Some(&v4_only));
+    assert_no_errors(&o);
+    assert_eq!(
+        entry_of(&o, "c2", "prov", "b-0-prov").as_deref(),
+        Some("172.22.0.11")
+    );
+    for ns in ["c1", "c2"] {
+        let says = format!(
+            "IPPool {ns}/prov has candidates both inside and outside the cidrs of network prov \
+             (172.22.0.0/24 of spec.networks[0] holds some; fd00:22::10 is outside every cidr of prov)"
+        );
+        assert_warning(
+            &o,
+            Want {
+                path: Some("spec.pools"),
+                says: &[&says],
+                ..Want::default()
+            },
+        );
+    }
+}
+
+#[test]
+fn a_dual_stack_network_guards_files_on_disk_run_through_the_binary() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let docs = dual_stack_clusters();
+    std::fs::write(dir.path().join("c1.yaml"), stream(&docs[..2])).expect("write");
+    std::fs::write(dir.path().join("c2.yaml"), stream(&docs[2..])).expect("write");
+    let cfg = dir.path().join("ipreuse.cfg");
+    std::fs::write(
+        &cfg,
+        serde_json::to_string(&dual_stack_config()).expect("json"),
+    )
+    .expect("write");
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_ipreuse"))
+        .arg("--config")
+        .arg(&cfg)
+        .arg("--in-place")
+        .arg(dir.path().join("c1.yaml"))
+        .arg(dir.path().join("c2.yaml"))
+        .output()
+        .expect("run ipreuse");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{stderr}");
+    let c2 = std::fs::read_to_string(dir.path().join("c2.yaml")).expect("read");
+    assert_eq!(
+        entries(&c2).remove(&("c2".to_string(), "prov".to_string())),
+        Some(vec![("b-0-prov".to_string(), "172.22.0.11".to_string())]),
+        "{c2}\n{stderr}"
     );
 }
 
@@ -444,6 +594,60 @@ fn one_address_for_two_hosts_of_two_clusters_is_an_error_naming_both() {
     );
 }
 
+/// c1's pool shows the claim of host a-0 holding .15; c2's pool gives .15 to host b-0 by an
+/// entry. Which namespace holds which side is swapped by `swap`.
+fn live_in_one_cluster_given_in_the_other(swap: bool) -> Vec<String> {
+    let (live_ns, entry_ns) = if swap { ("c2", "c1") } else { ("c1", "c2") };
+    vec![
+        pool("prov", live_ns)
+            .range(range("172.22.0.10", "172.22.0.19"))
+            .prefix(24)
+            .live("a-0-prov", "172.22.0.15")
+            .yaml(),
+        host("a-0", live_ns).yaml(),
+        pool("prov", entry_ns)
+            .range(range("172.22.0.10", "172.22.0.19"))
+            .prefix(24)
+            .entry("b-0-prov", "172.22.0.15")
+            .yaml(),
+        host("b-0", entry_ns).yaml(),
+    ]
+}
+
+#[test]
+fn a_live_address_of_another_clusters_host_stops_an_entry() {
+    for swap in [false, true] {
+        let (live_ns, entry_ns) = if swap { ("c2", "c1") } else { ("c1", "c2") };
+        let docs = live_in_one_cluster_given_in_the_other(swap);
+        // Without a network the clusters are independent: no error.
+        assert_no_errors(&run_docs(&docs, None));
+        let o = run_docs(&docs, Some(&prov_config(json!({}))));
+        assert_transactional(&o, &[stream(&docs).as_str()]);
+        let says = format!(
+            "entry b-0-prov: 172.22.0.15 is in use by claim a-0-prov of host a-0 in IPPool \
+             {live_ns}/prov (status.indexes), while this gives it to host b-0 in IPPool {entry_ns}/prov: \
+             both claims would hold it at once"
+        );
+        let found = matching(
+            &o,
+            Severity::Error,
+            Want {
+                path: Some("spec.preAllocations.b-0-prov"),
+                object: Some(("IPPool", "prov")),
+                says: &[&says],
+            },
+        );
+        assert!(
+            found.iter().any(|f| f
+                .resource_ref
+                .as_ref()
+                .is_some_and(|r| r.namespace.as_deref() == Some(entry_ns))),
+            "{}",
+            dump(&o)
+        );
+    }
+}
+
 #[test]
 fn a_pin_on_another_clusters_address_is_an_error() {
     let docs = vec![
@@ -461,11 +665,16 @@ fn a_pin_on_another_clusters_address_is_an_error() {
     ];
     let o = run_docs(&docs, Some(&prov_config(json!({}))));
     assert_transactional(&o, &[stream(&docs).as_str()]);
+    // At the pin on b-0 (the entry b-0-prov does not exist), naming a-0's entry.
     assert_error(
         &o,
         Want {
-            says: &["host b-0 of namespace c2", "host a-0 of namespace c1"],
-            ..Want::default()
+            path: Some("metadata.annotations.[ipreuse.dev/ip.prov]"),
+            object: Some(("BareMetalHost", "b-0")),
+            says: &[
+                "host b-0 of namespace c2 (pin ipreuse.dev/ip.prov of BareMetalHost b-0",
+                "IPPool c1/prov gives it to host a-0 of namespace c1 (entry a-0-prov)",
+            ],
         },
     );
 }
@@ -506,9 +715,8 @@ fn control_plane_endpoints_of_every_cluster_on_the_network_are_reserved() {
         &o,
         Want {
             says: &[
-                "172.22.0.10",
-                "control-plane endpoint",
-                "namespace c1, on network prov",
+                "172.22.0.10 is reserved (rule 4): the control-plane endpoint of Cluster c1/one in \
+                 namespace c1, on network prov with this pool",
             ],
             ..Want::default()
         },

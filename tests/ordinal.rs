@@ -191,6 +191,37 @@ fn a_position_past_the_last_candidate_is_an_error() {
 }
 
 #[test]
+fn a_position_past_the_walk_cap_says_the_cap_is_the_cause_not_the_ranges() {
+    // A `start`-only range walks on without end; ipreuse counts positions up to 2^20 only.
+    let unbounded = || pool("pool", "ns").range(start_only("10.0.0.10")).prefix(24);
+    // Position 2^20 is the last one: 10.0.0.10 + 2^20 = 10.16.0.10.
+    let d = docs(&hosts(&["node-0"]), unbounded());
+    assert_eq!(filled(&d, 1 << 20), pairs(&[("node-0-pool", "10.16.0.10")]));
+    let d = docs(&hosts(&["node-1"]), unbounded());
+    let o = fails(&d, 1 << 20);
+    assert_error(
+        &o,
+        Want {
+            path: Some("metadata.name"),
+            object: Some(("BareMetalHost", "node-1")),
+            says: &[
+                "needs walk position 1048577",
+                "past 1048576 (2^20)",
+                "widening spec.pools cannot help",
+                "lower ordinalOffset (1048576) or the host's number",
+            ],
+        },
+    );
+    assert!(
+        errors(&o)
+            .iter()
+            .all(|f| !f.message.contains("widen spec.pools")),
+        "{}",
+        dump(&o)
+    );
+}
+
+#[test]
 fn two_hosts_with_one_number_are_both_errors() {
     let d = docs(
         &hosts(&["rack1-node1", "rack2-node1", "rack2-node2"]),

@@ -99,7 +99,10 @@ fn existing_entry_on_the_gateway_is_an_error() {
         Want {
             path: Some("spec.preAllocations.node-1-pool"),
             object: Some(("IPPool", "pool")),
-            says: &["10.0.0.12", "gateway"],
+            says: &[
+                "entry node-1-pool: 10.0.0.12 is reserved (rule 1): the gateway of the pool \
+                 (spec.gateway)",
+            ],
         },
     );
 }
@@ -123,7 +126,10 @@ fn existing_entry_on_an_entry_level_dns_server_is_an_error() {
         Want {
             path: Some("spec.preAllocations.node-1-pool"),
             object: Some(("IPPool", "pool")),
-            says: &["10.0.0.13"],
+            says: &[
+                "entry node-1-pool: 10.0.0.13 is reserved (rule 1): a DNS server of spec.pools[0] \
+                 (dnsServers)",
+            ],
         },
     );
 }
@@ -325,13 +331,40 @@ fn pin_differing_from_the_live_address_is_used_with_a_warning() {
     ];
     let (o, e) = fill(&docs);
     assert_eq!(e, pairs(&[("node-1-pool", "10.0.0.12")]));
+    // At the pin, which exists in the input: the entry does not yet.
     assert_warning(
         &o,
         Want {
-            says: &["10.0.0.12", "10.0.0.13"],
-            ..Want::default()
+            path: Some("metadata.annotations.[ipreuse.dev/ip.pool]"),
+            object: Some(("BareMetalHost", "node-1")),
+            says: &[
+                "pin ipreuse.dev/ip.pool of host node-1 = 10.0.0.12 differs from the address claim \
+                 node-1-pool holds now in IPPool ns/pool (10.0.0.13, status.indexes)",
+            ],
         },
     );
+}
+
+#[test]
+fn two_pins_on_one_address_name_each_other() {
+    let docs = vec![
+        host("node-1", "ns").pin("pool", "10.0.0.12").yaml(),
+        host("node-2", "ns").pin("pool", "10.0.0.12").yaml(),
+        v4_pool().yaml(),
+    ];
+    let o = fails(&docs);
+    for (h, other) in [("node-1", "node-2"), ("node-2", "node-1")] {
+        assert_error(
+            &o,
+            Want {
+                path: Some("metadata.annotations.[ipreuse.dev/ip.pool]"),
+                object: Some(("BareMetalHost", h)),
+                says: &[&format!(
+                    "pin 10.0.0.12 for IPPool ns/pool is pinned by another host too: {other}"
+                )],
+            },
+        );
+    }
 }
 
 // ---- 3. live address ------------------------------------------------------------------------
@@ -364,9 +397,12 @@ fn live_address_on_the_gateway_gives_a_warning_and_the_strategy() {
     assert_warning(
         &o,
         Want {
+            path: Some("status.indexes.node-1-pool"),
             object: Some(("IPPool", "pool")),
-            says: &["node-1-pool", "10.0.0.15"],
-            ..Want::default()
+            says: &[
+                "claim node-1-pool holds 10.0.0.15 now (status.indexes), which cannot be preallocated \
+                 to it: it is reserved (rule 1): the gateway of the pool (spec.gateway)",
+            ],
         },
     );
 }
@@ -465,7 +501,11 @@ fn live_address_the_webhook_admits_but_the_walk_never_reaches_gives_a_warning_an
         Want {
             path: Some("status.indexes.node-1-pool"),
             object: Some(("IPPool", "pool")),
-            says: &["node-1-pool", "10.0.0.3", "moves"],
+            says: &[
+                "claim node-1-pool holds 10.0.0.3 now (status.indexes), which cannot be preallocated \
+                 to it: it is not a candidate of this pool",
+                "host node-1 moves",
+            ],
         },
     );
 }
@@ -511,8 +551,9 @@ fn in_use_bounds_are_family_blind_as_the_webhook_is() {
 
 #[test]
 fn live_address_held_by_another_pools_entry_is_not_reused() {
-    // pool-a (filled first) overlaps pool-b and already gives .10 to node-2: node-1's live
-    // .10 in pool-b is taken by something else, so node-1 gets the strategy and a warning.
+    // pool-a (filled first) overlaps pool-b and holds .10 in the entry of a host that is gone
+    // (not a host of the input: only a warning). node-1's live .10 in pool-b is taken by that
+    // entry, so node-1 gets the strategy and a warning that says which entry of which pool.
     let docs = vec![
         host("node-1", "ns").yaml(),
         host("node-2", "ns").yaml(),
@@ -520,7 +561,7 @@ fn live_address_held_by_another_pools_entry_is_not_reused() {
             .range(range("10.0.0.10", "10.0.0.20"))
             .prefix(24)
             .entry("node-1-pool-a", "10.0.0.11")
-            .entry("node-2-pool-a", "10.0.0.10")
+            .entry("gone-pool-a", "10.0.0.10")
             .yaml(),
         pool("pool-b", "ns")
             .range(range("10.0.0.10", "10.0.0.20"))
@@ -530,20 +571,161 @@ fn live_address_held_by_another_pools_entry_is_not_reused() {
     ];
     let o = run_docs(&docs, None);
     assert_no_errors(&o);
+    // pool-a: .10 (gone's entry, and pool-b's live claim) and .11 (node-1) are held: node-2
+    // takes .12. pool-b: .10, .11, .12 are held: node-1 takes .13, node-2 .14.
+    assert_eq!(
+        pool_entries(&o, "ns", "pool-a"),
+        pairs(&[
+            ("node-1-pool-a", "10.0.0.11"),
+            ("gone-pool-a", "10.0.0.10"),
+            ("node-2-pool-a", "10.0.0.12")
+        ])
+    );
     assert_eq!(
         pool_entries(&o, "ns", "pool-b"),
         pairs(&[
-            ("node-1-pool-b", "10.0.0.12"),
-            ("node-2-pool-b", "10.0.0.13")
+            ("node-1-pool-b", "10.0.0.13"),
+            ("node-2-pool-b", "10.0.0.14")
         ])
     );
     assert_warning(
         &o,
         Want {
+            path: Some("status.indexes.node-1-pool-b"),
             object: Some(("IPPool", "pool-b")),
-            says: &["node-1-pool-b", "10.0.0.10"],
-            ..Want::default()
+            says: &[
+                "claim node-1-pool-b holds 10.0.0.10 now (status.indexes)",
+                "it is taken: entry gone-pool-a of IPPool ns/pool-a holds it",
+                "host node-1 moves",
+            ],
         },
+    );
+}
+
+/// The issue's reproduction: pool `prov` of namespace `a` shows node-1's claim holding
+/// 172.22.0.15; the overlapping pool `prov2` gives it to node-7 (an entry, or a pin).
+fn live_in_prov_given_in_prov2(entry: bool, live_claim: &str) -> Vec<String> {
+    let mut prov2 = pool("prov2", "a")
+        .range(range("172.22.0.10", "172.22.0.100"))
+        .prefix(24);
+    let mut node7 = host("node-7", "a");
+    if entry {
+        prov2 = prov2.entry("node-7-prov2", "172.22.0.15");
+    } else {
+        node7 = node7.pin("prov2", "172.22.0.15");
+    }
+    vec![
+        host("node-1", "a").yaml(),
+        node7.yaml(),
+        pool("prov", "a")
+            .range(range("172.22.0.10", "172.22.0.100"))
+            .prefix(24)
+            .live(live_claim, "172.22.0.15")
+            .yaml(),
+        prov2.yaml(),
+    ]
+}
+
+#[test]
+fn an_entry_on_the_live_address_of_another_pools_host_is_an_error() {
+    let docs = live_in_prov_given_in_prov2(true, "node-1-prov");
+    let o = fails(&docs);
+    assert_error(
+        &o,
+        Want {
+            path: Some("spec.preAllocations.node-7-prov2"),
+            object: Some(("IPPool", "prov2")),
+            says: &[
+                "entry node-7-prov2: 172.22.0.15 is in use by claim node-1-prov of host node-1 in \
+                 IPPool a/prov (status.indexes), while this gives it to host node-7 in IPPool a/prov2: \
+                 both claims would hold it at once",
+            ],
+        },
+    );
+}
+
+#[test]
+fn an_entry_on_the_live_address_of_another_pools_host_fails_the_binary_and_writes_nothing() {
+    // As an operator runs it: the package on disk, `--in-place`, then the plain command.
+    let dir = tempfile::tempdir().expect("tempdir");
+    let docs = live_in_prov_given_in_prov2(true, "node-1-prov");
+    let hosts_file = dir.path().join("hosts.yaml");
+    let pools_file = dir.path().join("pools.yaml");
+    std::fs::write(&hosts_file, stream(&docs[..2])).expect("write");
+    std::fs::write(&pools_file, stream(&docs[2..])).expect("write");
+    let before = [
+        std::fs::read(&hosts_file).expect("read"),
+        std::fs::read(&pools_file).expect("read"),
+    ];
+    let dir_arg = dir.path().to_str().expect("utf-8 path");
+    for args in [vec!["--in-place", dir_arg], vec![dir_arg]] {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_ipreuse"))
+            .args(&args)
+            .output()
+            .expect("run ipreuse");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{args:?}: {stderr}");
+        assert!(
+            stderr.contains("claim node-1-prov of host node-1 in IPPool a/prov")
+                && stderr.contains("host node-7 in IPPool a/prov2"),
+            "{stderr}"
+        );
+        assert_eq!(std::fs::read(&hosts_file).expect("read"), before[0]);
+        assert_eq!(std::fs::read(&pools_file).expect("read"), before[1]);
+    }
+}
+
+#[test]
+fn a_pin_on_the_live_address_of_another_pools_host_is_an_error_at_the_pin() {
+    let docs = live_in_prov_given_in_prov2(false, "node-1-prov");
+    let o = fails(&docs);
+    assert_error(
+        &o,
+        Want {
+            path: Some("metadata.annotations.[ipreuse.dev/ip.prov2]"),
+            object: Some(("BareMetalHost", "node-7")),
+            says: &[
+                "172.22.0.15 is in use by claim node-1-prov of host node-1 in IPPool a/prov \
+                 (status.indexes), while this gives it to host node-7 in IPPool a/prov2",
+            ],
+        },
+    );
+}
+
+#[test]
+fn an_entry_on_an_address_another_pool_holds_for_no_host_is_a_warning() {
+    // `old-claim` is no claim of a host of the input: the entry stays, with a warning that
+    // names the claim and its pool.
+    let docs = live_in_prov_given_in_prov2(true, "old-claim");
+    let o = run_docs(&docs, None);
+    assert_no_errors(&o);
+    assert_eq!(
+        entry_of(&o, "a", "prov2", "node-7-prov2").as_deref(),
+        Some("172.22.0.15")
+    );
+    assert_warning(
+        &o,
+        Want {
+            path: Some("spec.preAllocations.node-7-prov2"),
+            object: Some(("IPPool", "prov2")),
+            says: &[
+                "172.22.0.15 is in use by claim old-claim in IPPool a/prov (status.indexes), a claim \
+                 of no host of the input",
+                "before host node-7 is provisioned",
+            ],
+        },
+    );
+}
+
+#[test]
+fn a_host_whose_entry_it_holds_live_in_an_overlapping_pool_is_no_conflict() {
+    // node-7's own claim of prov holds .15, and prov2 gives node-7 .15: one host, no error.
+    let docs = live_in_prov_given_in_prov2(true, "node-7-prov");
+    let o = run_docs(&docs, None);
+    assert_no_errors(&o);
+    assert_eq!(
+        entry_of(&o, "a", "prov2", "node-7-prov2").as_deref(),
+        Some("172.22.0.15")
     );
 }
 
@@ -715,6 +897,26 @@ fn network_address_of_the_entry_subnet_is_skipped() {
     assert_eq!(
         e,
         pairs(&[("h-1-pool", "10.0.0.1"), ("h-2-pool", "10.0.0.2")])
+    );
+    // An entry on it is an error that says which rule and which entry of spec.pools.
+    let docs = with(
+        hosts(&["h-1"]),
+        [pool("pool", "ns")
+            .range(range("10.0.0.0", "10.0.0.9").subnet("10.0.0.0/24"))
+            .entry("h-1-pool", "10.0.0.0")
+            .yaml()],
+    );
+    let o = run_docs(&docs, None);
+    assert_error(
+        &o,
+        Want {
+            path: Some("spec.preAllocations.h-1-pool"),
+            object: Some(("IPPool", "pool")),
+            says: &[
+                "entry h-1-pool: 10.0.0.0 is reserved (rule 2): the network or broadcast address of \
+                 spec.pools[0]",
+            ],
+        },
     );
 }
 
@@ -1268,9 +1470,86 @@ fn one_address_for_two_hosts_in_overlapping_pools_is_an_error() {
     assert_error(
         &o,
         Want {
-            says: &["10.0.0.15"],
-            ..Want::default()
+            path: Some("spec.preAllocations.node-2-pool-b"),
+            object: Some(("IPPool", "pool-b")),
+            says: &[
+                "entry node-2-pool-b of IPPool ns/pool-b gives 10.0.0.15 to host node-2 while entry \
+                 node-1-pool-a of IPPool ns/pool-a gives it to host node-1",
+            ],
         },
+    );
+}
+
+#[test]
+fn a_live_address_in_another_namespace_off_any_network_stops_nothing() {
+    // Namespaces a and b each have two overlapping pools p0, p1. b/p1 shows host g holding .15;
+    // a/p0 gives .15 to host h. Without a network the namespaces are independent: no error.
+    let pools = |ns: &str| {
+        ["p0", "p1"].map(|name| {
+            pool(name, ns)
+                .range(range("10.0.0.10", "10.0.0.20"))
+                .prefix(24)
+        })
+    };
+    let [a0, a1] = pools("a");
+    let [b0, b1] = pools("b");
+    let docs = vec![
+        host("h", "a").yaml(),
+        host("g", "b").yaml(),
+        a0.entry("h-p0", "10.0.0.15").yaml(),
+        a1.yaml(),
+        b0.yaml(),
+        b1.live("g-p1", "10.0.0.15").yaml(),
+    ];
+    let o = run_docs(&docs, None);
+    assert_no_errors(&o);
+    assert_eq!(
+        entry_of(&o, "a", "p0", "h-p0").as_deref(),
+        Some("10.0.0.15")
+    );
+    assert!(
+        o.findings.iter().all(|f| !f.message.contains("g-p1")),
+        "{}",
+        dump(&o)
+    );
+}
+
+#[test]
+fn colliding_pins_of_overlapping_pools_are_reported_at_the_pin_naming_the_other() {
+    // node-1 pins .15 in p1, node-9 pins .15 in p2; the pools overlap. The error is on
+    // node-9's annotation (the entry node-9-p2 does not exist yet) and names node-1's pin.
+    let docs = vec![
+        host("node-1", "ns").pin("p1", "10.0.0.15").yaml(),
+        host("node-9", "ns").pin("p2", "10.0.0.15").yaml(),
+        pool("p1", "ns")
+            .range(range("10.0.0.10", "10.0.0.20"))
+            .prefix(24)
+            .yaml(),
+        pool("p2", "ns")
+            .range(range("10.0.0.10", "10.0.0.20"))
+            .prefix(24)
+            .yaml(),
+    ];
+    let o = fails(&docs);
+    assert_error(
+        &o,
+        Want {
+            path: Some("metadata.annotations.[ipreuse.dev/ip.p2]"),
+            object: Some(("BareMetalHost", "node-9")),
+            says: &[
+                "pin ipreuse.dev/ip.p2 of BareMetalHost node-9 (new entry node-9-p2 of IPPool ns/p2) \
+                 gives 10.0.0.15 to host node-9 while pin ipreuse.dev/ip.p1 of BareMetalHost node-1 \
+                 (new entry node-1-p1 of IPPool ns/p1) gives it to host node-1",
+            ],
+        },
+    );
+    assert!(
+        o.findings.iter().all(|f| f
+            .field
+            .as_ref()
+            .is_none_or(|p| !p.path.contains("node-9-p2"))),
+        "{}",
+        dump(&o)
     );
 }
 

@@ -74,6 +74,8 @@ pub struct PoolLive {
     /// The claims the pool's IPAddress objects show in use, with their addresses: with
     /// `status.indexes` (which they override) the pool's live claims.
     pub in_use: BTreeMap<String, Addr>,
+    /// The IPAddress that shows each claim of `in_use` (where results about it go).
+    pub shown_by: BTreeMap<String, ResourceRef>,
     /// The live claims whose chain leads to a host of the input: claim → host (an index into
     /// [`Index::hosts`]). A legacy `{metal3data}-{pool}` claim listed here is that host's own.
     pub holders: BTreeMap<String, HostId>,
@@ -120,8 +122,9 @@ pub fn adopt(
         let pool = &idx.pools[p];
         let entry = out.pools.entry(p).or_default();
         for (claim, l) in claims {
-            if l.origin.is_some() {
+            if let Some(o) = l.origin {
                 entry.in_use.insert(claim.clone(), l.addr);
+                entry.shown_by.insert(claim.clone(), o.resource_ref());
             }
             let (on, field, first) = match &l.origin {
                 Some(a) => (

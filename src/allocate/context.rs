@@ -3,6 +3,7 @@
 use crate::{FastMap, FastSet};
 use std::collections::BTreeMap;
 
+use super::Status;
 use super::network::{self, Networks};
 use super::shared::{self, HeldBuilder, Shared};
 use crate::adopt::{Adopted, Adoption, PoolLive};
@@ -94,10 +95,11 @@ pub struct PoolState {
     pub fixed: IntervalSet,
     /// Candidates held outside their own candidates by an overlapping pool.
     pub held_outside: FastSet<u128>,
-    /// Entries added by this run (host, address), in order; each is keyed by its claim name
-    /// (`{host}-{pool}`), which the pool's edit holds. Kept only for a pool that overlaps
-    /// another or is in a network, the only ones whose clashes are looked for.
-    pub added: Vec<(HostId, Addr)>,
+    /// Entries added by this run (host, address, where the address comes from), in order;
+    /// each is keyed by its claim name (`{host}-{pool}`), which the pool's edit holds. Kept
+    /// only for a pool that overlaps another or is in a network, the only ones whose clashes
+    /// are looked for.
+    pub added: Vec<(HostId, Addr, Status)>,
     /// Claims of `status.indexes` whose address no entry admits any more (SPEC §5 "In use",
     /// an error already reported).
     pub out_of_bounds: FastSet<String>,
@@ -117,14 +119,16 @@ pub struct Context<'a> {
     pub pins: FastMap<(String, String), Vec<Pin>>,
     /// Rule 3: `spec.reserve` of the config.
     pub reserve: IntervalSet,
-    /// Rule 4: IP-literal control-plane endpoints per namespace.
-    pub endpoints: FastMap<String, IntervalSet>,
     /// Host names per namespace → host index.
     pub hosts_by_name: FastMap<String, FastMap<String, HostId>>,
     /// What the valid pools of each namespace share: overlaps and held addresses.
     pub shared: FastMap<String, Shared>,
     /// Networks shared across namespaces (SPEC §10) and which pool is on which.
     pub networks: Networks,
+    /// The live claims (`status.indexes`, IPAddresses) of the pools that overlap another or
+    /// are on a network, by address: (pool, claim). What another pool's host holds now stops
+    /// an entry or pin of these pools (SPEC §5 "Validation").
+    pub live_at: FastMap<u128, Vec<(PoolId, String)>>,
     /// One info result per filled pool; reported only when the run writes its edits.
     pub summaries: Vec<Finding>,
     /// The address plan, pool by pool ([`super::Planned`]).
@@ -245,6 +249,18 @@ impl<'a> Context<'a> {
         let members = network::membership(idx, cfg, &pools, findings)?;
         let networks = network::build(idx, members, &pins, &endpoints, &mut pools);
         let shared = share(idx, &pins, &mut pools);
+        let mut live_at: FastMap<u128, Vec<(PoolId, String)>> = FastMap::default();
+        for (&p, st) in &pools {
+            if st.overlaps.is_empty() && networks.of(p).is_none() {
+                continue;
+            }
+            for (claim, a) in &st.indexes {
+                live_at
+                    .entry(a.value())
+                    .or_default()
+                    .push((p, claim.clone()));
+            }
+        }
         Some(Context {
             idx,
             plan,
@@ -252,10 +268,10 @@ impl<'a> Context<'a> {
             pools,
             pins,
             reserve,
-            endpoints,
             hosts_by_name,
             shared,
             networks,
+            live_at,
             summaries: Vec::new(),
             rows: Vec::new(),
         })
@@ -285,10 +301,14 @@ impl<'a> Context<'a> {
             .collect()
     }
 
-    /// Whether the candidates of valid pools `p` and `q` (of one namespace) overlap.
+    /// Whether `p` and `q` are valid pools of one namespace whose candidates overlap. (Ranks
+    /// count within a namespace: pools of two namespaces never overlap in this sense.)
     pub fn overlap(&self, p: PoolId, q: PoolId) -> bool {
+        let same_ns = |p: PoolId, q: PoolId| {
+            self.idx.pools[p].object.namespace == self.idx.pools[q].object.namespace
+        };
         match (self.pools.get(&p), self.pools.get(&q)) {
-            (Some(a), Some(b)) => a.overlaps.binary_search(&b.rank).is_ok(),
+            (Some(a), Some(b)) => a.overlaps.binary_search(&b.rank).is_ok() && same_ns(p, q),
             _ => false,
         }
     }
@@ -296,6 +316,84 @@ impl<'a> Context<'a> {
     /// What pool `p`'s namespace shares.
     pub fn shared_of(&self, p: PoolId) -> Option<&Shared> {
         self.shared.get(&self.idx.pools.get(p.0)?.object.namespace)
+    }
+
+    /// Whether pool `q` is one of the "other pools" of `p` (SPEC §5, §10): another valid pool
+    /// of its namespace whose candidates overlap, or another pool of its network.
+    pub fn related(&self, p: PoolId, q: PoolId) -> bool {
+        p != q
+            && (self.overlap(p, q)
+                || self
+                    .networks
+                    .index_of(p)
+                    .is_some_and(|n| self.networks.index_of(q) == Some(n)))
+    }
+
+    /// The other pools of `p` ([`Self::related`]), in byte order of (namespace, name).
+    pub fn related_pools(&self, p: PoolId) -> Vec<PoolId> {
+        let mut out = self.overlapping(p);
+        if let Some(net) = self.networks.of(p) {
+            out.extend(net.pools.iter().copied().filter(|q| *q != p));
+        }
+        out.sort_by(|a, b| self.pool_key(*a).cmp(&self.pool_key(*b)));
+        out.dedup();
+        out
+    }
+
+    /// (namespace, name) of pool `p`, as bytes: the order pools are filled and named in.
+    fn pool_key(&self, p: PoolId) -> (&[u8], &[u8]) {
+        let o = &self.idx.pools[p].object;
+        (o.namespace.as_bytes(), o.name.as_bytes())
+    }
+
+    /// `IPPool ns/name`, for messages.
+    pub fn pool_label(&self, p: PoolId) -> String {
+        let o = &self.idx.pools[p].object;
+        format!("IPPool {}/{}", short(&o.namespace), short(&o.name))
+    }
+
+    /// The host of the input whose claim `claim` of pool `q` is: the one adoption followed it
+    /// to, else the host `{host}-{pool}` names.
+    pub fn live_host(&self, q: PoolId, claim: &str) -> Option<HostId> {
+        let pool = &self.idx.pools[q];
+        self.pools
+            .get(&q)
+            .and_then(|st| st.live.holders.get(claim).copied())
+            .or_else(|| self.host_of_key(&pool.object.namespace, pool.name(), claim))
+    }
+
+    /// Where live claim `claim` of pool `q` shows: the IPAddress that shows it (at
+    /// `spec.address`), else the pool's `status.indexes.<claim>`; and how to say so.
+    pub fn live_place(&self, q: PoolId, claim: &str) -> (ResourceRef, String, String) {
+        let pool = &self.idx.pools[q];
+        if let Some(r) = self
+            .pools
+            .get(&q)
+            .and_then(|st| st.live.shown_by.get(claim))
+        {
+            let what = format!("IPAddress {}", short(&r.name));
+            return (r.clone(), "spec.address".into(), what);
+        }
+        (
+            pool.object.resource_ref(),
+            crate::results::key_path("status.indexes", claim),
+            "status.indexes".into(),
+        )
+    }
+
+    /// The live claims of the other pools of `p` ([`Self::related`]) that hold `a`: (pool,
+    /// claim), in byte order of (namespace, name, claim).
+    pub fn live_elsewhere(&self, p: PoolId, a: Addr) -> Vec<(PoolId, &str)> {
+        let mut out: Vec<(PoolId, &str)> = self
+            .live_at
+            .get(&a.value())
+            .into_iter()
+            .flatten()
+            .filter(|(q, _)| self.related(p, *q))
+            .map(|(q, c)| (*q, c.as_str()))
+            .collect();
+        out.sort_by(|x, y| (self.pool_key(x.0), x.1).cmp(&(self.pool_key(y.0), y.1)));
+        out
     }
 
     /// One address given to two different hosts in overlapping pools is an error. Only pools
@@ -310,26 +408,24 @@ impl<'a> Context<'a> {
                     .push(p);
             }
         }
-        for (ns, pools) in by_ns {
+        for pools in by_ns.into_values() {
             self.clashes(&pools, |g, first| {
                 if !self.overlap(g.pool, first.pool) {
                     return;
                 }
+                let (on, field) = self.place_of(&g);
                 findings.push(
                     Finding::error(format!(
-                        "this pool gives {} to {} while IPPool {}/{} gives it to {}: \
-                         one address cannot belong to two hosts; change one of the entries",
+                        "{} gives {} to host {} while {} gives it to host {}: one address cannot \
+                         belong to two hosts of overlapping pools; change one of them",
+                        self.describe(&g, false),
                         ipam::canonical(g.addr.ip()),
-                        short(&self.key_of(&g)),
-                        short(ns),
-                        short(self.idx.pools[first.pool].name()),
-                        short(&self.key_of(&first))
+                        short(self.idx.hosts[g.host].name()),
+                        self.describe(&first, false),
+                        short(self.idx.hosts[first.host].name()),
                     ))
-                    .on(self.idx.pools[g.pool].object.resource_ref())
-                    .at(crate::results::key_path(
-                        "spec.preAllocations",
-                        &self.key_of(&g),
-                    )),
+                    .on(on)
+                    .at(field),
                 );
             });
         }
@@ -353,26 +449,27 @@ impl<'a> Context<'a> {
                 if ons == ns && self.overlap(g.pool, first.pool) {
                     return;
                 }
+                let (on, field) = self.place_of(&g);
                 findings.push(
                     Finding::error(format!(
-                        "network {}: IPPool {}/{} gives {} to host {} of namespace {} (entry {}) while IPPool {}/{} \
-                         gives it to host {} of namespace {} (entry {}): one address cannot belong to two \
-                         hosts of one network; change one of the entries",
+                        "network {}: IPPool {}/{} gives {} to host {} of namespace {} ({}) while IPPool {}/{} \
+                         gives it to host {} of namespace {} ({}): one address cannot belong to two \
+                         hosts of one network; change one of them",
                         net.name,
                         short(ns),
                         short(pool.name()),
                         ipam::canonical(g.addr.ip()),
                         short(self.idx.hosts[g.host].name()),
                         short(ns),
-                        short(&self.key_of(&g)),
+                        self.describe(&g, true),
                         short(ons),
                         short(other.name()),
                         short(self.idx.hosts[first.host].name()),
                         short(ons),
-                        short(&self.key_of(&first))
+                        self.describe(&first, true),
                     ))
-                    .on(pool.object.resource_ref())
-                    .at(crate::results::key_path("spec.preAllocations", &self.key_of(&g))),
+                    .on(on)
+                    .at(field),
                 );
             });
         }
@@ -392,14 +489,14 @@ impl<'a> Context<'a> {
             let existing = st.existing.iter().filter_map(|e| {
                 let addr = e.addr?;
                 let host = self.host_of_key(ns, pool.name(), &e.key)?;
-                Some((host, Some(e.key.as_str()), addr))
+                Some((host, Given::Entry(e.key.as_str()), addr))
             });
-            let added = st.added.iter().map(|&(h, a)| (h, None, a));
-            for (host, key, addr) in existing.chain(added) {
+            let added = st.added.iter().map(|&(h, a, s)| (h, Given::Added(s), a));
+            for (host, source, addr) in existing.chain(added) {
                 let g = Gift {
                     pool: p,
                     host,
-                    key,
+                    source,
                     addr,
                 };
                 match first.get(&addr.value()) {
@@ -414,26 +511,122 @@ impl<'a> Context<'a> {
     }
 }
 
-/// An address a pool gives to a host of the input, under the entry `key` (`None`: an entry
-/// this run adds, keyed by the claim name of the host and the pool).
+/// An address a pool gives to a host of the input.
 #[derive(Debug, Clone, Copy)]
 struct Gift<'a> {
     pool: PoolId,
     host: HostId,
-    key: Option<&'a str>,
+    source: Given<'a>,
     addr: Addr,
 }
 
+/// What gives a host its address in a pool: an existing entry (its key), or an entry this run
+/// adds (keyed by the claim name of the host and the pool), and where its address comes from.
+#[derive(Debug, Clone, Copy)]
+enum Given<'a> {
+    Entry(&'a str),
+    Added(Status),
+}
+
 impl Context<'_> {
-    /// The key of the entry that makes `g`.
-    fn key_of<'g>(&self, g: &Gift<'g>) -> std::borrow::Cow<'g, str> {
-        match g.key {
-            Some(key) => key.into(),
-            None => crate::names::claim_name(
-                self.idx.hosts[g.host].name(),
-                self.idx.pools[g.pool].name(),
-            )
-            .into(),
+    /// The pin of host `h` for pool `p` from `source` (an annotation, or adopted).
+    fn pin_of(&self, p: PoolId, h: HostId, adopted: bool) -> Option<&Pin> {
+        let pool = &self.idx.pools[p];
+        self.pins
+            .get(&(pool.object.namespace.clone(), pool.name().to_string()))?
+            .iter()
+            .find(|pin| pin.host == h && matches!(pin.source, PinSource::Adopted(_)) == adopted)
+    }
+
+    /// The object and field a result about gift `g` goes on: the entry; the pin annotation on
+    /// the host; what shows the live address (the IPAddress, or `status.indexes.<claim>`); for an
+    /// entry the strategy chose, `spec.preAllocations` of the pool when it has one, else its
+    /// `spec.pools`.
+    fn place_of(&self, g: &Gift) -> (ResourceRef, String) {
+        let pool = &self.idx.pools[g.pool];
+        let host = &self.idx.hosts[g.host];
+        let claim = crate::names::claim_name(host.name(), pool.name());
+        match g.source {
+            Given::Entry(key) => (
+                pool.object.resource_ref(),
+                crate::results::key_path("spec.preAllocations", key),
+            ),
+            Given::Added(Status::Pinned) | Given::Added(Status::Kept) => {
+                match self.pin_of(g.pool, g.host, false) {
+                    Some(pin) => pin.place(host, pool.name()),
+                    None => (
+                        host.object.resource_ref(),
+                        crate::results::key_path(
+                            "metadata.annotations",
+                            &format!("{PIN_PREFIX}{}", pool.name()),
+                        ),
+                    ),
+                }
+            }
+            Given::Added(Status::Live) => match self.pin_of(g.pool, g.host, true) {
+                Some(pin) => pin.place(host, pool.name()),
+                None => {
+                    let (on, field, _) = self.live_place(g.pool, &claim);
+                    (on, field)
+                }
+            },
+            Given::Added(Status::New) => (
+                pool.object.resource_ref(),
+                if pool.shape == crate::model::pool::PreAllocShape::Missing {
+                    "spec.pools".into()
+                } else {
+                    "spec.preAllocations".into()
+                },
+            ),
+        }
+    }
+
+    /// What gift `g` is, for messages: `entry k of IPPool ns/p`, `pin ipreuse.dev/ip.p of host
+    /// h`, `the live address of claim c in IPPool ns/p (status.indexes)`, ... Without ` of
+    /// IPPool ns/p` (` in ...`) when `named` says the message names the pool already.
+    fn describe(&self, g: &Gift, named: bool) -> String {
+        let pool = &self.idx.pools[g.pool];
+        let host = &self.idx.hosts[g.host];
+        let label = if named {
+            String::new()
+        } else {
+            format!(" of {}", self.pool_label(g.pool))
+        };
+        let in_label = if named {
+            String::new()
+        } else {
+            format!(" in {}", self.pool_label(g.pool))
+        };
+        let claim = crate::names::claim_name(host.name(), pool.name());
+        match g.source {
+            Given::Entry(key) => format!("entry {}{label}", short(key)),
+            Given::Added(Status::Pinned) | Given::Added(Status::Kept) => format!(
+                "pin {PIN_PREFIX}{} of BareMetalHost {} (new entry {}{label})",
+                short(pool.name()),
+                short(host.name()),
+                short(&claim)
+            ),
+            Given::Added(Status::Live) => match self.pin_of(g.pool, g.host, true) {
+                Some(Pin {
+                    source: PinSource::Adopted(a),
+                    ..
+                }) => format!(
+                    "the live address of claim {} ({}; new entry {}{label})",
+                    short(&a.claim),
+                    a.chain,
+                    short(&claim)
+                ),
+                _ => {
+                    let (_, _, shown) = self.live_place(g.pool, &claim);
+                    format!(
+                        "the live address of claim {}{in_label} ({shown}), written as its new entry",
+                        short(&claim)
+                    )
+                }
+            },
+            Given::Added(Status::New) => {
+                format!("new entry {}{label}", short(&claim))
+            }
         }
     }
 }

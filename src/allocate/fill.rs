@@ -12,6 +12,7 @@ use super::validate;
 use super::{Planned, Status};
 use crate::config::Strategy;
 use crate::ipam::{self, Addr};
+use crate::model::host::PIN_PREFIX;
 use crate::model::{HostId, PoolId};
 use crate::names::{claim_name, is_dns1123_subdomain, list_some, short};
 use crate::results::Finding;
@@ -36,7 +37,7 @@ pub fn fill_pool(
     ctx.rows.extend(rows);
     let in_network = ctx.networks.of(p).is_some();
     if let Some(net) = ctx.networks.of_mut(p) {
-        for (_, a) in &added {
+        for (_, a, _) in &added {
             net.record_added(*a, p);
         }
     }
@@ -45,7 +46,7 @@ pub fn fill_pool(
         // Only a pool that overlaps this one reads what this one added (inside its candidates
         // or, for a pin outside them, as `Shared::outside_added`): without one, nothing to share.
         if let Some(sh) = ctx.shared.get_mut(ns).filter(|_| !st.overlaps.is_empty()) {
-            for (_, a) in &added {
+            for (_, a, _) in &added {
                 sh.record_added(*a, p, st.candidates.contains_addr(*a));
             }
         }
@@ -57,10 +58,10 @@ pub fn fill_pool(
     }
 }
 
-/// What filling one pool produced: the entries added (host and address, in write order; their
-/// keys are in the pool's edit), its summary, and its rows of the address plan (only for
-/// `ipreuse plan`: [`crate::config::Config::plan`]).
-type Filled = (Vec<(HostId, Addr)>, Option<Finding>, Vec<Planned>);
+/// What filling one pool produced: the entries added (host, address and where it comes from,
+/// in write order; their keys are in the pool's edit), its summary, and its rows of the address
+/// plan (only for `ipreuse plan`: [`crate::config::Config::plan`]).
+type Filled = (Vec<(HostId, Addr, Status)>, Option<Finding>, Vec<Planned>);
 
 /// The work of [`fill_pool`] on a read-only context: the entries added (in write order) and the
 /// pool's summary when it had no error. `None` for a pool whose ranges are invalid.
@@ -125,15 +126,40 @@ fn fill(
         if let Some(&a) = entries.by_key.get(claim.as_str()) {
             kept += 1;
             kept_rows.push((h, a));
-            warn_if_moves(&v, &claim, "entry", a, live, findings);
+            warn_if_moves(&v, &claim, a, live, findings, || {
+                (
+                    format!("entry {}", short(&claim)),
+                    v.rref.clone(),
+                    crate::results::key_path("spec.preAllocations", &claim),
+                )
+            });
         } else if let Some(&a) = pin_of.get(&h) {
-            warn_if_moves(&v, &claim, "pin for", a, live, findings);
+            let annotation = pins
+                .iter()
+                .find(|pin| pin.host == h && matches!(pin.source, PinSource::Annotation));
             let adopted = pins
                 .iter()
                 .any(|pin| pin.host == h && matches!(pin.source, PinSource::Adopted(_)));
-            let annotated = pins
-                .iter()
-                .any(|pin| pin.host == h && matches!(pin.source, PinSource::Annotation));
+            let annotated = annotation.is_some();
+            // The annotation if there is one, else the adopted address.
+            if let Some(pin) = annotation.or_else(|| pins.iter().find(|pin| pin.host == h)) {
+                warn_if_moves(&v, &claim, a, live, findings, || {
+                    let what = match pin.source {
+                        PinSource::Annotation => format!(
+                            "pin {PIN_PREFIX}{} of host {}",
+                            short(v.name),
+                            short(host.name())
+                        ),
+                        PinSource::Adopted(_) => format!(
+                            "the address host {} holds now{}",
+                            short(host.name()),
+                            pin.origin()
+                        ),
+                    };
+                    let (on, field) = pin.place(host, v.name);
+                    (what, on, field)
+                });
+            }
             source.insert(
                 h,
                 if adopted && !annotated {
@@ -153,14 +179,24 @@ fn fill(
             } else {
                 // Outside every entry it is already an error (SPEC §5 "In use").
                 if !v.st.out_of_bounds.contains(&claim) {
+                    let why = if !v.st.ipam.is_candidate(l) {
+                        "not a candidate of this pool (the IPAM's walk of spec.pools never reaches it)"
+                            .to_string()
+                    } else if let Some(reason) = v.reserved_reason(l) {
+                        reason
+                    } else {
+                        format!("taken: {} holds it", v.holder(l, Some(h)))
+                    };
+                    let (on, field, shown) = ctx.live_place(p, &claim);
                     findings.push(
                         Finding::warning(format!(
-                            "claim {claim} holds {} now, which cannot be preallocated (reserved, taken or not a candidate); \
-                             a new address is chosen and the host moves when it is re-provisioned",
-                            ipam::canonical(l.ip())
+                            "claim {claim} holds {} now ({shown}), which cannot be preallocated to it: it is {why}; \
+                             a new address is chosen and host {} moves when it is re-provisioned",
+                            ipam::canonical(l.ip()),
+                            short(host.name())
                         ))
-                        .on(v.rref.clone())
-                        .at(crate::results::key_path("status.indexes", &claim)),
+                        .on(on)
+                        .at(field),
                     );
                 }
                 waiting.push((claim, h));
@@ -179,7 +215,10 @@ fn fill(
     // The claim names go to the edit; what the run keeps of its entries is host and address.
     let (entries_added, added): (Vec<_>, Vec<_>) = added
         .into_iter()
-        .map(|(h, k, a)| ((k, ipam::canonical(a.ip())), (h, a)))
+        .map(|(h, k, a)| {
+            let status = source.get(&h).copied().unwrap_or(Status::New);
+            ((k, ipam::canonical(a.ip())), (h, a, status))
+        })
         .unzip();
     if !entries_added.is_empty() {
         edits.push(ItemEdit::new(
@@ -218,11 +257,7 @@ fn fill(
     let mut rows: Vec<Planned> = kept_rows
         .into_iter()
         .map(|(h, a)| planned(h, a, Status::Kept))
-        .chain(
-            added
-                .iter()
-                .map(|(h, a)| planned(*h, *a, source.get(h).copied().unwrap_or(Status::New))),
-        )
+        .chain(added.iter().map(|(h, a, s)| planned(*h, *a, *s)))
         .collect();
     rows.sort_by_key(|r| rank.of_host(r.host));
     Some((added, summary, rows))
@@ -252,27 +287,34 @@ fn warn_overlaps(v: &PoolView, p: PoolId, findings: &mut Vec<Finding>) {
     );
 }
 
-/// A warning when the address a claim is given differs from the one it holds now.
+/// A warning when the address a claim is given differs from the one it holds now. `source`
+/// says what gives it (an entry, a pin), on which object and at which field the warning goes;
+/// it is called only then.
 fn warn_if_moves(
     v: &PoolView,
     claim: &str,
-    what: &str,
     a: Addr,
     live: Option<Addr>,
     findings: &mut Vec<Finding>,
+    source: impl FnOnce() -> (String, crate::results::ResourceRef, String),
 ) {
     if let Some(l) = live
         && l != a
     {
+        let (what, on, field) = source();
+        let (_, _, shown) = v.ctx.live_place(v.pool_id, claim);
         findings.push(
             Finding::warning(format!(
-                "{what} {claim} = {} differs from the address the claim holds now ({}); \
+                "{what} = {} differs from the address claim {} holds now in IPPool {}/{} ({}, {shown}); \
                  the host moves when it is re-provisioned",
                 ipam::canonical(a.ip()),
+                short(claim),
+                short(v.ns),
+                short(v.name),
                 ipam::canonical(l.ip())
             ))
-            .on(v.rref.clone())
-            .at(crate::results::key_path("spec.preAllocations", claim)),
+            .on(on)
+            .at(field),
         );
     }
 }

@@ -1,7 +1,9 @@
 //! Networks shared across namespaces (SPEC §10).
 //!
-//! A pool is on network N when it is annotated `ipreuse.dev/network: N` or when a `networks`
-//! entry of the config named N has a CIDR holding every candidate of the pool. The pools of one
+//! A pool is on network N when it is annotated `ipreuse.dev/network: N` or when the cidrs the
+//! config's `networks` list under the name N (one per address family, as a dual-stack network
+//! has) hold its candidates; a pool only partly inside them is on N too, with a warning (an
+//! error with `strictNetworks`): its addresses are guarded with N's. The pools of one
 //! network, in every namespace, are "other pools" for each other whether or not their
 //! candidates overlap: what any of them holds (entries, live claims, pins, gateways and DNS
 //! servers, entries this run adds) is taken for all the others.
@@ -104,8 +106,12 @@ fn reason_annotated(name: &str) -> String {
     format!("annotated {NETWORK_ANNOTATION}: {name}")
 }
 
-/// Decides which valid pool is on which network. A pool that would be on two networks is an
-/// error naming both (and `None`: nothing is allocated).
+/// Decides which valid pool is on which network. A pool is on network N when annotated so, or
+/// when N's cidrs (one per address family, or more) hold some of its candidates. A pool with
+/// candidates both inside and outside N's cidrs is on N all the same (all its addresses are
+/// kept apart from the other pools of N), with a warning naming the pool and the network, an
+/// error with `strictNetworks`. A pool that would be on two networks is an error naming both
+/// (and `None`: nothing is allocated).
 pub fn membership(
     idx: &Index,
     cfg: &Config,
@@ -114,6 +120,13 @@ pub fn membership(
 ) -> Option<BTreeMap<String, Vec<PoolId>>> {
     let mut ok = true;
     let mut out: BTreeMap<String, Vec<PoolId>> = BTreeMap::new();
+    // name → the union of its cidrs, and each cidr with its position in the config.
+    let mut cidrs: BTreeMap<&str, (IntervalSet, Vec<usize>)> = BTreeMap::new();
+    for (i, net) in cfg.networks.iter().enumerate() {
+        let e = cidrs.entry(net.name.as_str()).or_default();
+        e.0.insert_range(net.first.value(), net.last.value());
+        e.1.push(i);
+    }
     let mut ids: Vec<PoolId> = pools.keys().copied().collect();
     ids.sort_unstable_by_key(|p| p.0);
     for p in ids {
@@ -125,18 +138,42 @@ pub fn membership(
             on.insert(n.as_str(), reason_annotated(n));
         }
         let cand = &st.candidates;
-        if let (Some((lo, _)), Some((_, hi))) = (cand.ranges().next(), cand.ranges().last()) {
-            for (i, net) in cfg.networks.iter().enumerate() {
-                if net.first.value() <= lo && hi <= net.last.value() {
-                    on.entry(net.name.as_str()).or_insert_with(|| {
-                        format!(
-                            "its candidates lie in cidr {} of {}",
-                            net.cidr,
-                            cfg.source.path("networks", Some(i))
-                        )
-                    });
-                }
+        for (name, (union, list)) in &cidrs {
+            let inside = cand.intersection(union);
+            if inside.is_empty() {
+                continue;
             }
+            // The cidrs of the network that hold some of the candidates.
+            let holding: Vec<String> = list
+                .iter()
+                .filter_map(|&i| {
+                    let net = cfg.networks.get(i)?;
+                    let one = IntervalSet::from_ranges([(net.first.value(), net.last.value())]);
+                    cand.intersects(&one).then(|| {
+                        format!("{} of {}", net.cidr, cfg.source.path("networks", Some(i)))
+                    })
+                })
+                .collect();
+            let noun = if holding.len() == 1 { "cidr" } else { "cidrs" };
+            let outside = cand.difference(union);
+            let partly = if let Some((lo, _)) = outside.ranges().next() {
+                findings.push(partly_inside(
+                    pool,
+                    name,
+                    &holding,
+                    &Addr::from_value(lo),
+                    cfg,
+                ));
+                "part of "
+            } else {
+                ""
+            };
+            on.entry(name).or_insert_with(|| {
+                format!(
+                    "{partly}its candidates lie in {noun} {}",
+                    holding.join(" and ")
+                )
+            });
         }
         match on.len() {
             0 => {}
@@ -171,6 +208,38 @@ pub fn membership(
         }
     }
     ok.then_some(out)
+}
+
+/// SPEC §10: a pool with candidates both inside and outside the cidrs of network `name`
+/// (`holding`: the cidrs that hold some, as the config names them; `outside`: one that is
+/// not in any) is a warning, an error with `strictNetworks`.
+fn partly_inside(
+    pool: &crate::model::pool::Pool,
+    name: &str,
+    holding: &[String],
+    outside: &Addr,
+    cfg: &Config,
+) -> Finding {
+    let text = format!(
+        "IPPool {}/{} has candidates both inside and outside the cidrs of network {name} ({} holds \
+         some; {} is outside every cidr of {name}): it is taken as on network {name}, so all its \
+         addresses are kept apart from the other pools of {name}, but an address outside the cidrs \
+         may belong to another network; make the network's cidrs cover the pool (one per address \
+         family), or narrow spec.pools to the network",
+        short(&pool.object.namespace),
+        short(pool.name()),
+        holding.join(" and "),
+        crate::ipam::canonical(outside.ip()),
+    );
+    let f = if cfg.strict_networks {
+        Finding::error(format!(
+            "{text} ({} is true)",
+            cfg.source.path("strictNetworks", None)
+        ))
+    } else {
+        Finding::warning(text)
+    };
+    f.on(pool.object.resource_ref()).at("spec.pools")
 }
 
 /// Builds the networks from their members: the pools in (namespace, name) order, what they

@@ -151,6 +151,24 @@ pub fn assign(
             continue;
         }
         let position = offset.checked_add(n.value());
+        let past_limit = position.is_none_or(|p| p > ipam::POSITION_LIMIT);
+        if past_limit {
+            // The cap, not the ranges: no spec.pools reaches such a position.
+            findings.push(error(format!(
+                "host {} has number {} ({}), so claim {claim} needs walk position {} of IPPool {}/{}, \
+                 past {} (2^20), the last walk position ipreuse counts as reachable (the IPAM walks one \
+                 address at a time on every reconcile): widening spec.pools cannot help; lower \
+                 ordinalOffset ({offset}) or the host's number",
+                short(host.name()),
+                n.value(),
+                n.source(),
+                position.map_or("beyond 2^64".to_string(), |p| p.to_string()),
+                short(v.ns),
+                short(v.name),
+                ipam::POSITION_LIMIT,
+            )));
+            continue;
+        }
         let Some(a) = position.and_then(|p| v.st.ipam.addr_at(p)) else {
             findings.push(error(format!(
                 "host {} has number {} ({}), so claim {claim} needs walk position {} of IPPool {}/{}, \
@@ -169,9 +187,9 @@ pub fn assign(
             continue;
         };
         let why = if let Some(reason) = v.reserved_reason(a) {
-            Some(format!("reserved: {reason}"))
+            Some(reason)
         } else if !blocked.is_free(a) {
-            Some(format!("taken: {}", v.holder(a)))
+            Some(format!("taken: {} holds it", v.holder(a, Some(h))))
         } else {
             None
         };

@@ -103,9 +103,12 @@ pub fn pins(
     findings: &mut Vec<Finding>,
 ) -> FastMap<HostId, Addr> {
     let (ns, pname) = (v.ns, v.name);
-    let mut pinned_by: FastMap<u128, usize> = FastMap::default();
+    let mut pinned_by: FastMap<u128, Vec<HostId>> = FastMap::default();
     for pin in pins {
-        *pinned_by.entry(pin.addr.value()).or_default() += 1;
+        pinned_by
+            .entry(pin.addr.value())
+            .or_default()
+            .push(pin.host);
     }
     let mut pin_of = FastMap::default();
     for pin in pins {
@@ -161,9 +164,19 @@ pub fn pins(
                 }
             }
         }
-        if pinned_by.get(&pin.addr.value()).copied().unwrap_or(0) > 1 {
+        let mut others: Vec<&str> = pinned_by
+            .get(&pin.addr.value())
+            .into_iter()
+            .flatten()
+            .filter(|h| **h != pin.host)
+            .map(|h| v.ctx.idx.hosts[*h].name())
+            .collect();
+        if !others.is_empty() {
+            others.sort_unstable();
+            others.dedup();
             error(format!(
-                "{what} {text}{from} for IPPool {ns}/{pname} is pinned by another host too"
+                "{what} {text}{from} for IPPool {ns}/{pname} is pinned by another host too: {}",
+                crate::names::list_some(others.iter().map(|o| short(o).into_owned()), 5)
             ));
         }
         let what = match pin.source {

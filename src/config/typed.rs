@@ -93,17 +93,19 @@ pub struct IPReuseSpec {
     #[schemars(extend("default" = ""))]
     pub capm3_version: Option<String>,
 
-    /// Networks shared across namespaces: an IPPool whose candidates all lie in `cidr`
-    /// (or annotated `ipreuse.dev/network: name`) is on network `name`, and the pools of one
-    /// network, in every namespace, never give one address to two hosts. A name may be listed
-    /// with several CIDRs (an IPv4 and an IPv6 one). Default none: namespaces are independent.
+    /// Networks shared across namespaces: an IPPool whose candidates lie in the CIDRs listed
+    /// under `name` (or annotated `ipreuse.dev/network: name`) is on network `name`, and the
+    /// pools of one network, in every namespace, never give one address to two hosts. A name
+    /// may be listed with several CIDRs (an IPv4 and an IPv6 one): a dual-stack pool is on the
+    /// network when each of its ranges lies in one of them. A pool only partly inside is on the
+    /// network too, with a warning. Default none: namespaces are independent.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schemars(extend("default" = []))]
     pub networks: Option<Vec<NetworkSpec>>,
 
-    /// Candidate ranges of one network that overlap across namespaces are an error instead
-    /// of a warning (each cluster's IPAM could hand out the same address outside
-    /// preAllocations). Default false.
+    /// Candidate ranges of one network that overlap across namespaces, and a pool only partly
+    /// inside its network's CIDRs, are errors instead of warnings (each cluster's IPAM could
+    /// hand out the same address outside preAllocations). Default false.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schemars(extend("default" = false))]
     pub strict_networks: Option<bool>,
@@ -127,7 +129,7 @@ pub struct NetworkSpec {
     /// The network's name (a DNS-1123 label), as pools annotated `ipreuse.dev/network` name it.
     #[schemars(regex(pattern = r"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"), length(max = 63))]
     pub name: String,
-    /// An IPv4 or IPv6 CIDR (`172.22.0.0/16`, `fd00:22::/64`): a pool whose candidates all lie
-    /// in it is on the network.
+    /// An IPv4 or IPv6 CIDR (`172.22.0.0/16`, `fd00:22::/64`): a pool whose candidates lie in
+    /// the network's CIDRs is on the network.
     pub cidr: String,
 }
