@@ -884,6 +884,7 @@ proptest! {
         }
         let src = [Source { name: "in.yaml".into(), text: text.clone() }];
         if let Ok(o) = run(&src, None) {
+            assert_fields_resolve(&src, None, &o);
             if o.has_errors() {
                 if as_resource_list {
                     prop_assert!(is_line_subsequence(&text, &o.outputs[0]));

@@ -26,6 +26,7 @@
 //! `KPT=/path/to/kpt` chooses another kpt. `UPDATE_EXPECTED=1` rewrites `.expected/` from
 //! what the render does: review every rewritten file by hand before committing it.
 
+mod common;
 #[path = "support/fs.rs"]
 mod fs_support;
 
@@ -986,5 +987,58 @@ fn the_lossless_check_itself() {
     assert_eq!(
         lossless_problems("spec:\n  pools: []\n  preAllocations: {}\n", emptied_only).len(),
         1
+    );
+}
+
+/// Every error and warning of every example sits at a field its object has (or that fill
+/// writes): each package's files are run in-process with each ipreuse step's config, through
+/// the shared runner, which holds every result to that ([`common::assert_fields_resolve`]).
+#[test]
+fn every_result_of_every_example_sits_at_a_field_its_object_has() {
+    let mut checked = 0;
+    for example in examples() {
+        let sources: Vec<(String, String)> = package_files(&example.dir)
+            .into_iter()
+            .filter(|p| !p.starts_with(".expected"))
+            .filter(|p| p.extension().is_some_and(|e| e == "yaml" || e == "yml"))
+            .map(|p| {
+                let text = std::fs::read_to_string(example.dir.join(&p)).expect("reading a file");
+                (p.display().to_string(), text)
+            })
+            .collect();
+        let kptfile = example.kptfile();
+        for step in kptfile
+            .pipeline
+            .mutators
+            .iter()
+            .chain(&kptfile.pipeline.validators)
+        {
+            let config: Option<serde_json::Value> = match (&step.config_map, &step.config_path) {
+                (Some(map), _) => Some(serde_json::json!({
+                    "apiVersion": "v1",
+                    "kind": "ConfigMap",
+                    "metadata": {"name": "ipreuse"},
+                    "data": map,
+                })),
+                (None, Some(path)) => {
+                    let text = std::fs::read_to_string(example.dir.join(path))
+                        .expect("reading configPath");
+                    Some(serde_saphyr::from_str(&text).expect("a configPath file is YAML"))
+                }
+                (None, None) => None,
+            };
+            let o = common::run_sources(&sources, config.as_ref());
+            checked += o
+                .findings
+                .iter()
+                .filter(|f| f.field.is_some() && f.severity != ipreuse::results::Severity::Info)
+                .count();
+        }
+    }
+    // The examples hold refusals and warnings (examples/errors, v1.14-refusals, ...): the
+    // check above is not vacuous.
+    assert!(
+        checked >= 10,
+        "only {checked} results with a field were checked"
     );
 }

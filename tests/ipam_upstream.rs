@@ -331,6 +331,7 @@ fn check(case: &Case) -> Result<(), String> {
         text: text.clone(),
     }];
     let o = run(&sources, None).map_err(|e| format!("run failed: {e}"))?;
+    common::assert_fields_resolve(&sources, None, &o);
     let fail = |what: String| {
         Err(format!(
             "{what}\ninput:\n{}findings:\n{}",

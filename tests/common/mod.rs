@@ -5,6 +5,9 @@
 //! read the output back with an independent YAML parser (`serde-saphyr`).
 #![allow(dead_code)] // every test file uses a different part of this module
 
+mod fields;
+pub use fields::assert_fields_resolve;
+
 use std::collections::BTreeMap;
 use std::fmt::{self, Write as _};
 
@@ -322,7 +325,10 @@ pub fn run_sources(sources: &[(String, String)], cfg: Option<&Value>) -> Outcome
         })
         .collect();
     match run(&srcs, cfg) {
-        Ok(o) => o,
+        Ok(o) => {
+            assert_fields_resolve(&srcs, cfg, &o);
+            o
+        }
         Err(e) => panic!("run failed: {e}"),
     }
 }
