@@ -29,7 +29,7 @@ pub mod yaml;
 pub use krm::results;
 
 /// The hash map of the tables built after the parse, keyed by addresses, ids and names: std's
-/// `HashMap` with foldhash's hasher instead of SipHash. Why it is safe for these keys: README,
+/// `HashMap` with foldhash's hasher instead of SipHash. Why it is safe for these keys: docs/design.md,
 /// "Dependencies".
 pub type FastMap<K, V> = std::collections::HashMap<K, V, foldhash::fast::RandomState>;
 

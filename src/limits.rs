@@ -1,7 +1,7 @@
 //! The limits that bound a run's time and memory on hostile or mistaken input, in one place.
 //!
 //! Each is checked where the cost would start, and a run past one ends in a clear error that
-//! names the limit and how to raise it (the README's "Limits" section lists them):
+//! names the limit and how to raise it (docs/limits.md lists them):
 //!
 //! - the input's size, checked while it is read, before anything is parsed;
 //! - nesting depth, checked by the parser ([`MAX_NESTING`], fixed);

@@ -79,7 +79,7 @@ enum Command {
     },
 }
 
-/// The limits that bound a run on hostile or mistaken input (README "Limits").
+/// The limits that bound a run on hostile or mistaken input (docs/limits.md).
 #[derive(clap::Args, Debug, Clone, Copy)]
 struct LimitArgs {
     /// Refuse input larger than SIZE in all (bytes, or with Ki, Mi, Gi, k, M, G).

@@ -1,7 +1,7 @@
 //! Hostile and mistaken input (issue 9, "abuse"): each case runs the binary under a hard
 //! memory and CPU-time ceiling set by the kernel (`ulimit -v`, `ulimit -t`), so a case that
 //! blew past its bound would be killed and fail here; each ends in a clear message or in the
-//! right output. The limits are `ipreuse::limits` and the README's "Limits" section.
+//! right output. The limits are `ipreuse::limits` and docs/limits.md.
 
 use std::io::Write;
 use std::process::{Command, Stdio};

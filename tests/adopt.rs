@@ -673,7 +673,7 @@ fn check_mode_fails_while_the_live_addresses_are_not_written() {
     );
 }
 
-// ---- the workflow of the README: `ipreuse --in-place --config CFG gitpkg/ live.yaml` --------
+// ---- the workflow of docs/adopting.md: `ipreuse --in-place --config CFG gitpkg/ live.yaml` --------
 
 fn write(path: &Path, text: &str) {
     if let Some(parent) = path.parent() {

@@ -10,7 +10,7 @@
 //!   items at the same spans with the same findings, and every item taken is one a host was
 //!   read for (`model::index_items` finds it).
 //!
-//! `cargo +nightly fuzz run read corpus/read` (seeds: the example files, README).
+//! `cargo +nightly fuzz run read corpus/read` (seeds: the example files and CRDs; docs/guarantees.md, "Fuzzing").
 #![no_main]
 
 use ipreuse::krm::{self, Source};

@@ -47,8 +47,8 @@ pub fn podman() -> &'static str {
             .filter(|p| !p.trim().is_empty())
             .unwrap_or_else(|| "podman".to_string());
         let how = "These tests need podman able to run containers: `apt-get install -y podman runc`, \
-                   then the containers.conf and storage.conf of the README's \"Container image\" \
-                   section in CONTAINERS_CONF and CONTAINERS_STORAGE_CONF (as .ci/run does); \
+                   then the containers.conf and storage.conf of docs/running.md's \"What the image and \
+                   kustomize tests need\" in CONTAINERS_CONF and CONTAINERS_STORAGE_CONF (as .ci/run does); \
                    IPREUSE_PODMAN=/path/to/podman picks another podman. They never skip.";
         match Command::new(&podman)
             .args(["info", "--format", "{{.Host.OCIRuntime.Name}}"])
