@@ -71,6 +71,10 @@ enum Command {
         /// The functionConfig (IPReuse or ConfigMap); its mode is ignored.
         #[arg(long, value_name = "FILE")]
         config: Option<PathBuf>,
+        /// Only the rows of the pool NAME; with --format hosts, each address under its bare
+        /// host name (without it, `{host}-{pool}`).
+        #[arg(long, value_name = "NAME")]
+        pool: Option<String>,
         /// Files or folders to read (stdin when none).
         #[arg(value_name = "PATH")]
         paths: Vec<PathBuf>,
@@ -159,9 +163,18 @@ fn execute(cli: Cli) -> Result<bool, Failure> {
         Some(Command::Plan {
             format,
             config,
+            pool,
             paths,
             limits,
-        }) => return plan(&format, config.as_deref(), &paths, limits.limits()),
+        }) => {
+            return plan(
+                &format,
+                pool.as_deref(),
+                config.as_deref(),
+                &paths,
+                limits.limits(),
+            );
+        }
         None => {}
     }
     let config = match &cli.config {
@@ -247,6 +260,7 @@ fn read_sources(
 /// `ipreuse plan`: the run in fill mode, nothing written, the plan on stdout.
 fn plan(
     format: &str,
+    pool: Option<&str>,
     config: Option<&Path>,
     paths: &[PathBuf],
     limits: Limits,
@@ -277,7 +291,9 @@ fn plan(
     if outcome.has_errors() {
         return Ok(false);
     }
-    print(&cli::plan::format(&outcome.plan, format)).map_err(Failure::Input)?;
+    let text = cli::plan::format(&outcome.plan, format, pool)
+        .map_err(|e| Failure::Usage(anyhow::anyhow!(e)))?;
+    print(&text).map_err(Failure::Input)?;
     outcome.end();
     Ok(true)
 }

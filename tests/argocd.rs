@@ -1,16 +1,23 @@
 //! The Argo CD Config Management Plugin of `functions/ipreuse/argocd/`.
 //!
 //! `plugin.yaml` is parsed, and its `discover`, `init` and `generate` are run the way Argo CD's
-//! `argocd-cmp-server` runs them: `command` followed by `args`, exec'd without a shell of its
-//! own, in the application's folder (here a temporary copy of `argocd/example-app`), with the
-//! build environment (`ARGOCD_APP_*`, `KUBE_VERSION`, `KUBE_API_VERSIONS`) and the
-//! Application's `plugin.env` entries prefixed with `ARGOCD_ENV_` (an empty value passed as
-//! empty, as Argo CD 3 does; 2.x left such entries out, which the plugin treats alike); `init`
-//! first, then `generate`, whose stdout is what Argo CD would apply. A successful generate must
-//! write nothing on stderr: Argo CD 3's plugin server captures stderr with stdout, and a
-//! warning there would be read as part of the manifests. `discover.fileName` is matched as the server matches it: a glob
-//! in the application folder, which for a name without glob characters matches exactly when
-//! the file exists.
+//! `argocd-cmp-server` runs them (`cmpserver/plugin/plugin.go`, `runCommand`): `command`
+//! followed by `args`, exec'd without a shell of its own, in the application's folder (here a
+//! temporary copy of `argocd/example-app` at `sites/a` of a checkout), with the build
+//! environment (`ARGOCD_APP_NAME`, `ARGOCD_APP_NAMESPACE`, `ARGOCD_APP_REVISION`,
+//! `ARGOCD_APP_SOURCE_PATH`, `ARGOCD_APP_SOURCE_REPO_URL`, `ARGOCD_APP_SOURCE_TARGET_REVISION`,
+//! `KUBE_VERSION`, `KUBE_API_VERSIONS`), the Application's `plugin.env` entries prefixed with
+//! `ARGOCD_ENV_` (an empty value passed as empty, as Argo CD 3 does; 2.x left such entries
+//! out, which the plugin treats alike), and, from Argo CD 2.6, its `plugin.parameters` as
+//! `ARGOCD_APP_PARAMETERS` (JSON, `null` when there are none) and `PARAM_<NAME>` variables
+//! (`ApplicationSourcePluginParameters.Environ`: the name upper-cased, other characters than
+//! `A-Z0-9_` as `_`; a string as `PARAM_<NAME>`, an array's items as `PARAM_<NAME>_<i>`, a map's
+//! as `PARAM_<NAME>_<KEY>`). 2.4 and 2.5 set no parameter variables. `init` first, then
+//! `generate`, whose stdout alone is what Argo CD reads as the manifests: the cmp-server
+//! captures stderr apart (the error's message on a failure), so a successful generate's
+//! warnings and summary on stderr are logged, never applied. `discover.fileName` is matched as
+//! the server matches it: a glob in the application folder, which for a name without glob
+//! characters matches exactly when the file exists.
 //!
 //! The sidecar image has bash, kustomize and ipreuse on `PATH`. Here `PATH` starts with a
 //! folder holding the binary cargo built, as `ipreuse`, and a `kustomize` that runs
@@ -136,8 +143,16 @@ impl Sandbox {
         self.tmp.path().join(format!("PWNED-{name}"))
     }
 
-    /// Runs `cmd` as the plugin server does, with `env` as the Application's `plugin.env`.
-    fn run(&self, cmd: &[String], app: &Path, env: &[(&str, &str)]) -> Output {
+    /// Runs `cmd` as the plugin server does, with `env` as the Application's `plugin.env` and
+    /// `params` as its `plugin.parameters`; `params: None` is Argo CD 2.4 and 2.5, which set
+    /// no parameter variables and no `ARGOCD_APP_REVISION_SHORT`.
+    fn run(
+        &self,
+        cmd: &[String],
+        app: &Path,
+        env: &[(&str, &str)],
+        params: Option<&Value>,
+    ) -> Output {
         let mut c = Command::new(&cmd[0]);
         c.args(&cmd[1..])
             .current_dir(app)
@@ -151,7 +166,6 @@ impl Sandbox {
                 "ARGOCD_APP_REVISION",
                 "0f3c1a9e5d7b2c4e6a8f0b1d3c5e7a9b2d4f6a8c",
             )
-            .env("ARGOCD_APP_REVISION_SHORT", "0f3c1a9")
             .env("ARGOCD_APP_SOURCE_PATH", "sites/a")
             .env(
                 "ARGOCD_APP_SOURCE_REPO_URL",
@@ -166,18 +180,31 @@ impl Sandbox {
         for (k, v) in env {
             c.env(format!("ARGOCD_ENV_{k}"), v);
         }
+        if let Some(params) = params {
+            c.env("ARGOCD_APP_REVISION_SHORT", "0f3c1a9")
+                .env("ARGOCD_APP_REVISION_SHORT_8", "0f3c1a9e");
+            for (k, v) in param_env(params) {
+                c.env(k, v);
+            }
+        }
         c.output()
             .unwrap_or_else(|e| panic!("cannot run {:?}: {e}", cmd[0]))
     }
 
-    /// `init`, then `generate`, as one manifest generation; the first failure is returned.
+    /// `init`, then `generate`, as one manifest generation of Argo CD 2.6 or later without
+    /// parameters; the first failure is returned.
     fn generate(&self, app: &Path, env: &[(&str, &str)]) -> Output {
+        self.generate_with(app, env, Some(&Value::Null))
+    }
+
+    /// [`Sandbox::generate`] with the Application's parameters (`None`: Argo CD 2.4 or 2.5).
+    fn generate_with(&self, app: &Path, env: &[(&str, &str)], params: Option<&Value>) -> Output {
         let plugin = plugin();
-        let init = self.run(&step(&plugin, "init"), app, env);
+        let init = self.run(&step(&plugin, "init"), app, env, params);
         if !init.status.success() {
             return init;
         }
-        let out = self.run(&step(&plugin, "generate"), app, env);
+        let out = self.run(&step(&plugin, "generate"), app, env, params);
         let left: Vec<_> = std::fs::read_dir(self.scratch())
             .expect("scratch")
             .map(|e| e.expect("scratch").file_name())
@@ -185,6 +212,45 @@ impl Sandbox {
         assert!(left.is_empty(), "generate left temp files: {left:?}");
         out
     }
+}
+
+/// A parameter name as Argo CD puts it in a variable name (`escaped` in its `types.go`).
+fn escaped(name: &str) -> String {
+    name.to_uppercase()
+        .chars()
+        .map(|c| {
+            if c.is_ascii_uppercase() || c.is_ascii_digit() || c == '_' {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect()
+}
+
+/// The variables Argo CD 2.6+ sets for an Application's `plugin.parameters` (a JSON array of
+/// `{name, string | array | map}`): `ARGOCD_APP_PARAMETERS` and one `PARAM_*` per value.
+fn param_env(params: &Value) -> Vec<(String, String)> {
+    let mut env = vec![("ARGOCD_APP_PARAMETERS".to_string(), params.to_string())];
+    for p in params.as_array().map(Vec::as_slice).unwrap_or_default() {
+        let base = format!("PARAM_{}", escaped(p["name"].as_str().expect("a name")));
+        if let Some(v) = p["string"].as_str() {
+            env.push((base.clone(), v.to_string()));
+        }
+        for (k, v) in p["map"].as_object().into_iter().flatten() {
+            env.push((
+                format!("{base}_{}", escaped(k)),
+                v.as_str().expect("a string").to_string(),
+            ));
+        }
+        for (i, v) in p["array"].as_array().into_iter().flatten().enumerate() {
+            env.push((
+                format!("{base}_{i}"),
+                v.as_str().expect("a string").to_string(),
+            ));
+        }
+    }
+    env
 }
 
 fn show(out: &Output) -> String {
@@ -242,17 +308,28 @@ fn expected_objects() -> BTreeSet<(String, String)> {
     .collect()
 }
 
-/// Checks a successful generate: the app's resources, the pool filled, nothing local.
+/// Checks a successful generate: stdout is the app's resources and nothing else (every
+/// document an object with apiVersion and kind), the pool filled; stderr, which Argo CD logs,
+/// holds ipreuse's summary of the pool and no manifest.
 fn assert_filled(out: &Output) {
     assert!(out.status.success(), "generate failed: {}", show(out));
-    assert!(
-        out.stderr.is_empty(),
-        "a successful generate wrote on stderr, which Argo CD may read as manifests: {}",
-        show(out)
-    );
     let text = String::from_utf8(out.stdout.clone()).expect("UTF-8");
     let docs = docs(&text);
     assert_eq!(objects(&docs), expected_objects(), "{text}");
+    for d in &docs {
+        assert!(
+            d["apiVersion"].is_string() && d["kind"].is_string(),
+            "not a manifest on stdout: {d}\n{}",
+            show(out)
+        );
+    }
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("IPPool metal3/provisioning"),
+        "the summary is on stderr: {}",
+        show(out)
+    );
+    assert!(!stderr.contains("apiVersion"), "{}", show(out));
     let pool = docs
         .iter()
         .find(|d| d["kind"] == "IPPool")
@@ -284,6 +361,41 @@ fn plugin_yaml_is_a_config_management_plugin_an_application_can_name() {
     assert_eq!(step(&plugin, "init"), ["ipreuse", "--version"]);
     assert_eq!(plugin["spec"]["discover"]["fileName"], "ipreuse.yaml");
 
+    // The parameter is announced in the form argocd-cmp-server reads (`spec.parameters.static`,
+    // `cmpserver/plugin/config.go`), and generate reads the variable Argo CD sets for it.
+    let statics = plugin["spec"]["parameters"]["static"]
+        .as_array()
+        .expect("spec.parameters.static");
+    assert_eq!(statics.len(), 1, "{statics:?}");
+    let param = &statics[0];
+    assert_eq!(param["name"], "kustomize-build-options");
+    assert!(param["title"].is_string() && param["tooltip"].is_string());
+    assert_eq!(param["collectionType"], "string");
+    let known = [
+        "name",
+        "title",
+        "tooltip",
+        "required",
+        "itemType",
+        "collectionType",
+        "string",
+        "array",
+        "map",
+    ];
+    for key in param.as_object().expect("an object").keys() {
+        assert!(
+            known.contains(&key.as_str()),
+            "{key} is no field of a parameter announcement"
+        );
+    }
+    let variable = format!("PARAM_{}", escaped("kustomize-build-options"));
+    assert_eq!(variable, "PARAM_KUSTOMIZE_BUILD_OPTIONS");
+    assert!(
+        generate[2].contains(&format!("${{{variable}}}"))
+            || generate[2].contains(&format!("\"${variable}")),
+        "generate reads {variable}"
+    );
+
     // The example Application names the plugin as Argo CD looks it up: name-version.
     let app = yaml(&argocd_dir().join("application.yaml"));
     assert_eq!(app["kind"], "Application");
@@ -303,6 +415,16 @@ fn plugin_yaml_is_a_config_management_plugin_an_application_can_name() {
         generate[2].contains("ARGOCD_ENV_IPREUSE_CONFIG"),
         "generate reads ARGOCD_ENV_IPREUSE_CONFIG"
     );
+    // The Application sets only parameters the plugin announces.
+    for p in app["spec"]["source"]["plugin"]["parameters"]
+        .as_array()
+        .expect("plugin.parameters")
+    {
+        assert!(
+            statics.iter().any(|s| s["name"] == p["name"]),
+            "the Application sets {p}, which the plugin does not announce"
+        );
+    }
 }
 
 #[test]
@@ -626,4 +748,234 @@ fn the_sidecar_patch_mounts_plugin_yaml_where_the_plugin_server_reads_it() {
     for name in ["var-files", "plugins", "tmp"] {
         volume(name);
     }
+}
+
+/// A config that leaves `controllerFlag` on: the example app holds no CAPM3 manifests, so
+/// ipreuse warns (and succeeds).
+const LOUD_CONFIG: &str = "apiVersion: fn.ipreuse.dev/v1alpha1\nkind: IPReuse\nmetadata:\n  name: loud\n  annotations:\n    config.kubernetes.io/local-config: \"true\"\n";
+
+#[test]
+fn a_successful_generate_logs_warnings_on_stderr_and_prints_only_manifests() {
+    let sandbox = Sandbox::new();
+    for layout in ["kustomize", "plain"] {
+        let app = sandbox.app(&format!("loud-{layout}"));
+        if layout == "plain" {
+            std::fs::remove_file(app.join("kustomization.yaml")).expect("rm");
+        }
+        std::fs::write(app.join("loud.yaml"), LOUD_CONFIG).expect("write");
+        let out = sandbox.generate(&app, &[("IPREUSE_CONFIG", "loud.yaml")]);
+        assert_filled(&out);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            stderr.contains("warning:") && stderr.contains("controllerFlag"),
+            "{layout}: the warning reaches stderr on success: {}",
+            show(&out)
+        );
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        assert!(
+            !stdout.contains("warning")
+                && !stdout.contains("controllerFlag")
+                && !stdout.contains("IPReuse"),
+            "{layout}: stdout holds only the manifests: {}",
+            show(&out)
+        );
+    }
+}
+
+/// An app whose kustomization lists a file outside its folder: kustomize's default load
+/// restrictor refuses it, `--load-restrictor LoadRestrictionsNone` allows it.
+fn app_reaching_outside(sandbox: &Sandbox, name: &str) -> PathBuf {
+    let app = sandbox.app(name);
+    let shared = app.parent().expect("sites").join("shared");
+    std::fs::create_dir_all(&shared).expect("mkdir");
+    std::fs::rename(app.join("hosts.yaml"), shared.join("hosts.yaml")).expect("mv");
+    std::fs::write(
+        app.join("kustomization.yaml"),
+        "apiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\nresources:\n  - ../shared/hosts.yaml\n  - ippools.yaml\n",
+    )
+    .expect("write");
+    app
+}
+
+#[test]
+fn the_kustomize_build_options_parameter_reaches_kustomize_build() {
+    let sandbox = Sandbox::new();
+    let app = app_reaching_outside(&sandbox, "options");
+    // Without the option, kustomize refuses the file: the option below is what lets it in.
+    let out = sandbox.generate(&app, &[]);
+    assert!(!out.status.success(), "{}", show(&out));
+    assert!(out.stdout.is_empty(), "{}", show(&out));
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("shared/hosts.yaml"),
+        "{}",
+        show(&out)
+    );
+    for params in [
+        serde_json::json!([{"name": "kustomize-build-options", "string": "--enable-helm --load-restrictor LoadRestrictionsNone"}]),
+        serde_json::json!([{"name": "kustomize-build-options", "string": "  --load-restrictor=LoadRestrictionsNone\n--enable-helm "}]),
+        serde_json::json!([{"name": "kustomize-build-options", "array": ["--enable-helm", "--load-restrictor", "LoadRestrictionsNone"]}]),
+        serde_json::json!([
+            {"name": "other", "string": "x"},
+            {"name": "kustomize-build-options", "array": ["--load-restrictor=LoadRestrictionsNone"]}
+        ]),
+    ] {
+        let out = sandbox.generate_with(&app, &[], Some(&params));
+        assert_filled(&out);
+    }
+    // An empty string is no option: the default restrictor again.
+    let params = serde_json::json!([{"name": "kustomize-build-options", "string": " "}]);
+    let out = sandbox.generate_with(&app, &[], Some(&params));
+    assert!(!out.status.success(), "{}", show(&out));
+}
+
+#[test]
+fn kustomize_build_options_are_checked_and_never_run_by_a_shell() {
+    let sandbox = Sandbox::new();
+    let app = app_reaching_outside(&sandbox, "bad-options");
+    let marker = sandbox.marker("options");
+    let m = marker.display().to_string();
+    let refused: Vec<(Value, &str)> = vec![
+        (serde_json::json!("--enable-exec"), "--enable-exec"),
+        (
+            serde_json::json!("--enable-alpha-plugins --enable-exec"),
+            "--enable-alpha-plugins",
+        ),
+        (
+            serde_json::json!("--helm-command=/bin/sh"),
+            "--helm-command=/bin/sh",
+        ),
+        (serde_json::json!("-o out.yaml"), "-o"),
+        (serde_json::json!("--output=out.yaml"), "--output=out.yaml"),
+        (serde_json::json!("../other"), "../other"),
+        (serde_json::json!("--load-restrictor Bogus"), "Bogus"),
+        (
+            serde_json::json!("--load-restrictor"),
+            "--load-restrictor needs a value",
+        ),
+        (
+            serde_json::json!("--helm-kube-version --enable-exec"),
+            "--helm-kube-version needs a value",
+        ),
+        (
+            serde_json::json!(format!("--enable-helm; touch {m}")),
+            "--enable-helm\\;",
+        ),
+        (serde_json::json!(format!("$(touch {m})")), "touch"),
+        (serde_json::json!(format!("`touch {m}`")), "touch"),
+        (
+            serde_json::json!(["--enable-helm", format!("x; touch {m}")]),
+            "touch",
+        ),
+        (
+            serde_json::json!(["--load-restrictor LoadRestrictionsNone"]),
+            "is not an option",
+        ),
+    ];
+    for (value, needle) in &refused {
+        let param = if value.is_array() {
+            serde_json::json!([{"name": "kustomize-build-options", "array": value}])
+        } else {
+            serde_json::json!([{"name": "kustomize-build-options", "string": value}])
+        };
+        let out = sandbox.generate_with(&app, &[], Some(&param));
+        assert!(!marker.exists(), "{value}: ran a command: {}", show(&out));
+        assert_eq!(out.status.code(), Some(2), "{value}: {}", show(&out));
+        assert!(out.stdout.is_empty(), "{value}: {}", show(&out));
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            stderr.contains("ipreuse plugin: the parameter kustomize-build-options")
+                && stderr.contains(needle),
+            "{value}: {}",
+            show(&out)
+        );
+        assert!(!app.join("out.yaml").exists(), "{value}: wrote a file");
+    }
+    // A map is neither a string nor an array.
+    let param =
+        serde_json::json!([{"name": "kustomize-build-options", "map": {"enable-helm": "true"}}]);
+    let out = sandbox.generate_with(&app, &[], Some(&param));
+    assert_eq!(out.status.code(), Some(2), "{}", show(&out));
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("not a map"),
+        "{}",
+        show(&out)
+    );
+    // A plain folder has nothing to build with them.
+    let plain = sandbox.app("options-plain");
+    std::fs::remove_file(plain.join("kustomization.yaml")).expect("rm");
+    let param = serde_json::json!([{"name": "kustomize-build-options", "string": "--enable-helm"}]);
+    let out = sandbox.generate_with(&plain, &[], Some(&param));
+    assert_eq!(out.status.code(), Some(2), "{}", show(&out));
+    assert!(out.stdout.is_empty());
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("has no kustomization to build"),
+        "{}",
+        show(&out)
+    );
+}
+
+/// Argo CD 2.4 and 2.5 look a named plugin up among the argocd-cm plugins only; a sidecar
+/// plugin is found by discovery (`plugin: {}`): the repo-server sends the application folder
+/// to each sidecar, whose `discover` decides, then runs `init` and `generate` without any
+/// parameter variable.
+#[test]
+fn argo_cd_2_4_and_2_5_find_the_plugin_by_discovery_and_generate() {
+    let sandbox = Sandbox::new();
+    let app = sandbox.app("discovery");
+    assert!(discovers(&app));
+    let out = sandbox.generate_with(&app, &[], None);
+    assert_filled(&out);
+    let out = sandbox.generate_with(&app, &[("IPREUSE_CONFIG", "ipreuse.yaml")], None);
+    assert_filled(&out);
+}
+
+/// The sidecar image and the ipreuse image it is built from carry one name each, wherever
+/// they are named: the ipreuse image is `metadata.yaml`'s `image` at the crate's version.
+#[test]
+fn every_file_names_the_same_images() {
+    let version = env!("CARGO_PKG_VERSION");
+    let metadata = yaml(&argocd_dir().join("../metadata.yaml"));
+    let ipreuse_image = format!("{}:{version}", metadata["image"].as_str().expect("image"));
+    assert_eq!(ipreuse_image, format!("ghcr.io/ipreuse/ipreuse:{version}"));
+    let read = |name: &str| {
+        std::fs::read_to_string(argocd_dir().join(name)).unwrap_or_else(|e| panic!("{name}: {e}"))
+    };
+    let dockerfile = read("Dockerfile");
+    assert!(
+        dockerfile.contains(&format!("\nARG IPREUSE_IMAGE={ipreuse_image}\n"))
+            && dockerfile.contains(&format!("--build-arg IPREUSE_IMAGE={ipreuse_image} ")),
+        "Dockerfile:\n{dockerfile}"
+    );
+    let patch = yaml(&argocd_dir().join("repo-server-patch.yaml"));
+    let sidecar = patch["spec"]["template"]["spec"]["containers"][0]["image"]
+        .as_str()
+        .expect("the sidecar's image")
+        .to_string();
+    assert!(
+        sidecar.ends_with(&format!("-ipreuse-{version}")),
+        "{sidecar}"
+    );
+    let argocd_tag = sidecar
+        .rsplit_once(':')
+        .and_then(|(_, tag)| tag.strip_suffix(&format!("-ipreuse-{version}")))
+        .expect("the Argo CD version in the tag");
+    assert!(
+        dockerfile.contains(&format!(
+            "\nARG ARGOCD_IMAGE=quay.io/argoproj/argocd:{argocd_tag}\n"
+        )) && dockerfile.contains(&format!("-t {sidecar} .")),
+        "Dockerfile:\n{dockerfile}"
+    );
+    assert!(read("plugin.yaml").contains(&format!("The sidecar image: {sidecar},")));
+    assert!(read("plugin.yaml").contains(&ipreuse_image));
+    let (name, tag) = sidecar.rsplit_once(':').expect("name:tag");
+    let readme = read("README.md");
+    assert!(
+        readme.contains(&format!("newName: {name}\n"))
+            && readme.contains(&format!("newTag: {tag}\n")),
+        "argocd/README.md names the sidecar image {sidecar}"
+    );
+    assert!(
+        readme.contains(&ipreuse_image),
+        "argocd/README.md names {ipreuse_image}"
+    );
 }

@@ -3,6 +3,8 @@
 //! for each row's status: `kept` (the entry was there), `pinned` (the host's
 //! `ipreuse.dev/ip.{pool}` annotation), `live` (the claim's address in `status.indexes`, or
 //! adopted from an export), `new` (the strategy). Nothing is written; errors are the function's.
+//! `--format hosts` is resolved with the system's own resolver: `getent` reading the output as
+//! `/etc/hosts`, bind-mounted over it in a mount namespace of its own (`unshare`, as root).
 
 mod common;
 
@@ -208,7 +210,7 @@ fn every_format_carries_the_same_rows() {
     let expected: String = csv
         .iter()
         .map(|[ns, host, pool, address, status, _]| {
-            format!("{address}\t{host}\t# {ns}/{pool} {status}\n")
+            format!("{address}\t{host}-{pool}\t# {ns}/{pool} {status}\n")
         })
         .collect();
     assert_eq!(hosts, expected);
@@ -337,8 +339,216 @@ fn every_format_names_the_network() {
     assert_eq!(cells[3][5], "-");
     let hosts = text(&run("hosts").stdout);
     assert!(
-        hosts.contains("172.22.0.11\tb-0\t# c2/prov new network prov\n"),
+        hosts.contains("172.22.0.11\tb-0-prov\t# c2/prov new network prov\n"),
         "{hosts}"
     );
-    assert!(hosts.contains("10.9.0.10\td-0\t# c3/prov new\n"), "{hosts}");
+    assert!(
+        hosts.contains("10.9.0.10\td-0-prov\t# c3/prov new\n"),
+        "{hosts}"
+    );
+}
+
+/// Resolves every name with `getent -s files ahosts` against `hosts` as the system's
+/// `/etc/hosts` (bind-mounted over it in a private mount namespace, so the machine's file is
+/// untouched): each name's distinct addresses, in the order the resolver gives them. `ahosts`
+/// (getaddrinfo, both families) rather than `hosts`, which shows one family and hides a second
+/// address of the other.
+fn resolve(hosts: &str, names: &[String]) -> BTreeMap<String, Vec<String>> {
+    let dir = tempfile::tempdir().expect("tmp");
+    let file = dir.path().join("hosts");
+    std::fs::write(&file, hosts).expect("write");
+    for tool in ["unshare", "getent", "mount"] {
+        assert!(
+            std::env::split_paths(&std::env::var_os("PATH").unwrap_or_default())
+                .any(|d| d.join(tool).is_file()),
+            "`{tool}` is not on PATH (util-linux, libc-bin): this test never skips"
+        );
+    }
+    let script = r#"mount --bind "$0" /etc/hosts || exit 90
+for name in "$@"; do
+  echo "== $name"
+  getent -s files ahosts "$name"
+done"#;
+    let out = Command::new("unshare")
+        .args(["--mount", "--propagation", "private", "sh", "-c", script])
+        .arg(&file)
+        .args(names)
+        .output()
+        .expect("run unshare");
+    assert!(
+        out.status.success() || out.status.code() == Some(2),
+        "unshare/mount failed (the test needs root, as in CI): {}\n{}",
+        out.status,
+        text(&out.stderr)
+    );
+    let mut resolved: BTreeMap<String, Vec<String>> = BTreeMap::new();
+    let mut current = None;
+    for line in text(&out.stdout).lines() {
+        if let Some(name) = line.strip_prefix("== ") {
+            resolved.insert(name.to_string(), Vec::new());
+            current = Some(name.to_string());
+        } else if let (Some(name), Some(addr)) = (&current, line.split_whitespace().next()) {
+            let addrs = resolved.get_mut(name).expect("a name");
+            if !addrs.iter().any(|a| a == addr) {
+                addrs.push(addr.to_string());
+            }
+        }
+    }
+    resolved
+}
+
+/// Hosts in two namespaces, each with an address in an IPv4 and an IPv6 pool.
+fn dual_stack_package(dir: &Path) -> PathBuf {
+    let pkg = dir.join("pkg");
+    std::fs::create_dir(&pkg).expect("mkdir");
+    let mut docs = Vec::new();
+    for (ns, hosts) in [("c1", ["node-1", "node-2"]), ("c2", ["edge-1", "edge-10"])] {
+        docs.push(
+            common::pool("bmv4", ns)
+                .range(common::range("10.1.0.10", "10.1.0.19"))
+                .prefix(24)
+                .yaml(),
+        );
+        docs.push(
+            common::pool("bmv6", ns)
+                .range(common::range("fd00::10", "fd00::1f"))
+                .prefix(64)
+                .yaml(),
+        );
+        for h in hosts {
+            docs.push(common::host(h, ns).yaml());
+        }
+    }
+    std::fs::write(pkg.join("all.yaml"), common::stream(&docs)).expect("write");
+    pkg
+}
+
+/// The `hosts` output of `plan` as a file would hold it, and the CSV rows of the same run.
+fn hosts_and_rows(pkg: &Path, extra: &[&str]) -> (String, Vec<Row>) {
+    let mut args = vec!["plan", "--format", "hosts"];
+    args.extend(extra);
+    let hosts = ipreuse(&args, pkg);
+    assert_eq!(hosts.status.code(), Some(0), "{}", text(&hosts.stderr));
+    let mut args = vec!["plan", "--format", "csv"];
+    args.extend(extra);
+    (text(&hosts.stdout), csv_rows(&ipreuse(&args, pkg)))
+}
+
+/// The names of a hosts file, in order.
+fn names(hosts: &str) -> Vec<String> {
+    hosts
+        .lines()
+        .map(|l| l.split('\t').nth(1).expect("a name").to_string())
+        .collect()
+}
+
+#[test]
+fn hosts_format_names_each_address_so_that_it_resolves_alone() {
+    let tmp = tempfile::tempdir().expect("tmp");
+    let pkg = dual_stack_package(tmp.path());
+    let (hosts, rows) = hosts_and_rows(&pkg, &[]);
+    // The case that matters: every host has an address in two pools.
+    assert_eq!(rows.len(), 8, "{rows:?}");
+    let names = names(&hosts);
+    let resolved = resolve(&hosts, &names);
+    assert_eq!(resolved.len(), rows.len(), "one name per row: {hosts}");
+    for [ns, host, pool, address, ..] in &rows {
+        let name = format!("{host}-{pool}");
+        assert_eq!(
+            resolved.get(&name),
+            Some(&vec![address.clone()]),
+            "{ns}/{name} resolves to its address alone:\n{hosts}"
+        );
+    }
+    // A bare host name is in the file nowhere, so it resolves to nothing.
+    let bare = resolve(&hosts, &["node-1".to_string()]);
+    assert_eq!(bare["node-1"], Vec::<String>::new(), "{hosts}");
+}
+
+#[test]
+fn hosts_format_with_a_pool_uses_bare_host_names() {
+    let tmp = tempfile::tempdir().expect("tmp");
+    let pkg = dual_stack_package(tmp.path());
+    for pool in ["bmv4", "bmv6"] {
+        let (hosts, rows) = hosts_and_rows(&pkg, &["--pool", pool]);
+        assert_eq!(rows.len(), 4, "{pool}: {rows:?}");
+        assert!(rows.iter().all(|r| r[2] == pool), "{pool}: {rows:?}");
+        let names = names(&hosts);
+        assert_eq!(
+            names,
+            ["node-1", "node-2", "edge-1", "edge-10"].map(str::to_string),
+            "{pool}: {hosts}"
+        );
+        let resolved = resolve(&hosts, &names);
+        for [_, host, _, address, ..] in &rows {
+            assert_eq!(resolved[host], vec![address.clone()], "{pool}: {hosts}");
+        }
+    }
+    // The table and JSON are filtered the same way.
+    let table = ipreuse(&["plan", "--pool", "bmv6"], &pkg);
+    assert_eq!(
+        text(&table.stdout).lines().count(),
+        5,
+        "{}",
+        text(&table.stdout)
+    );
+}
+
+#[test]
+fn plan_refuses_a_pool_no_row_has() {
+    let tmp = tempfile::tempdir().expect("tmp");
+    let pkg = dual_stack_package(tmp.path());
+    let out = ipreuse(&["plan", "--format", "hosts", "--pool", "bmv5"], &pkg);
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out.stderr));
+    assert!(out.stdout.is_empty());
+    let stderr = text(&out.stderr);
+    assert!(
+        stderr.contains("--pool bmv5") && stderr.contains("bmv4, bmv6"),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn hosts_format_refuses_a_name_that_would_stand_for_two_addresses() {
+    // The same host and pool names in two namespaces: both addresses would be `node-1` with
+    // `--pool`, and `node-1-bmv4` without. (`a-b` in pool `c` and `a` in pool `b-c` of one
+    // namespace, the other way to one name, is an error of the function itself: CAPM3 would
+    // make one IPClaim of the two.)
+    let tmp = tempfile::tempdir().expect("tmp");
+    let pkg = tmp.path().join("pkg");
+    std::fs::create_dir(&pkg).expect("mkdir");
+    let mut docs = Vec::new();
+    for (ns, start, end) in [
+        ("c1", "10.1.0.10", "10.1.0.19"),
+        ("c2", "10.2.0.10", "10.2.0.19"),
+    ] {
+        docs.push(
+            common::pool("bmv4", ns)
+                .range(common::range(start, end))
+                .prefix(24)
+                .yaml(),
+        );
+        docs.push(common::host("node-1", ns).yaml());
+    }
+    std::fs::write(pkg.join("all.yaml"), common::stream(&docs)).expect("write");
+
+    let out = ipreuse(&["plan", "--format", "hosts", "--pool", "bmv4"], &pkg);
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out.stderr));
+    assert!(out.stdout.is_empty(), "{}", text(&out.stdout));
+    let stderr = text(&out.stderr);
+    assert!(
+        stderr.contains("the name node-1 would stand for 10.1.0.10 (c1/node-1 in pool bmv4) and 10.2.0.10 (c2/node-1 in pool bmv4)"),
+        "{stderr}"
+    );
+    let out = ipreuse(&["plan", "--format", "hosts"], &pkg);
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out.stderr));
+    assert!(out.stdout.is_empty(), "{}", text(&out.stdout));
+    assert!(
+        text(&out.stderr).contains("the name node-1-bmv4 would stand for 10.1.0.10"),
+        "{}",
+        text(&out.stderr)
+    );
+    // The other formats still list every row.
+    let rows = csv_rows(&ipreuse(&["plan", "--format", "csv"], &pkg));
+    assert_eq!(rows.len(), 2, "{rows:?}");
 }

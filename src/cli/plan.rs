@@ -10,21 +10,35 @@ use ipreuse::natural;
 const HEADER: [&str; 6] = ["NAMESPACE", "HOST", "POOL", "ADDRESS", "STATUS", "NETWORK"];
 
 /// The rows, ordered by namespace, host (natural order) and pool, in `format` (`table`, `csv`,
-/// `json`, `hosts`; clap admits no other).
-pub fn format(rows: &[Row], format: &str) -> String {
+/// `json`, `hosts`; clap admits no other). With `pool`, only that pool's rows, and `hosts`
+/// names each address by its bare host name. Refused (the message says why): a `pool` no row
+/// has, and `hosts` lines where one name would stand for two addresses.
+pub fn format(rows: &[Row], format: &str, pool: Option<&str>) -> Result<String, String> {
     let mut rows: Vec<&Row> = rows.iter().collect();
+    if let Some(pool) = pool {
+        let mut pools: Vec<&str> = rows.iter().map(|r| r.pool.as_str()).collect();
+        pools.sort_unstable();
+        pools.dedup();
+        rows.retain(|r| r.pool == pool);
+        if rows.is_empty() && !pools.is_empty() {
+            return Err(format!(
+                "--pool {pool}: no host has an address in a pool of that name; the pools are {}",
+                pools.join(", ")
+            ));
+        }
+    }
     rows.sort_by(|a, b| {
         a.namespace
             .cmp(&b.namespace)
             .then_with(|| natural::compare(&a.host, &b.host))
             .then_with(|| a.pool.cmp(&b.pool))
     });
-    match format {
+    Ok(match format {
         "csv" => csv(&rows),
         "json" => json(&rows),
-        "hosts" => hosts(&rows),
+        "hosts" => hosts(&rows, pool.is_none())?,
         _ => table(&rows),
-    }
+    })
 }
 
 /// The cells of a row; a pool on no network has an empty network (`-` in the table).
@@ -94,15 +108,49 @@ fn json(rows: &[&Row]) -> String {
     text
 }
 
-/// `/etc/hosts` lines: the address, the host's name, and where it comes from as a comment.
-fn hosts(rows: &[&Row]) -> String {
+/// `/etc/hosts` lines: the address, a name that stands for it alone, and where it comes from as
+/// a comment. The name is `{host}-{pool}` (the claim's name, which CAPM3 gives the IPClaim and
+/// the IPAddress), or the bare host name when the rows are one pool's (`--pool`): a host with
+/// addresses in several pools would otherwise resolve to any of them. Two rows with one name
+/// (the same host and pool names in two namespaces) are refused rather than written as a name
+/// that resolves to either address; in one namespace the run has refused them already (one
+/// IPClaim name for two claims).
+fn hosts(rows: &[&Row], qualified: bool) -> Result<String, String> {
+    let name = |r: &Row| {
+        if qualified {
+            format!("{}-{}", r.host, r.pool)
+        } else {
+            r.host.clone()
+        }
+    };
+    let mut seen: std::collections::BTreeMap<String, &Row> = std::collections::BTreeMap::new();
     let mut out = String::new();
     for r in rows {
+        let n = name(r);
+        if let Some(first) = seen.get(&n) {
+            let hint = if qualified {
+                "run plan on one namespace's files"
+            } else {
+                "leave out --pool to name each address {host}-{pool}, or run plan on one namespace's files"
+            };
+            return Err(format!(
+                "--format hosts: the name {n} would stand for {} ({}/{} in pool {}) and {} ({}/{} in pool {}); {hint}",
+                first.address,
+                first.namespace,
+                first.host,
+                first.pool,
+                r.address,
+                r.namespace,
+                r.host,
+                r.pool
+            ));
+        }
+        seen.insert(n.clone(), r);
         let _ = writeln!(
             out,
             "{}\t{}\t# {}/{} {}{}",
             r.address,
-            r.host,
+            n,
             r.namespace,
             r.pool,
             r.status.as_str(),
@@ -111,5 +159,5 @@ fn hosts(rows: &[&Row]) -> String {
                 .map_or(String::new(), |n| format!(" network {n}"))
         );
     }
-    out
+    Ok(out)
 }
