@@ -3,7 +3,10 @@
 //!
 //! - `image_is_small_non_root_and_labelled`: under 10 MB, user 65534, the
 //!   `org.opencontainers.image.version` label equal to the version `ipreuse --version` prints
-//!   (the ordinary build and the binary in the image);
+//!   (the ordinary build and the binary in the image), `.revision` the commit built,
+//!   `.licenses` Apache-2.0;
+//! - `a_wrong_or_missing_version_fails_the_build_context_build`: the Dockerfile's version check
+//!   runs on the `--build-context builder=` path too (the builder stage is skipped there);
 //! - `kpt_eval_image_matches_exec`: `KPT_FN_RUNTIME=podman kpt fn eval PKG --image` changes a
 //!   copy of `examples/basic` byte for byte as `kpt fn eval --exec` does;
 //! - `kpt_render_image_matches_exec`: the same with the Kptfile's mutator as `image:`, through
@@ -134,8 +137,18 @@ fn image_is_small_non_root_and_labelled() {
         meta["Config"]["Entrypoint"],
         serde_json::json!(["/usr/local/bin/ipreuse"])
     );
-    let label = &meta["Config"]["Labels"]["org.opencontainers.image.version"];
+    let labels = &meta["Config"]["Labels"];
+    let label = &labels["org.opencontainers.image.version"];
     assert_eq!(label, VERSION, "the version label");
+    assert_eq!(
+        labels["org.opencontainers.image.revision"],
+        support::revision(),
+        "the revision label: the commit given as REVISION"
+    );
+    assert_eq!(
+        labels["org.opencontainers.image.licenses"], "Apache-2.0",
+        "the licence label: LICENSE's, Cargo.toml's"
+    );
 
     // The version the binaries print: the ordinary build, and the one in the image (run as
     // kpt runs functions: as nobody, without network).
@@ -152,6 +165,38 @@ fn image_is_small_non_root_and_labelled() {
         "--version",
     ]));
     assert_eq!(inside, host, "the image's binary and `ipreuse --version`");
+}
+
+#[test]
+fn a_wrong_or_missing_version_fails_the_build_context_build() {
+    // Without a tag: a build that wrongly succeeded must not replace the image other tests use.
+    let wrong = support::build_image(&["VERSION=0.0.0-wrong".to_string()], &[]);
+    assert!(
+        !wrong.status.success(),
+        "a VERSION that is not the binary's was built: {}",
+        show(&wrong)
+    );
+    let stderr = String::from_utf8_lossy(&wrong.stderr);
+    assert!(
+        stderr.contains(&format!(
+            "IPREUSE_EXPECT_VERSION is \"0.0.0-wrong\", but this binary is version {VERSION}"
+        )),
+        "the build says which versions differ: {}",
+        show(&wrong)
+    );
+    let missing = support::build_image(&[], &[]);
+    assert!(
+        !missing.status.success(),
+        "an image without VERSION was built: {}",
+        show(&missing)
+    );
+    assert!(
+        String::from_utf8_lossy(&missing.stderr).contains(&format!(
+            "IPREUSE_EXPECT_VERSION is \"\", but this binary is version {VERSION}"
+        )),
+        "{}",
+        show(&missing)
+    );
 }
 
 #[test]
