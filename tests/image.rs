@@ -20,6 +20,8 @@
 
 #[path = "support/fs.rs"]
 mod fs_support;
+#[path = "support/path.rs"]
+mod path_support;
 #[path = "support/image.rs"]
 mod support;
 
@@ -207,12 +209,11 @@ fn kpt_eval_image_matches_exec() {
     let exec = package("basic", tmp.path(), "exec", "exec: unused");
     let img = package("basic", tmp.path(), "image", "exec: unused");
     kpt_ok(
-        run(kpt().args(["fn", "eval"]).arg(&exec).args([
-            "--exec",
-            BIN,
-            "--",
-            "controllerFlag=false",
-        ])),
+        run(kpt()
+            .env("PATH", path_support::path_with_bin())
+            .args(["fn", "eval"])
+            .arg(&exec)
+            .args(["--exec", "ipreuse", "--", "controllerFlag=false"])),
         "kpt fn eval --exec",
     );
     kpt_ok(
@@ -241,7 +242,7 @@ fn kpt_eval_image_matches_exec() {
 fn kpt_render_image_matches_exec() {
     let image = image();
     let tmp = tempfile::tempdir().expect("temp dir");
-    let exec = package("basic", tmp.path(), "exec", &format!("exec: {BIN}"));
+    let exec = package("basic", tmp.path(), "exec", "exec: ipreuse");
     let img = package("basic", tmp.path(), "image", &format!("image: {image}"));
     let kptfile = std::fs::read_to_string(img.join("Kptfile")).expect("read");
     assert!(
@@ -249,7 +250,11 @@ fn kpt_render_image_matches_exec() {
         "{kptfile}"
     );
     kpt_ok(
-        run(kpt().args(["fn", "render"]).arg(&exec).arg("--allow-exec")),
+        run(kpt()
+            .env("PATH", path_support::path_with_bin())
+            .args(["fn", "render"])
+            .arg(&exec)
+            .arg("--allow-exec")),
         "kpt fn render (exec)",
     );
     kpt_ok(
