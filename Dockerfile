@@ -20,8 +20,8 @@
 #       --build-arg VERSION="$VERSION" --build-arg REVISION="$(git rev-parse HEAD)" \
 #       -t localhost/ipreuse:"$VERSION" .
 #
-# Either way the `checked` stage runs the binary the image gets, and the build fails unless
-# it is version VERSION: the version label is the version `ipreuse --version` prints.
+# Either way the image stage runs the binary it got, and the build fails unless it is version
+# VERSION: the version label is the version `ipreuse --version` prints.
 #
 # tests/image.rs builds it the second way and runs it with kpt, tests/kustomize.rs with kustomize.
 
@@ -42,26 +42,25 @@ RUN RUSTFLAGS='-C target-feature=+crt-static' cargo build --locked --profile ima
     && cp target/x86_64-unknown-linux-gnu/image/ipreuse /ipreuse \
     && /ipreuse --version
 
-# On both paths (the builder stage, or a `--build-context builder=`): the binary must be
-# version VERSION. No shell here, so the binary compares (`ipreuse --version` exits 1 when
-# IPREUSE_EXPECT_VERSION differs from its version; a missing VERSION is an empty one).
-FROM scratch AS checked
-ARG VERSION
-COPY --from=builder /ipreuse /ipreuse
-ENV IPREUSE_EXPECT_VERSION="${VERSION}"
-RUN ["/ipreuse", "--version"]
-
 # The image: the binary and an /etc/passwd that names `nobody` (kpt and kustomize run
 # functions with `--user nobody`, which the runtime looks up in the image).
 FROM scratch AS image
 ARG VERSION
 ARG REVISION=unknown
+COPY image/passwd /etc/passwd
+COPY --from=builder /ipreuse /usr/local/bin/ipreuse
+# On both paths (the builder stage, or a `--build-context builder=`), the binary must be
+# version VERSION, so that the version label is the version it prints. There is no shell here:
+# the binary compares (`ipreuse --version` exits 1 when IPREUSE_EXPECT_VERSION is set and is not
+# its version; a missing VERSION is an empty one). An ARG, so it is in RUN's environment only,
+# not in the image's. The RUN also keeps the labels below true under Podman's layer cache: its
+# cache key holds the build arguments, a LABEL's holds only the unexpanded text.
+ARG IPREUSE_EXPECT_VERSION="${VERSION}"
+RUN ["/usr/local/bin/ipreuse", "--version"]
 LABEL org.opencontainers.image.title="ipreuse" \
       org.opencontainers.image.description="KRM function: stable Metal3 IPPool preAllocations for BMH-name-based IP reuse" \
       org.opencontainers.image.version="${VERSION}" \
       org.opencontainers.image.revision="${REVISION}" \
       org.opencontainers.image.licenses="Apache-2.0"
-COPY image/passwd /etc/passwd
-COPY --from=checked /ipreuse /usr/local/bin/ipreuse
 USER 65534:65534
 ENTRYPOINT ["/usr/local/bin/ipreuse"]

@@ -7,6 +7,8 @@
 //!   `.licenses` Apache-2.0;
 //! - `a_wrong_or_missing_version_fails_the_build_context_build`: the Dockerfile's version check
 //!   runs on the `--build-context builder=` path too (the builder stage is skipped there);
+//! - `another_revision_gets_its_own_label_through_the_layer_cache`: podman's layer cache does
+//!   not hand a build the revision label of an earlier one;
 //! - `kpt_eval_image_matches_exec`: `KPT_FN_RUNTIME=podman kpt fn eval PKG --image` changes a
 //!   copy of `examples/basic` byte for byte as `kpt fn eval --exec` does;
 //! - `kpt_render_image_matches_exec`: the same with the Kptfile's mutator as `image:`, through
@@ -151,6 +153,11 @@ fn image_is_small_non_root_and_labelled() {
         labels["org.opencontainers.image.licenses"], "Apache-2.0",
         "the licence label: LICENSE's, Cargo.toml's"
     );
+    let env = meta["Config"]["Env"].to_string();
+    assert!(
+        !env.contains("IPREUSE_EXPECT_VERSION"),
+        "the version check's variable stays out of the image: {env}"
+    );
 
     // The version the binaries print: the ordinary build, and the one in the image (run as
     // kpt runs functions: as nobody, without network).
@@ -198,6 +205,26 @@ fn a_wrong_or_missing_version_fails_the_build_context_build() {
         )),
         "{}",
         show(&missing)
+    );
+}
+
+#[test]
+fn another_revision_gets_its_own_label_through_the_layer_cache() {
+    image(); // the cached build of this commit exists first
+    let tmp = tempfile::tempdir().expect("temp dir");
+    let iid = tmp.path().join("iid");
+    let revision = "0123456789abcdef0123456789abcdef01234567";
+    let out = support::build_image(
+        &[format!("VERSION={VERSION}"), format!("REVISION={revision}")],
+        &["--iidfile", &iid.display().to_string()],
+    );
+    assert!(out.status.success(), "podman build: {}", show(&out));
+    let id = std::fs::read_to_string(&iid).expect("the image id");
+    let meta = inspect(id.trim());
+    let _ = run(Command::new(podman()).args(["image", "rm", id.trim()]));
+    assert_eq!(
+        meta["Config"]["Labels"]["org.opencontainers.image.revision"], revision,
+        "a build with another REVISION is labelled with it, not with the cached image's"
     );
 }
 
