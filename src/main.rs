@@ -123,11 +123,32 @@ enum Failure {
     Signal(i32),
 }
 
+/// `ipreuse --version` with `IPREUSE_EXPECT_VERSION` set: whether this binary is that
+/// version (else it says so on stderr). The image build checks its version label with it on
+/// both of its paths (`Dockerfile`), a CI job can pin an installed exec function with it.
+fn expected_version() -> bool {
+    let Some(expected) = std::env::var_os("IPREUSE_EXPECT_VERSION") else {
+        return true;
+    };
+    let ours = env!("CARGO_PKG_VERSION");
+    if expected == ours {
+        return true;
+    }
+    eprintln!(
+        "ipreuse: IPREUSE_EXPECT_VERSION is {:?}, but this binary is version {ours}",
+        expected.to_string_lossy()
+    );
+    false
+}
+
 fn main() -> ExitCode {
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
         Err(e) => {
             let _ = e.print();
+            if e.kind() == clap::error::ErrorKind::DisplayVersion && !expected_version() {
+                return ExitCode::from(1);
+            }
             return ExitCode::from(if e.use_stderr() { 2 } else { 0 });
         }
     };

@@ -8,7 +8,10 @@
 //!   typed object it stands for, by the README's rules, and the test checks that ipreuse reads
 //!   both forms as the same configuration;
 //! - the README documents every field of the functionConfig;
-//! - `metadata.yaml` holds the fields of a kpt catalog entry and no others.
+//! - `metadata.yaml` holds the fields of a kpt catalog entry and no others;
+//! - the licence is Apache-2.0 everywhere it is stated: `LICENSE` (apache.org's text, verbatim),
+//!   Cargo.toml's `license`, `metadata.yaml`'s `license` and the image's
+//!   `org.opencontainers.image.licenses` label in the `Dockerfile`.
 
 mod common;
 
@@ -421,6 +424,7 @@ fn metadata_yaml_holds_the_catalog_fields() {
         "tags",
         "sourceURL",
         "examplePackageURLs",
+        "emails",
         "license",
         "hidden",
     ];
@@ -450,4 +454,75 @@ fn metadata_yaml_holds_the_catalog_fields() {
         "fill is a mutator, check a validator"
     );
     assert!(meta["description"].as_str().is_some_and(|d| !d.is_empty()));
+}
+
+/// The SHA-256 of <https://www.apache.org/licenses/LICENSE-2.0.txt>, the text crates ship as
+/// `LICENSE-APACHE` (encoding_rs, k8s-openapi, …): `LICENSE` is that file, byte for byte.
+const APACHE_2_0_SHA256: &str = "cfc7749b96f63bd31c3c42b5c471bf756814053e847c10f3eb003417bc523d30";
+
+#[test]
+fn the_licence_is_apache_2_0_everywhere() {
+    // LICENSE: the full text, verbatim (the headings first, for a readable failure).
+    let path = root().join("LICENSE");
+    let text = read(&path);
+    let lines: Vec<&str> = text.lines().map(str::trim).collect();
+    assert_eq!(
+        lines
+            .iter()
+            .filter(|l| !l.is_empty())
+            .take(3)
+            .collect::<Vec<_>>(),
+        [
+            &"Apache License",
+            &"Version 2.0, January 2004",
+            &"http://www.apache.org/licenses/"
+        ],
+        "LICENSE starts as the Apache License 2.0 does"
+    );
+    let headings = [
+        "1. Definitions.",
+        "2. Grant of Copyright License. Subject to the terms and conditions of",
+        "3. Grant of Patent License. Subject to the terms and conditions of",
+        "4. Redistribution. You may reproduce and distribute copies of the",
+        "5. Submission of Contributions. Unless You explicitly state otherwise,",
+        "6. Trademarks. This License does not grant permission to use the trade",
+        "7. Disclaimer of Warranty. Unless required by applicable law or",
+        "8. Limitation of Liability. In no event and under no legal theory,",
+        "9. Accepting Warranty or Additional Liability. While redistributing",
+        "END OF TERMS AND CONDITIONS",
+        "APPENDIX: How to apply the Apache License to your work.",
+    ];
+    let mut at = 0;
+    for heading in headings {
+        at += lines[at..]
+            .iter()
+            .position(|l| *l == heading)
+            .unwrap_or_else(|| panic!("LICENSE: no `{heading}` after line {at}"));
+    }
+    let out = Command::new("sha256sum")
+        .arg(&path)
+        .output()
+        .expect("run sha256sum (coreutils)");
+    assert!(out.status.success(), "sha256sum LICENSE: {out:?}");
+    let sum = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(
+        sum.split_whitespace().next(),
+        Some(APACHE_2_0_SHA256),
+        "LICENSE is not apache.org's LICENSE-2.0.txt byte for byte (copy it from a crate's \
+         LICENSE-APACHE of that SHA-256, e.g. encoding_rs's in ~/.cargo/registry)"
+    );
+
+    // Cargo.toml (cargo hands the test its `license`), the catalog entry and the image label.
+    assert_eq!(
+        env!("CARGO_PKG_LICENSE"),
+        "Apache-2.0",
+        "Cargo.toml's license"
+    );
+    let meta = &common::json_docs(&read(&function_dir().join("metadata.yaml")))[0];
+    assert_eq!(meta["license"], "Apache-2.0", "metadata.yaml's license");
+    let dockerfile = read(&root().join("Dockerfile"));
+    assert!(
+        dockerfile.contains("org.opencontainers.image.licenses=\"Apache-2.0\""),
+        "the Dockerfile labels the image with its licence"
+    );
 }

@@ -15,6 +15,8 @@
 //! they never skip.
 
 mod common;
+#[path = "support/path.rs"]
+mod path_support;
 
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
@@ -470,16 +472,15 @@ fn kpt() -> String {
     }
 }
 
-/// The package as a kpt package whose Kptfile runs the binary with `configPath: ipreuse.yaml`.
+/// The package as a kpt package whose Kptfile runs `ipreuse` (on `PATH`: `render`) with
+/// `configPath: ipreuse.yaml`.
 fn kpt_package(dir: &Path) -> PathBuf {
     let pkg = package(dir);
     std::fs::write(
         pkg.join("Kptfile"),
-        format!(
-            "apiVersion: kpt.dev/v1\nkind: Kptfile\nmetadata:\n  name: fleet\n  annotations:\n    \
-             config.kubernetes.io/local-config: \"true\"\npipeline:\n  mutators:\n    - exec: {BIN}\n      \
-             configPath: ipreuse.yaml\n"
-        ),
+        "apiVersion: kpt.dev/v1\nkind: Kptfile\nmetadata:\n  name: fleet\n  annotations:\n    \
+         config.kubernetes.io/local-config: \"true\"\npipeline:\n  mutators:\n    - exec: ipreuse\n      \
+         configPath: ipreuse.yaml\n"
     )
     .expect("write the Kptfile");
     pkg
@@ -545,6 +546,7 @@ fn kpt_fn_render_with_config_path_sends_the_config_twice_and_says_nothing_of_it(
     let results = tmp.path().join("results");
     let out = Command::new(kpt())
         .current_dir(tmp.path())
+        .env("PATH", path_support::path_with_bin())
         .args(["fn", "render"])
         .arg(&pkg)
         .arg("--allow-exec")
@@ -577,6 +579,7 @@ fn kpt_fn_render_with_config_path_sends_the_config_twice_and_says_nothing_of_it(
     let results2 = tmp.path().join("results2");
     let out = Command::new(kpt())
         .current_dir(tmp.path())
+        .env("PATH", path_support::path_with_bin())
         .args(["fn", "render"])
         .arg(&pkg)
         .arg("--allow-exec")

@@ -2,16 +2,16 @@
 //!
 //! Every folder of `examples/` that holds a `Kptfile` is a case (found at run time, never
 //! listed here); every folder must, but `kustomize/` (kustomizations, run by
-//! `tests/kustomize.rs`). For each one, in a temporary copy whose Kptfile `exec:` (of the
-//! mutator, and of the `mode: check` validator where there is one) is rewritten to the
-//! absolute path of the binary cargo built (kpt resolves a relative `exec:` from its own
-//! working directory, not from the Kptfile):
+//! `tests/kustomize.rs`). Every Kptfile runs the function as a user's does, `exec: ipreuse`
+//! found on `PATH` (`every_kptfile_runs_ipreuse_from_path`); the tests run kpt on a temporary
+//! copy of each package, from another folder, with the binary cargo built first on kpt's
+//! `PATH`:
 //!
 //! - `render_matches_expected`: `kpt fn render --allow-exec --results-dir R` makes exactly the
 //!   `git diff` in `.expected/diff.patch` and writes exactly `.expected/results.yaml`
-//!   (normalised: the binary's path becomes the Kptfile's `exec:` again); a second render
-//!   changes nothing (idempotence).
-//! - `eval_makes_the_same_change`: `kpt fn eval PKG --exec BIN` with the Kptfile's config
+//!   (normalised: the temporary folder becomes `<tmp>`); a second render changes nothing
+//!   (idempotence).
+//! - `eval_makes_the_same_change`: `kpt fn eval PKG --exec ipreuse` with the Kptfile's config
 //!   (`configPath` → `--fn-config`, `configMap` → `-- key=value`) makes the same change.
 //! - `render_is_lossless`: the package rendered with ipreuse and rendered with an identity
 //!   function (`cat`) differ only in `preAllocations` lines (added entries, the added
@@ -29,6 +29,8 @@
 mod common;
 #[path = "support/fs.rs"]
 mod fs_support;
+#[path = "support/path.rs"]
+mod path_support;
 
 use fs_support::copy_dir;
 use std::collections::BTreeMap;
@@ -39,9 +41,6 @@ use std::process::{Command, Output};
 use std::sync::OnceLock;
 
 use serde::Deserialize;
-
-/// The binary under test, built by cargo for this test run.
-const BIN: &str = env!("CARGO_BIN_EXE_ipreuse");
 
 /// One package of `examples/`.
 struct Example {
@@ -287,10 +286,15 @@ fn diff(pkg: &Path, what: &str) -> String {
     )
 }
 
-/// `kpt fn render PKG --allow-exec --results-dir RESULTS`, run from the package's parent.
+/// The `exec:` of every step of every example: the name kpt looks up on `PATH`.
+const EXEC: &str = "ipreuse";
+
+/// `kpt fn render PKG --allow-exec --results-dir RESULTS`, run from the package's parent,
+/// the binary under test first on `PATH`.
 fn render(pkg: &Path, results: &Path) -> Output {
     Command::new(kpt())
         .current_dir(pkg.parent().expect("a parent"))
+        .env("PATH", path_support::path_with_bin())
         .args(["fn", "render"])
         .arg(pkg)
         .arg("--allow-exec")
@@ -309,9 +313,8 @@ fn output_text(out: &Output) -> String {
     )
 }
 
-/// `results.yaml` of a results folder, with the machine-specific paths put back as they are
-/// written in the committed package.
-fn results(results: &Path, pkg: &Path, exec: &str, out: &Output) -> String {
+/// `results.yaml` of a results folder, the temporary folder written as `<tmp>`.
+fn results(results: &Path, pkg: &Path, out: &Output) -> String {
     let path = results.join("results.yaml");
     let text = std::fs::read_to_string(&path).unwrap_or_else(|e| {
         panic!(
@@ -321,7 +324,7 @@ fn results(results: &Path, pkg: &Path, exec: &str, out: &Output) -> String {
         )
     });
     let parent = pkg.parent().expect("a parent").display().to_string();
-    text.replace(BIN, exec).replace(&parent, "<tmp>")
+    text.replace(&parent, "<tmp>")
 }
 
 /// Fails with both texts and a line diff when they differ.
@@ -359,16 +362,32 @@ fn kpt_is_installed() {
 }
 
 #[test]
+fn every_kptfile_runs_ipreuse_from_path() {
+    for example in examples() {
+        let kptfile = example.kptfile();
+        let steps = kptfile.steps(); // every step is the mutator's `exec:`
+        assert!(steps >= 1, "{}: no pipeline step", example.name);
+        assert_eq!(
+            kptfile.ipreuse().exec.as_deref(),
+            Some(EXEC),
+            "{}: a Kptfile names the function as a user's does, found on PATH; a path with a `/` \
+             is taken from the folder kpt runs in, so it breaks `kpt fn render PKG` from \
+             anywhere else",
+            example.name
+        );
+    }
+}
+
+#[test]
 fn render_matches_expected() {
     let mut failures = Vec::new();
     for example in examples() {
         let tmp = tempdir();
-        let original_exec = example.kptfile().ipreuse().exec.clone().expect("an exec");
-        let pkg = prepare(&example, tmp.path(), BIN);
+        let pkg = prepare(&example, tmp.path(), EXEC);
         let results_dir = tmp.path().join("results-1");
         let out = render(&pkg, &results_dir);
         let diff1 = diff(&pkg, &format!("{}: kpt fn render", example.name));
-        let results1 = results(&results_dir, &pkg, &original_exec, &out);
+        let results1 = results(&results_dir, &pkg, &out);
         let failed = !out.status.success();
         // The exit status and the results must agree with each other.
         if failed == results1.contains("\nexitCode: 0\n") {
@@ -440,7 +459,7 @@ fn eval_makes_the_same_change() {
 
         // What the render does, from the golden files (or from a render when updating them).
         let (expected_diff, expect_failure) = if updating() {
-            let rendered = prepare(&example, &tmp.path().join("render"), BIN);
+            let rendered = prepare(&example, &tmp.path().join("render"), EXEC);
             let out = render(&rendered, &tmp.path().join("render-results"));
             (diff(&rendered, "kpt fn render"), !out.status.success())
         } else {
@@ -451,13 +470,14 @@ fn eval_makes_the_same_change() {
             )
         };
 
-        let pkg = prepare(&example, &tmp.path().join("eval"), BIN);
+        let pkg = prepare(&example, &tmp.path().join("eval"), EXEC);
         let mut cmd = Command::new(kpt());
         cmd.current_dir(tmp.path())
+            .env("PATH", path_support::path_with_bin())
             .args(["fn", "eval"])
             .arg(&pkg)
             .arg("--exec")
-            .arg(BIN)
+            .arg(EXEC)
             .arg("--results-dir")
             .arg(tmp.path().join("eval-results"));
         let mut how = String::from("kpt fn eval --exec");
@@ -520,7 +540,7 @@ fn render_is_lossless() {
         std::fs::write(&identity, "#!/bin/sh\nexec cat\n").expect("writing identity.sh");
         set_executable(&identity);
 
-        let with_ipreuse = prepare(&example, &tmp.path().join("ipreuse"), BIN);
+        let with_ipreuse = prepare(&example, &tmp.path().join("ipreuse"), EXEC);
         // Its success or failure is the other tests' business: here only the files count.
         let _ = render(&with_ipreuse, &tmp.path().join("ipreuse-results"));
         let with_identity = prepare(

@@ -3,7 +3,12 @@
 //!
 //! - `image_is_small_non_root_and_labelled`: under 10 MB, user 65534, the
 //!   `org.opencontainers.image.version` label equal to the version `ipreuse --version` prints
-//!   (the ordinary build and the binary in the image);
+//!   (the ordinary build and the binary in the image), `.revision` the commit built,
+//!   `.licenses` Apache-2.0;
+//! - `a_wrong_or_missing_version_fails_the_build_context_build`: the Dockerfile's version check
+//!   runs on the `--build-context builder=` path too (the builder stage is skipped there);
+//! - `another_revision_gets_its_own_label_through_the_layer_cache`: podman's layer cache does
+//!   not hand a build the revision label of an earlier one;
 //! - `kpt_eval_image_matches_exec`: `KPT_FN_RUNTIME=podman kpt fn eval PKG --image` changes a
 //!   copy of `examples/basic` byte for byte as `kpt fn eval --exec` does;
 //! - `kpt_render_image_matches_exec`: the same with the Kptfile's mutator as `image:`, through
@@ -17,6 +22,8 @@
 
 #[path = "support/fs.rs"]
 mod fs_support;
+#[path = "support/path.rs"]
+mod path_support;
 #[path = "support/image.rs"]
 mod support;
 
@@ -134,8 +141,23 @@ fn image_is_small_non_root_and_labelled() {
         meta["Config"]["Entrypoint"],
         serde_json::json!(["/usr/local/bin/ipreuse"])
     );
-    let label = &meta["Config"]["Labels"]["org.opencontainers.image.version"];
+    let labels = &meta["Config"]["Labels"];
+    let label = &labels["org.opencontainers.image.version"];
     assert_eq!(label, VERSION, "the version label");
+    assert_eq!(
+        labels["org.opencontainers.image.revision"],
+        support::revision(),
+        "the revision label: the commit given as REVISION"
+    );
+    assert_eq!(
+        labels["org.opencontainers.image.licenses"], "Apache-2.0",
+        "the licence label: LICENSE's, Cargo.toml's"
+    );
+    let env = meta["Config"]["Env"].to_string();
+    assert!(
+        !env.contains("IPREUSE_EXPECT_VERSION"),
+        "the version check's variable stays out of the image: {env}"
+    );
 
     // The version the binaries print: the ordinary build, and the one in the image (run as
     // kpt runs functions: as nobody, without network).
@@ -155,6 +177,58 @@ fn image_is_small_non_root_and_labelled() {
 }
 
 #[test]
+fn a_wrong_or_missing_version_fails_the_build_context_build() {
+    // Without a tag: a build that wrongly succeeded must not replace the image other tests use.
+    let wrong = support::build_image(&["VERSION=0.0.0-wrong".to_string()], &[]);
+    assert!(
+        !wrong.status.success(),
+        "a VERSION that is not the binary's was built: {}",
+        show(&wrong)
+    );
+    let stderr = String::from_utf8_lossy(&wrong.stderr);
+    assert!(
+        stderr.contains(&format!(
+            "IPREUSE_EXPECT_VERSION is \"0.0.0-wrong\", but this binary is version {VERSION}"
+        )),
+        "the build says which versions differ: {}",
+        show(&wrong)
+    );
+    let missing = support::build_image(&[], &[]);
+    assert!(
+        !missing.status.success(),
+        "an image without VERSION was built: {}",
+        show(&missing)
+    );
+    assert!(
+        String::from_utf8_lossy(&missing.stderr).contains(&format!(
+            "IPREUSE_EXPECT_VERSION is \"\", but this binary is version {VERSION}"
+        )),
+        "{}",
+        show(&missing)
+    );
+}
+
+#[test]
+fn another_revision_gets_its_own_label_through_the_layer_cache() {
+    image(); // the cached build of this commit exists first
+    let tmp = tempfile::tempdir().expect("temp dir");
+    let iid = tmp.path().join("iid");
+    let revision = "0123456789abcdef0123456789abcdef01234567";
+    let out = support::build_image(
+        &[format!("VERSION={VERSION}"), format!("REVISION={revision}")],
+        &["--iidfile", &iid.display().to_string()],
+    );
+    assert!(out.status.success(), "podman build: {}", show(&out));
+    let id = std::fs::read_to_string(&iid).expect("the image id");
+    let meta = inspect(id.trim());
+    let _ = run(Command::new(podman()).args(["image", "rm", id.trim()]));
+    assert_eq!(
+        meta["Config"]["Labels"]["org.opencontainers.image.revision"], revision,
+        "a build with another REVISION is labelled with it, not with the cached image's"
+    );
+}
+
+#[test]
 fn kpt_eval_image_matches_exec() {
     let image = image();
     let tmp = tempfile::tempdir().expect("temp dir");
@@ -162,12 +236,11 @@ fn kpt_eval_image_matches_exec() {
     let exec = package("basic", tmp.path(), "exec", "exec: unused");
     let img = package("basic", tmp.path(), "image", "exec: unused");
     kpt_ok(
-        run(kpt().args(["fn", "eval"]).arg(&exec).args([
-            "--exec",
-            BIN,
-            "--",
-            "controllerFlag=false",
-        ])),
+        run(kpt()
+            .env("PATH", path_support::path_with_bin())
+            .args(["fn", "eval"])
+            .arg(&exec)
+            .args(["--exec", "ipreuse", "--", "controllerFlag=false"])),
         "kpt fn eval --exec",
     );
     kpt_ok(
@@ -196,7 +269,7 @@ fn kpt_eval_image_matches_exec() {
 fn kpt_render_image_matches_exec() {
     let image = image();
     let tmp = tempfile::tempdir().expect("temp dir");
-    let exec = package("basic", tmp.path(), "exec", &format!("exec: {BIN}"));
+    let exec = package("basic", tmp.path(), "exec", "exec: ipreuse");
     let img = package("basic", tmp.path(), "image", &format!("image: {image}"));
     let kptfile = std::fs::read_to_string(img.join("Kptfile")).expect("read");
     assert!(
@@ -204,7 +277,11 @@ fn kpt_render_image_matches_exec() {
         "{kptfile}"
     );
     kpt_ok(
-        run(kpt().args(["fn", "render"]).arg(&exec).arg("--allow-exec")),
+        run(kpt()
+            .env("PATH", path_support::path_with_bin())
+            .args(["fn", "render"])
+            .arg(&exec)
+            .arg("--allow-exec")),
         "kpt fn render (exec)",
     );
     kpt_ok(

@@ -15,16 +15,18 @@
 //! other. kpt must be installed (`KPT=/path/to/kpt` picks another): without it these tests fail,
 //! they never skip.
 
+#[path = "support/path.rs"]
+mod path_support;
+
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
 use serde_json::Value;
 
-const BIN: &str = env!("CARGO_BIN_EXE_ipreuse");
-
-/// The `exec:` the example's Kptfile names in both steps.
-const EXEC: &str = "exec: ../../target/release/ipreuse";
+/// The `exec:` the example's Kptfile names in both steps: `ipreuse`, found on `PATH` (the
+/// binary under test first there, `render`).
+const EXEC: &str = "exec: ipreuse";
 
 fn example() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/kpt-pipeline")
@@ -62,8 +64,8 @@ enum Steps {
     ValidatorOnly,
 }
 
-/// A copy of the example in `tmp/kpt-pipeline` with both `exec:` lines pointing at the binary
-/// under test, the pool file replaced by `pool` when given.
+/// A copy of the example in `tmp/kpt-pipeline`, its Kptfile as it is or cut down to the
+/// validator, the pool file replaced by `pool` when given.
 fn package(tmp: &Path, steps: Steps, pool: Option<&str>) -> PathBuf {
     let pkg = tmp.join("kpt-pipeline");
     std::fs::create_dir_all(&pkg).expect("mkdir");
@@ -76,7 +78,6 @@ fn package(tmp: &Path, steps: Steps, pool: Option<&str>) -> PathBuf {
         2,
         "the example's Kptfile runs ipreuse as its mutator and its validator:\n{kptfile}"
     );
-    kptfile = kptfile.replace(EXEC, &format!("exec: {BIN}"));
     if let Steps::ValidatorOnly = steps {
         let from = kptfile.find("\n  mutators:\n").expect("a mutators: block");
         let to = kptfile
@@ -94,10 +95,12 @@ fn package(tmp: &Path, steps: Steps, pool: Option<&str>) -> PathBuf {
     pkg
 }
 
-/// `kpt fn render PKG --allow-exec --results-dir DIR`, run from the package's parent.
+/// `kpt fn render PKG --allow-exec --results-dir DIR`, run from the package's parent, the
+/// binary under test first on `PATH`.
 fn render(pkg: &Path, results: &Path) -> Output {
     Command::new(kpt())
         .current_dir(pkg.parent().expect("a parent"))
+        .env("PATH", path_support::path_with_bin())
         .args(["fn", "render"])
         .arg(pkg)
         .arg("--allow-exec")
@@ -249,7 +252,7 @@ fn the_validator_alone_fails_the_render_on_missing_entries() {
     assert_eq!(list["exitCode"], 1, "{list:#}");
     let steps = steps_run(&list);
     assert_eq!(steps.len(), 1, "{list:#}");
-    assert_eq!(steps[0]["exec"], BIN, "{list:#}");
+    assert_eq!(steps[0]["exec"], "ipreuse", "{list:#}");
     assert_eq!(steps[0]["exitCode"], 1, "{list:#}");
     let errors = errors(&steps[0]);
     assert_eq!(errors.len(), 1, "{errors:#?}");

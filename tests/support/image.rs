@@ -132,27 +132,55 @@ pub fn static_binary() -> &'static Path {
     })
 }
 
+/// The commit the repository is at (`git rev-parse HEAD`): the image's REVISION.
+pub fn revision() -> &'static str {
+    static REVISION: OnceLock<String> = OnceLock::new();
+    REVISION.get_or_init(|| {
+        let head = run_ok(
+            Command::new("git")
+                .current_dir(repo_root())
+                .args(["rev-parse", "HEAD"]),
+        );
+        let head = head.trim().to_string();
+        assert_eq!(head.len(), 40, "git rev-parse HEAD: {head}");
+        head
+    })
+}
+
+/// `podman build --build-context builder=<static binary's folder> --target image` of the
+/// repository's Dockerfile with these build arguments (`NAME=VALUE`) and extra arguments.
+pub fn build_image(build_args: &[String], extra: &[&str]) -> Output {
+    let bin = static_binary();
+    let mut cmd = Command::new(podman());
+    cmd.arg("build").arg("--build-context").arg(format!(
+        "builder={}",
+        bin.parent().expect("binary folder").display()
+    ));
+    for arg in build_args {
+        cmd.args(["--build-arg", arg]);
+    }
+    cmd.args(["--target", "image"])
+        .args(extra)
+        .arg("--file")
+        .arg(repo_root().join("Dockerfile"))
+        .arg(repo_root());
+    run(&mut cmd)
+}
+
 /// Builds the image's final stage from the static binary, tagged `localhost/ipreuse:VERSION`,
-/// once per test binary; returns its name.
+/// with VERSION and REVISION (this commit), once per test binary; returns its name.
 pub fn image() -> &'static str {
     static IMAGE: OnceLock<String> = OnceLock::new();
     IMAGE.get_or_init(|| {
-        let podman = podman();
-        let bin = static_binary();
         let name = image_name();
-        run_ok(
-            Command::new(podman)
-                .arg("build")
-                .arg("--build-context")
-                .arg(format!(
-                    "builder={}",
-                    bin.parent().expect("binary folder").display()
-                ))
-                .args(["--build-arg", &format!("VERSION={VERSION}")])
-                .args(["--target", "image", "--tag", &name, "--file"])
-                .arg(repo_root().join("Dockerfile"))
-                .arg(repo_root()),
+        let out = build_image(
+            &[
+                format!("VERSION={VERSION}"),
+                format!("REVISION={}", revision()),
+            ],
+            &["--tag", &name],
         );
+        assert!(out.status.success(), "podman build: {}", show(&out));
         name
     })
 }
