@@ -26,6 +26,7 @@ use cli::in_place::{self, WriteError};
 /// With PATHs (files, or folders read recursively for *.yaml / *.yml without following
 /// symlinks to folders; each file read once), prints the stream, or rewrites the changed files
 /// with --in-place.
+/// A folder named like a subcommand is read as `./plan` or `-- plan`.
 /// Exit codes: 0 no error, 1 an error result (every item returned unchanged), 2 usage error
 /// or, with --in-place, files that cannot be rewritten (none is changed then).
 #[derive(Parser, Debug)]
@@ -45,6 +46,12 @@ struct Cli {
     /// it writes nothing and prints only the results (stderr).
     #[arg(long, value_name = "MODE", value_parser = ["fill", "check"])]
     mode: Option<String>,
+    /// Read, for each PATH, the package it belongs to (the pre-commit hooks: PATHs are the
+    /// staged files): the nearest folder at or above it holding a Kptfile or a kustomization,
+    /// within the Git work tree, else a file's own folder. Each package is one run, as kpt
+    /// renders it; with --in-place, all or none of the packages' files are written.
+    #[arg(long, requires = "paths")]
+    packages_of: bool,
     /// Files or folders to read instead of stdin.
     #[arg(value_name = "PATH")]
     paths: Vec<PathBuf>,
@@ -52,7 +59,7 @@ struct Cli {
     limits: LimitArgs,
     /// For benchmarks only: read the input with the function's own reader and print it back
     /// unchanged, doing nothing else (the floor of a run's cost; `bench/compare.py`).
-    #[arg(long, hide = true, conflicts_with_all = ["config", "in_place", "mode"])]
+    #[arg(long, hide = true, conflicts_with_all = ["config", "in_place", "mode", "packages_of"])]
     pass_through: bool,
 }
 
@@ -142,7 +149,12 @@ fn expected_version() -> bool {
 }
 
 fn main() -> ExitCode {
-    let cli = match Cli::try_parse() {
+    let args: Vec<std::ffi::OsString> = std::env::args_os().collect();
+    if let Some(message) = subcommand_or_path(&args) {
+        eprintln!("ipreuse: {message}");
+        return ExitCode::from(2);
+    }
+    let cli = match Cli::try_parse_from(&args) {
         Ok(cli) => cli,
         Err(e) => {
             let _ = e.print();
@@ -174,6 +186,39 @@ fn main() -> ExitCode {
     }
 }
 
+/// A first argument that names a subcommand (`plan`, `schema`, `help`) is the subcommand, as
+/// clap reads it. When a file or folder of that name is in the current folder as well, the
+/// command line is ambiguous unless a `--` says which is meant (`ipreuse -- plan` reads the
+/// folder, `ipreuse plan -- [PATH...]` runs the subcommand): then this says so, and the binary
+/// stops (exit 2) rather than run what the user may not have meant.
+fn subcommand_or_path(args: &[std::ffi::OsString]) -> Option<String> {
+    let first = args.get(1)?.to_str()?;
+    if args.iter().any(|a| a == "--") {
+        return None;
+    }
+    let mut command = <Cli as clap::CommandFactory>::command();
+    command.build();
+    if !command.get_subcommands().any(|c| c.get_name() == first) {
+        return None;
+    }
+    let kind = match std::fs::symlink_metadata(first) {
+        Ok(meta) if meta.is_dir() => "folder",
+        Ok(_) => "file",
+        Err(_) => return None,
+    };
+    let takes_paths = command
+        .find_subcommand(first)
+        .is_some_and(|c| c.get_positionals().next().is_some());
+    let run_it = if takes_paths {
+        format!("`ipreuse {first} [OPTIONS] -- [PATH...]`")
+    } else {
+        format!("`ipreuse {first} --`")
+    };
+    Some(format!(
+        "`{first}` is both a subcommand and a {kind} here: write `ipreuse ./{first}` (or `ipreuse -- {first}`) to read the {kind}, or {run_it} to run the subcommand"
+    ))
+}
+
 /// Runs the command; `Ok(false)` when the results hold an error.
 fn execute(cli: Cli) -> Result<bool, Failure> {
     match cli.command {
@@ -203,31 +248,60 @@ fn execute(cli: Cli) -> Result<bool, Failure> {
         None => None,
     };
     let limits = cli.limits.limits();
-    let (sources, named) = read_sources(&cli.paths, limits.max_input_bytes)?;
+    let mut budget = krm::Budget::new(limits.max_input_bytes);
     if cli.pass_through {
+        let (sources, _) = read_sources(&cli.paths, &mut budget)?;
         let (outputs, input) = run::pass_through(&sources).map_err(|e| Failure::Input(e.into()))?;
         print_stream(&outputs).map_err(Failure::Input)?;
         // As a run ends (`Outcome::end`): the process exits next.
         std::mem::forget(input);
         return Ok(true);
     }
+    // One run per package with --packages-of; else the named paths (or stdin) are one input.
+    let groups: Vec<Vec<PathBuf>> = if cli.packages_of {
+        cli::packages::of(&cli.paths)
+            .map_err(Failure::Usage)?
+            .into_iter()
+            .map(|p| vec![p])
+            .collect()
+    } else {
+        vec![cli.paths.clone()]
+    };
     let options = Options {
         mode: cli.mode.as_deref().and_then(Mode::from_word),
         limits,
         plan: false,
     };
-    let outcome = run::run_with(&sources, config.as_ref(), &options).map_err(|e| match e {
-        RunError::ConfigTwice => Failure::Usage(e.into()),
-        e => Failure::Input(e.into()),
-    })?;
-    eprint!(
-        "{}",
-        krm::stderr_results(outcome.framing, &outcome.findings)
-    );
+    let mut runs = Vec::with_capacity(groups.len());
+    for paths in &groups {
+        let (sources, named) = read_sources(paths, &mut budget)?;
+        let outcome = run::run_with(&sources, config.as_ref(), &options).map_err(|e| match e {
+            RunError::ConfigTwice => Failure::Usage(e.into()),
+            e => Failure::Input(e.into()),
+        })?;
+        if groups.len() > 1 {
+            eprintln!("ipreuse: package {}", paths[0].display());
+        }
+        eprint!(
+            "{}",
+            krm::stderr_results(outcome.framing, &outcome.findings)
+        );
+        runs.push((outcome, named));
+    }
+    let ok = !runs.iter().any(|(o, _)| o.has_errors());
+    let mut outputs = Vec::new();
+    let mut changed = Vec::new();
+    let mut nameds = Vec::new();
+    for (mut outcome, named) in runs {
+        outputs.append(&mut outcome.outputs);
+        changed.append(&mut outcome.changed);
+        nameds.extend(named);
+        outcome.end();
+    }
     if cli.in_place {
-        if let (false, Some(named)) = (outcome.has_errors(), &named) {
-            let written = in_place::write(named, &outcome.outputs, &outcome.changed)
-                .map_err(Failure::Write)?;
+        if ok {
+            let named = cli::walk::Named::merge(nameds).map_err(Failure::Usage)?;
+            let written = in_place::write(&named, &outputs, &changed).map_err(Failure::Write)?;
             eprintln!(
                 "ipreuse: {} of {} file(s) changed",
                 written.count,
@@ -242,27 +316,24 @@ fn execute(cli: Cli) -> Result<bool, Failure> {
             }
         }
     } else {
-        print_stream(&outcome.outputs).map_err(Failure::Input)?;
+        print_stream(&outputs).map_err(Failure::Input)?;
     }
-    let ok = !outcome.has_errors();
-    outcome.end();
     Ok(ok)
 }
 
 /// The sources to read: stdin when no path is named, else the named files and folders (with
 /// what the walk read, for `--in-place`).
-/// At most `max_bytes` of them in all (a larger input is refused, unparsed).
+/// At most what `budget` has left of them in all (a larger input is refused, unparsed).
 fn read_sources(
     paths: &[PathBuf],
-    max_bytes: u64,
+    budget: &mut krm::Budget,
 ) -> Result<(Vec<Source>, Option<cli::walk::Named>), Failure> {
-    let mut budget = krm::Budget::new(max_bytes);
     Ok(if paths.is_empty() {
-        let stdin = krm::read_text("<stdin>", std::io::stdin().lock(), &mut budget)
+        let stdin = krm::read_text("<stdin>", std::io::stdin().lock(), budget)
             .map_err(|e| Failure::Input(e.into()))?;
         (vec![stdin], None)
     } else {
-        let mut named = cli::walk::read_paths(paths, &mut budget).map_err(|e| match e {
+        let mut named = cli::walk::read_paths(paths, budget).map_err(|e| match e {
             // Files that cannot be opened are a usage error, as a path that does not exist;
             // what they hold (too much, not text) is the input's.
             cli::walk::WalkError::Path(e) => Failure::Usage(e),
@@ -290,7 +361,8 @@ fn plan(
         Some(path) => Some(read_config(path).map_err(Failure::Usage)?),
         None => None,
     };
-    let (sources, _) = read_sources(paths, limits.max_input_bytes)?;
+    let mut budget = krm::Budget::new(limits.max_input_bytes);
+    let (sources, _) = read_sources(paths, &mut budget)?;
     let options = Options {
         mode: Some(Mode::Fill),
         limits,

@@ -1,64 +1,125 @@
-//! The pre-commit hooks of `.pre-commit-hooks.yaml`, run by the real `pre-commit` (PyPI) with
-//! `try-repo` on a small Git repository holding two BareMetalHosts and an IPPool without
-//! entries:
+//! The pre-commit hooks of `.pre-commit-hooks.yaml`, run by the real `pre-commit` (PyPI) through
+//! `git commit`, with exactly the configuration the README shows.
 //!
-//! - `ipreuse` (fill) rewrites the pool and fails, as pre-commit fails a hook that changes
-//!   files; once the change is staged it passes;
-//! - `ipreuse-check` fails with the results (what fill would add) and changes nothing; once
-//!   the pool is filled and staged it passes.
+//! The configuration is the ```yaml block of the README's **pre-commit** paragraph; the blocks of
+//! docs/running.md ("Run it with pre-commit") and functions/ipreuse/README.md ("pre-commit") must
+//! be the same text. The test replaces only the placeholder URL `https://example.invalid/ipreuse.git`
+//! with the path of a fresh Git repository holding this checkout's `.pre-commit-hooks.yaml`
+//! (pre-commit clones it; the tests may run in a copy without `.git`), and `COMMIT` with that
+//! repository's commit; every other character is the README's. `pre-commit install` puts the
+//! hook in the work repository, and the commits are `git commit`s.
 //!
-//! The hooks are `language: system`: the binary cargo built is put first on `PATH`. The hook
-//! repository is a fresh Git repository holding this checkout's `.pre-commit-hooks.yaml`
-//! (try-repo clones a Git repository, and the tests may run in a copy without `.git`).
+//! The work repository holds two packages under `clusters/`, both in namespace `metal3`:
+//! `site-a` (a Kptfile; hosts in `hosts/`, pools in `pools/`) and `site-b` (a kustomization).
+//! Each case stages part of a change and commits:
 //!
-//! pre-commit must be installed: without it this test fails, it never skips. It is found as
+//! - a host alone: both hooks fail (the check names what is missing, the fill writes it into
+//!   the pool file that was not staged); staged, the commit goes through;
+//! - a pool alone: both fail, the fill writes entries for the package's existing hosts;
+//! - a host with its entry, in each package: both pass, and neither pool gets the other
+//!   package's host;
+//! - an invalid entry: both fail and nothing is written.
+//!
+//! In every case site-b's files stay as they are: each package is its own run.
+//!
+//! The hooks are `language: system`: the binary cargo built is put first on `PATH`. pre-commit
+//! must be installed: without it this test fails, it never skips. It is found as
 //! `$IPREUSE_PRE_COMMIT` (a command), else `pre-commit` on `PATH`, else `python3 -m pre_commit`;
 //! `.ci/run` installs the pinned version.
 
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Command;
 
 const BIN: &str = env!("CARGO_BIN_EXE_ipreuse");
 
-const HOSTS: &str = "\
-apiVersion: metal3.io/v1alpha1
-kind: BareMetalHost
+/// The README's placeholders, replaced by the local hook repository and its commit.
+const PLACEHOLDER_URL: &str = "https://example.invalid/ipreuse.git";
+const PLACEHOLDER_REV: &str = "rev: COMMIT";
+
+const KPTFILE_A: &str = "\
+apiVersion: kpt.dev/v1
+kind: Kptfile
 metadata:
-  name: node-1
-  namespace: metal3
-spec:
-  online: true
----
-apiVersion: metal3.io/v1alpha1
-kind: BareMetalHost
-metadata:
-  name: node-2
-  namespace: metal3
-spec:
-  online: true
+  name: site-a
 ";
 
-const POOL: &str = "\
-apiVersion: ipam.metal3.io/v1alpha1
-kind: IPPool
-metadata:
-  name: provisioning
-  namespace: metal3
-spec:
-  namePrefix: test1-prov
-  pools:
-    - start: 172.22.0.100
-      end: 172.22.0.200
-  prefix: 24
-  gateway: 172.22.0.1
-";
-
-/// The pool as the fill hook must leave it: the entries appended, nothing else changed.
-fn filled_pool() -> String {
+fn host(name: &str) -> String {
     format!(
-        "{POOL}  preAllocations:\n    node-1-provisioning: \"172.22.0.100\"\n    node-2-provisioning: \"172.22.0.101\"\n"
+        "apiVersion: metal3.io/v1alpha1\nkind: BareMetalHost\nmetadata:\n  name: {name}\n  namespace: metal3\nspec:\n  online: true\n"
     )
+}
+
+fn hosts(names: &[&str]) -> String {
+    names
+        .iter()
+        .map(|n| host(n))
+        .collect::<Vec<_>>()
+        .join("---\n")
+}
+
+/// An IPPool with the given entries (none: no `preAllocations` at all).
+fn pool(name: &str, third_octet: u8, entries: &[(&str, &str)]) -> String {
+    let mut text = format!(
+        "apiVersion: ipam.metal3.io/v1alpha1\nkind: IPPool\nmetadata:\n  name: {name}\n  namespace: metal3\nspec:\n  namePrefix: test1-{name}\n  pools:\n    - start: 172.22.{third_octet}.100\n      end: 172.22.{third_octet}.200\n  prefix: 24\n  gateway: 172.22.{third_octet}.1\n"
+    );
+    if !entries.is_empty() {
+        text.push_str("  preAllocations:\n");
+        for (claim, ip) in entries {
+            text.push_str(&format!("    {claim}: \"{ip}\"\n"));
+        }
+    }
+    text
+}
+
+const KUSTOMIZATION_B: &str = "\
+apiVersion: kustomize.config.k8s.io/v1beta1
+kind: Kustomization
+resources:
+  - hosts.yaml
+  - pool.yaml
+";
+
+fn site_b_pool() -> String {
+    pool(
+        "provisioning-b",
+        1,
+        &[("node-7-provisioning-b", "172.22.1.100")],
+    )
+}
+
+/// The text of the first ```yaml block after the line that starts with `heading`.
+fn yaml_block(file: &str, heading: &str) -> String {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(file);
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{file}: {e}"));
+    let at = text
+        .lines()
+        .position(|l| l.starts_with(heading))
+        .unwrap_or_else(|| panic!("{file} has no line starting with {heading:?}"));
+    let mut lines = text.lines().skip(at).skip_while(|l| *l != "```yaml");
+    assert_eq!(
+        lines.next(),
+        Some("```yaml"),
+        "{file}: no ```yaml block after {heading:?}"
+    );
+    let block: Vec<&str> = lines.take_while(|l| *l != "```").collect();
+    format!("{}\n", block.join("\n"))
+}
+
+/// The README's pre-commit configuration (the same in the docs, checked).
+fn readme_config() -> String {
+    let readme = yaml_block("README.md", "**pre-commit**");
+    assert_eq!(
+        yaml_block("docs/running.md", "## Run it with pre-commit"),
+        readme,
+        "docs/running.md shows the README's pre-commit configuration"
+    );
+    assert_eq!(
+        yaml_block("functions/ipreuse/README.md", "### pre-commit"),
+        readme,
+        "functions/ipreuse/README.md shows the README's pre-commit configuration"
+    );
+    readme
 }
 
 /// The pre-commit command line: program and leading arguments.
@@ -96,7 +157,7 @@ fn path_with_bin() -> OsString {
     std::env::join_paths(dirs).expect("PATH")
 }
 
-fn git(dir: &Path, args: &[&str]) {
+fn git_output(dir: &Path, args: &[&str]) -> String {
     let out = Command::new("git")
         .arg("-C")
         .arg(dir)
@@ -108,6 +169,11 @@ fn git(dir: &Path, args: &[&str]) {
         "git {args:?} in {}: {out:?}",
         dir.display()
     );
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+fn git(dir: &Path, args: &[&str]) {
+    git_output(dir, args);
 }
 
 fn git_init(dir: &Path) {
@@ -120,17 +186,16 @@ fn git_init(dir: &Path) {
 
 struct Setup {
     _tmp: tempfile::TempDir,
-    hooks: PathBuf,
     work: PathBuf,
     home: PathBuf,
-    pre_commit: Vec<String>,
 }
 
 impl Setup {
-    /// A hook repository with this checkout's `.pre-commit-hooks.yaml`, and a work repository
-    /// with the hosts and the empty pool staged.
+    /// A hook repository with this checkout's `.pre-commit-hooks.yaml`; a work repository with
+    /// the README's configuration, two complete packages committed, and the hook installed.
     fn new() -> Setup {
         let pre_commit = pre_commit();
+        let config = readme_config();
         let tmp = tempfile::tempdir().expect("temp dir");
         let hooks = tmp.path().join("hooks");
         git_init(&hooks);
@@ -139,122 +204,308 @@ impl Setup {
             .unwrap_or_else(|e| panic!("{}: {e}", hooks_file.display()));
         git(&hooks, &["add", "."]);
         git(&hooks, &["commit", "-q", "-m", "hooks"]);
+        let rev = git_output(&hooks, &["rev-parse", "HEAD"]);
+        assert_eq!(config.matches(PLACEHOLDER_URL).count(), 1, "{config}");
+        assert_eq!(config.matches(PLACEHOLDER_REV).count(), 1, "{config}");
+        let config = config
+            .replace(PLACEHOLDER_URL, hooks.to_str().expect("a UTF-8 temp path"))
+            .replace(PLACEHOLDER_REV, &format!("rev: {}", rev.trim()));
+
         let work = tmp.path().join("work");
         git_init(&work);
-        std::fs::create_dir_all(work.join("cluster")).expect("mkdir");
-        std::fs::write(work.join("cluster/hosts.yaml"), HOSTS).expect("write");
-        std::fs::write(work.join("cluster/ippool.yaml"), POOL).expect("write");
-        // Not Kubernetes objects: left out by the hooks' `exclude` of hidden files.
-        std::fs::create_dir_all(work.join(".github/workflows")).expect("mkdir");
-        std::fs::write(
-            work.join(".github/workflows/ci.yaml"),
-            "on: push\njobs: {}\n",
-        )
-        .expect("write");
-        git(&work, &["add", "."]);
-        let home = tmp.path().join("pre-commit-home");
-        Setup {
+        let s = Setup {
             _tmp: tmp,
-            hooks,
+            home: work.with_file_name("pre-commit-home"),
             work,
-            home,
-            pre_commit,
-        }
+        };
+        s.write(".pre-commit-config.yaml", &config);
+        s.write("clusters/site-a/Kptfile", KPTFILE_A);
+        s.write("clusters/site-a/hosts/hosts.yaml", &hosts(&["node-1"]));
+        s.write(
+            "clusters/site-a/pools/provisioning.yaml",
+            &pool(
+                "provisioning",
+                0,
+                &[("node-1-provisioning", "172.22.0.100")],
+            ),
+        );
+        s.write("clusters/site-b/kustomization.yaml", KUSTOMIZATION_B);
+        s.write("clusters/site-b/hosts.yaml", &hosts(&["node-7"]));
+        s.write("clusters/site-b/pool.yaml", &site_b_pool());
+        // Not Kubernetes objects: left out by the hooks' `exclude` of hidden files.
+        s.write(".github/workflows/ci.yaml", "on: push\njobs: {}\n");
+        git(&s.work, &["add", "."]);
+        git(&s.work, &["commit", "-q", "-m", "two complete packages"]);
+        let out = Command::new(&pre_commit[0])
+            .args(&pre_commit[1..])
+            .arg("install")
+            .current_dir(&s.work)
+            .env("PRE_COMMIT_HOME", &s.home)
+            .output()
+            .expect("run pre-commit install");
+        assert!(out.status.success(), "pre-commit install: {out:?}");
+        s
     }
 
-    /// `pre-commit try-repo HOOKS HOOK --verbose` in the work repository (on its staged files).
-    fn try_repo(&self, hook: &str) -> (i32, String) {
-        let out: Output = Command::new(&self.pre_commit[0])
-            .args(&self.pre_commit[1..])
-            .args(["try-repo", "--verbose", "--color", "never"])
-            .arg(&self.hooks)
-            .arg(hook)
-            .current_dir(&self.work)
+    fn write(&self, rel: &str, text: &str) {
+        let path = self.work.join(rel);
+        std::fs::create_dir_all(path.parent().expect("a folder")).expect("mkdir");
+        std::fs::write(&path, text).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    }
+
+    fn read(&self, rel: &str) -> String {
+        std::fs::read_to_string(self.work.join(rel)).unwrap_or_else(|e| panic!("{rel}: {e}"))
+    }
+
+    fn stage(&self, rels: &[&str]) {
+        let mut args = vec!["add", "--"];
+        args.extend(rels);
+        git(&self.work, &args);
+    }
+
+    fn commits(&self) -> usize {
+        git_output(&self.work, &["rev-list", "--count", "HEAD"])
+            .trim()
+            .parse()
+            .expect("a count")
+    }
+
+    /// `git commit` with the installed hook: whether it went through, and what it printed.
+    fn commit(&self, message: &str) -> Commit {
+        let before = self.commits();
+        let out = Command::new("git")
+            .arg("-C")
+            .arg(&self.work)
+            .args(["commit", "-m", message])
             .env("PATH", path_with_bin())
             .env("PRE_COMMIT_HOME", &self.home)
-            .env_remove("PRE_COMMIT_COLOR")
+            .env("PRE_COMMIT_COLOR", "never")
             .output()
-            .expect("run pre-commit");
+            .expect("run git commit");
         let text = format!(
             "{}{}",
             String::from_utf8_lossy(&out.stdout),
             String::from_utf8_lossy(&out.stderr)
         );
-        (out.status.code().expect("exit code"), text)
+        let committed = self.commits() == before + 1;
+        assert_eq!(
+            out.status.success(),
+            committed,
+            "git's exit code and the history agree:\n{text}"
+        );
+        Commit { committed, text }
     }
 
-    fn pool(&self) -> String {
-        std::fs::read_to_string(self.work.join("cluster/ippool.yaml")).expect("read pool")
+    /// site-b is never touched by a change in site-a.
+    fn assert_site_b_unchanged(&self, out: &str) {
+        assert_eq!(
+            self.read("clusters/site-b/pool.yaml"),
+            site_b_pool(),
+            "{out}"
+        );
+        assert_eq!(self.read("clusters/site-b/hosts.yaml"), hosts(&["node-7"]));
     }
 }
 
-#[test]
-fn fill_hook_rewrites_the_pool_and_fails_the_commit_until_staged() {
-    let s = Setup::new();
-    let (code, out) = s.try_repo("ipreuse");
-    assert_eq!(code, 1, "the fill hook must fail the commit:\n{out}");
-    assert!(
-        out.contains("files were modified by this hook"),
-        "pre-commit says why:\n{out}"
-    );
-    assert_eq!(
-        s.pool(),
-        filled_pool(),
-        "only the entries are added:\n{out}"
-    );
-    assert_eq!(
-        std::fs::read_to_string(s.work.join("cluster/hosts.yaml")).expect("read"),
-        HOSTS
-    );
-    // Staged, the commit goes through: nothing left to fill.
-    git(&s.work, &["add", "cluster/ippool.yaml"]);
-    let (code, out) = s.try_repo("ipreuse");
-    assert_eq!(code, 0, "a filled pool passes:\n{out}");
-    assert!(out.contains("Passed"), "{out}");
-    assert_eq!(s.pool(), filled_pool());
+struct Commit {
+    committed: bool,
+    text: String,
+}
+
+impl Commit {
+    /// The status pre-commit printed for the hook whose name starts with `name`
+    /// (`Passed`, `Failed`, ...).
+    fn status(&self, name: &str) -> &str {
+        let line = self
+            .text
+            .lines()
+            .find(|l| l.starts_with(name) && l.contains("..."))
+            .unwrap_or_else(|| panic!("no status line for {name:?}:\n{}", self.text));
+        line.rsplit('.').next().unwrap_or("").trim()
+    }
+
+    fn check(&self) -> &str {
+        self.status("ipreuse check (")
+    }
+
+    fn fill(&self) -> &str {
+        self.status("ipreuse (fill")
+    }
+}
+
+/// Whether the check's output names the missing entry `claim`. The check's messages become
+/// one per entry (SPEC §9); until then they say how many entries fill would add to the pool.
+fn names_missing(out: &str, claim: &str, pool: &str) -> bool {
+    out.contains(claim) || (out.contains(pool) && out.contains("fill would add 1 "))
 }
 
 #[test]
-fn check_hook_fails_with_the_results_and_passes_once_filled() {
-    let s = Setup::new();
-    let (code, out) = s.try_repo("ipreuse-check");
-    assert_eq!(code, 1, "the check hook must fail on an empty pool:\n{out}");
+fn readme_pre_commit_configuration_is_the_one_in_the_docs() {
+    let config = readme_config();
+    assert!(config.contains("- id: ipreuse-check"), "{config}");
+    assert!(config.contains("- id: ipreuse "), "{config}");
     assert!(
-        out.contains("fill would add 2") && out.contains("provisioning"),
-        "the results are shown:\n{out}"
+        config.find("ipreuse-check") < config.find("- id: ipreuse "),
+        "the check runs before the fill, which changes the working tree:\n{config}"
     );
-    assert!(
-        !out.contains("files were modified by this hook"),
-        "check changes nothing:\n{out}"
-    );
-    assert_eq!(s.pool(), POOL, "check changes nothing");
-    // Filled (here by the fill hook) and staged, the check passes.
-    let (code, out) = s.try_repo("ipreuse");
-    assert_eq!(code, 1, "{out}");
-    git(&s.work, &["add", "cluster/ippool.yaml"]);
-    let (code, out) = s.try_repo("ipreuse-check");
-    assert_eq!(code, 0, "a filled pool passes the check:\n{out}");
-    assert!(out.contains("Passed"), "{out}");
-    assert_eq!(s.pool(), filled_pool());
 }
 
 #[test]
-fn check_hook_fails_on_an_invalid_entry() {
+fn host_only_commit_fails_both_hooks_and_fill_writes_the_entry_into_the_unstaged_pool() {
     let s = Setup::new();
-    let bad = format!(
-        "{POOL}  preAllocations:\n    node-1-provisioning: \"172.22.0.100\"\n    node-2-provisioning: \"10.9.9.9\"\n"
+    s.write(
+        "clusters/site-a/hosts/hosts.yaml",
+        &hosts(&["node-1", "node-2"]),
     );
-    std::fs::write(s.work.join("cluster/ippool.yaml"), &bad).expect("write");
-    git(&s.work, &["add", "."]);
-    let (code, out) = s.try_repo("ipreuse-check");
-    assert_eq!(code, 1, "{out}");
+    s.stage(&["clusters/site-a/hosts/hosts.yaml"]);
+    let c = s.commit("a host alone");
     assert!(
-        out.contains("node-2-provisioning") && out.contains("error"),
-        "the error names the entry:\n{out}"
+        !c.committed,
+        "a host without its entries must not commit:\n{}",
+        c.text
     );
-    assert_eq!(s.pool(), bad, "nothing written");
-    // The fill hook refuses it too, and writes nothing.
-    let (code, out) = s.try_repo("ipreuse");
-    assert_eq!(code, 1, "{out}");
-    assert_eq!(s.pool(), bad, "nothing written");
+    assert_eq!(c.check(), "Failed", "{}", c.text);
+    assert!(
+        names_missing(&c.text, "node-2-provisioning", "provisioning"),
+        "the check names the missing entry:\n{}",
+        c.text
+    );
+    assert_eq!(c.fill(), "Failed", "{}", c.text);
+    assert!(
+        c.text.contains("files were modified by this hook"),
+        "{}",
+        c.text
+    );
+    let filled = pool(
+        "provisioning",
+        0,
+        &[
+            ("node-1-provisioning", "172.22.0.100"),
+            ("node-2-provisioning", "172.22.0.101"),
+        ],
+    );
+    assert_eq!(
+        s.read("clusters/site-a/pools/provisioning.yaml"),
+        filled,
+        "fill wrote the entry into the pool of the host's package:\n{}",
+        c.text
+    );
+    s.assert_site_b_unchanged(&c.text);
+
+    // The entry staged, the commit goes through.
+    s.stage(&["clusters/site-a/pools/provisioning.yaml"]);
+    let c = s.commit("a host and its entry");
+    assert!(c.committed, "{}", c.text);
+    assert_eq!((c.check(), c.fill()), ("Passed", "Passed"), "{}", c.text);
+    assert_eq!(s.read("clusters/site-a/pools/provisioning.yaml"), filled);
+}
+
+#[test]
+fn pools_only_commit_fails_both_hooks_and_fill_adds_the_existing_hosts() {
+    let s = Setup::new();
+    s.write(
+        "clusters/site-a/pools/storage.yaml",
+        &pool("storage", 2, &[]),
+    );
+    s.stage(&["clusters/site-a/pools/storage.yaml"]);
+    let c = s.commit("a pool alone");
+    assert!(
+        !c.committed,
+        "a pool without entries must not commit:\n{}",
+        c.text
+    );
+    assert_eq!(c.check(), "Failed", "{}", c.text);
+    assert!(
+        names_missing(&c.text, "node-1-storage", "storage"),
+        "the check names the missing entry:\n{}",
+        c.text
+    );
+    assert_eq!(c.fill(), "Failed", "{}", c.text);
+    assert!(
+        c.text.contains("files were modified by this hook"),
+        "{}",
+        c.text
+    );
+    let filled = pool("storage", 2, &[("node-1-storage", "172.22.2.100")]);
+    assert_eq!(
+        s.read("clusters/site-a/pools/storage.yaml"),
+        filled,
+        "fill added the package's host, whose file was not staged:\n{}",
+        c.text
+    );
+    s.assert_site_b_unchanged(&c.text);
+
+    s.stage(&["clusters/site-a/pools/storage.yaml"]);
+    let c = s.commit("a pool with its entries");
+    assert!(c.committed, "{}", c.text);
+    assert_eq!((c.check(), c.fill()), ("Passed", "Passed"), "{}", c.text);
+}
+
+#[test]
+fn complete_commit_passes_both_hooks_and_changes_nothing() {
+    let s = Setup::new();
+    let pool_b = pool(
+        "provisioning-b",
+        1,
+        &[
+            ("node-7-provisioning-b", "172.22.1.100"),
+            ("node-8-provisioning-b", "172.22.1.101"),
+        ],
+    );
+    let pool_a = pool(
+        "provisioning",
+        0,
+        &[
+            ("node-1-provisioning", "172.22.0.100"),
+            ("node-2-provisioning", "172.22.0.101"),
+        ],
+    );
+    s.write("clusters/site-b/hosts.yaml", &hosts(&["node-7", "node-8"]));
+    s.write("clusters/site-b/pool.yaml", &pool_b);
+    s.write(
+        "clusters/site-a/hosts/hosts.yaml",
+        &hosts(&["node-1", "node-2"]),
+    );
+    s.write("clusters/site-a/pools/provisioning.yaml", &pool_a);
+    s.stage(&["clusters"]);
+    let c = s.commit("a host with its entry in each package");
+    assert!(c.committed, "{}", c.text);
+    assert_eq!((c.check(), c.fill()), ("Passed", "Passed"), "{}", c.text);
+    // Same namespace, two packages: each is its own run, so neither pool gets the other
+    // package's hosts.
+    assert_eq!(s.read("clusters/site-b/pool.yaml"), pool_b);
+    assert_eq!(s.read("clusters/site-a/pools/provisioning.yaml"), pool_a);
+}
+
+#[test]
+fn invalid_entry_fails_both_hooks_and_nothing_is_written() {
+    let s = Setup::new();
+    let bad = pool(
+        "provisioning",
+        0,
+        &[
+            ("node-1-provisioning", "172.22.0.100"),
+            ("node-2-provisioning", "10.9.9.9"),
+        ],
+    );
+    s.write(
+        "clusters/site-a/hosts/hosts.yaml",
+        &hosts(&["node-1", "node-2"]),
+    );
+    s.write("clusters/site-a/pools/provisioning.yaml", &bad);
+    s.stage(&["clusters"]);
+    let c = s.commit("an address outside the pool");
+    assert!(!c.committed, "{}", c.text);
+    assert_eq!((c.check(), c.fill()), ("Failed", "Failed"), "{}", c.text);
+    assert!(
+        c.text.contains("node-2-provisioning") && c.text.contains("error"),
+        "the error names the entry:\n{}",
+        c.text
+    );
+    assert!(
+        !c.text.contains("files were modified by this hook"),
+        "{}",
+        c.text
+    );
+    assert_eq!(s.read("clusters/site-a/pools/provisioning.yaml"), bad);
 }

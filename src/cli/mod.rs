@@ -1,6 +1,8 @@
 //! The binary's file-system edge, used by `main.rs` only: reading the named paths
-//! ([`walk`]) and writing changed files back all or nothing ([`in_place`]).
+//! ([`walk`]), the packages named files belong to ([`packages`]) and writing changed files
+//! back all or nothing ([`in_place`]).
 
 pub mod in_place;
+pub mod packages;
 pub mod plan;
 pub mod walk;

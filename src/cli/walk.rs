@@ -35,6 +35,37 @@ pub struct Root {
 }
 
 impl Named {
+    /// The named paths of several runs (`--packages-of`), for one all-or-nothing write. A file
+    /// reached from two of them (a file symlink across packages) is refused: two runs would
+    /// each write their own text into it.
+    pub fn merge(all: Vec<Named>) -> Result<Named> {
+        let mut merged = Named {
+            files: Vec::new(),
+            sources: Vec::new(),
+            roots: Vec::new(),
+            skipped_links: Vec::new(),
+        };
+        let mut seen = std::collections::HashMap::new();
+        for named in all {
+            for f in &named.files {
+                let meta =
+                    fs::metadata(f).with_context(|| format!("cannot read {}", f.display()))?;
+                if let Some(first) = seen.insert((meta.dev(), meta.ino()), f.clone()) {
+                    anyhow::bail!(
+                        "{} and {} are the same file, in two packages: name the folder that holds both instead of using --packages-of",
+                        first.display(),
+                        f.display()
+                    );
+                }
+            }
+            merged.files.extend(named.files);
+            merged.sources.extend(named.sources);
+            merged.roots.extend(named.roots);
+            merged.skipped_links.extend(named.skipped_links);
+        }
+        Ok(merged)
+    }
+
     /// Whether a resolved path is a named file or lies inside a named folder.
     pub fn contains(&self, canonical: &Path) -> bool {
         self.roots.iter().any(|r| match &r.canonical {
