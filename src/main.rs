@@ -188,7 +188,7 @@ fn execute(cli: Cli) -> Result<bool, Failure> {
     })?;
     eprint!(
         "{}",
-        krm::stderr_results(outcome.framing, &outcome.findings)
+        krm::stderr_results(outcome.framing, outcome.results_shown, &outcome.findings)
     );
     if cli.in_place {
         if let (false, Some(named)) = (outcome.has_errors(), &named) {
@@ -207,7 +207,9 @@ fn execute(cli: Cli) -> Result<bool, Failure> {
                 return Err(Failure::Signal(sig));
             }
         }
-    } else {
+    } else if !(outcome.check && named.is_some()) {
+        // `--mode check` on named paths prints nothing on stdout: its results are the output
+        // (SPEC §1 "Check mode output"); on stdin it hands the input back, with the results.
         print_stream(&outcome.outputs).map_err(Failure::Input)?;
     }
     let ok = !outcome.has_errors();
