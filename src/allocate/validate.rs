@@ -73,7 +73,7 @@ pub fn existing<'a>(
                 .ctx
                 .host_of_key(v.ns, v.name, &e.key)
                 .map_or_else(String::new, |h| {
-                    format!(" of BareMetalHost {}", short(v.ctx.idx.hosts[h].name()))
+                    format!(" (BareMetalHost {})", short(v.ctx.idx.hosts[h].name()))
                 });
             changes.record(
                 v,
@@ -84,7 +84,7 @@ pub fn existing<'a>(
                     e.text
                 )),
                 format!(
-                    "fill would rewrite entry {} of IPPool {}/{}{host} from {:?} to {text:?} (the IPAM reserves preallocations by their exact text)",
+                    "fill would rewrite entry {}{host} of IPPool {}/{} from {:?} to {text:?} (the IPAM reserves preallocations by their exact text)",
                     short(&e.key),
                     short(v.ns),
                     short(v.name),

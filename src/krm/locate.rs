@@ -209,10 +209,9 @@ items:
         let sources = [source(STDIN, text)];
         // As a run reads it: the host is taken as it is parsed, only its span kept.
         let mut taken = crate::model::Taken::default();
-        let input = super::super::read_taking(&sources, u64::MAX, &mut |s, node| {
-            taken.take(s, node)
-        })
-        .unwrap();
+        let input =
+            super::super::read_taking(&sources, u64::MAX, &mut |s, node| taken.take(s, node))
+                .unwrap();
         let at = &input.items[0];
         assert!(input.node(at).unwrap().is_taken());
         assert_eq!(
