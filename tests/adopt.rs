@@ -629,12 +629,11 @@ fn the_order_of_the_items_changes_nothing() {
         let o = run_docs(&docs, Some(&cfg()));
         assert_eq!(all_entries(&o), want, "rotated by {step}");
         // The same results, each at its item's new place in the input (`file`).
-        let placeless = |o: &ipreuse::run::Outcome| {
-            let mut f = o.findings.clone();
-            f.iter_mut().for_each(|f| f.file = None);
-            f
-        };
-        assert_eq!(placeless(&o), placeless(&reference), "rotated by {step}");
+        assert_eq!(
+            common::placeless(&o),
+            common::placeless(&reference),
+            "rotated by {step}"
+        );
         // The pool's document comes out byte for byte the same.
         let pool_doc = |out: &str| {
             out.split("---\n")

@@ -219,10 +219,18 @@ fn check_hook_fails_with_the_results_and_passes_once_filled() {
     let s = Setup::new();
     let (code, out) = s.try_repo("ipreuse-check");
     assert_eq!(code, 1, "the check hook must fail on an empty pool:\n{out}");
-    assert!(
-        out.contains("fill would add 2") && out.contains("provisioning"),
-        "the results are shown:\n{out}"
-    );
+    // One line per missing entry, naming its file, host, pool and address.
+    for (host, address) in [("node-1", "172.22.0.100"), ("node-2", "172.22.0.101")] {
+        assert!(
+            out.lines().any(|l| l.contains("cluster/ippool.yaml:")
+                && l.contains(&format!(
+                    "spec.preAllocations.{host}-provisioning: check: fill would add \
+                     {host}-provisioning: \"{address}\" to IPPool"
+                ))
+                && l.contains(&format!("for BareMetalHost {host}"))),
+            "the results are shown:\n{out}"
+        );
+    }
     assert!(
         !out.contains("files were modified by this hook"),
         "check changes nothing:\n{out}"
