@@ -284,11 +284,12 @@ fn execute(cli: Cli) -> Result<bool, Failure> {
         }
         eprint!(
             "{}",
-            krm::stderr_results(outcome.framing, &outcome.findings)
+            krm::stderr_results(outcome.framing, outcome.results_shown, &outcome.findings)
         );
         runs.push((outcome, named));
     }
     let ok = !runs.iter().any(|(o, _)| o.has_errors());
+    let check = runs.iter().any(|(o, _)| o.check);
     let mut outputs = Vec::new();
     let mut changed = Vec::new();
     let mut nameds = Vec::new();
@@ -315,7 +316,9 @@ fn execute(cli: Cli) -> Result<bool, Failure> {
                 return Err(Failure::Signal(sig));
             }
         }
-    } else {
+    } else if !(check && !nameds.is_empty()) {
+        // `--mode check` on named paths prints nothing on stdout: its results are the output
+        // (SPEC §1 "Check mode output"); on stdin it hands the input back, with the results.
         print_stream(&outputs).map_err(Failure::Input)?;
     }
     Ok(ok)

@@ -33,6 +33,11 @@ pub struct Outcome {
     /// filled, and where it comes from (`ipreuse plan`). Empty when there is an error result,
     /// and unless [`Options::plan`] asks for it.
     pub plan: Vec<crate::allocate::Row>,
+    /// Whether the run checked (`mode: check`, or `--mode check`): its results are its output.
+    pub check: bool,
+    /// Whether the input is a ResourceList from a caller that shows its results to people
+    /// (kpt, [`krm::locate::caller_shows_results`]): then they are not repeated on stderr.
+    pub results_shown: bool,
     /// The input as the run parsed it, kept as long as the outcome (see [`Outcome::end`]).
     /// The JSON values and the index are freed before the text is written, so that writing
     /// reuses their memory.
@@ -120,6 +125,7 @@ pub fn run_with(
     let mut edits: Vec<ItemEdit> = Vec::new();
     let mut summaries = Vec::new();
     let mut plan = Vec::new();
+    let mut check = options.mode == Some(Mode::Check);
     // The IPReuse objects among the items (SPEC §1 "The config among the inputs").
     let config_items = config_items(&input, sources, &nodes);
     let chosen = config::choose(
@@ -136,6 +142,7 @@ pub fn run_with(
                 if let Some(mode) = options.mode {
                     cfg.mode = mode;
                 }
+                check = cfg.mode == Mode::Check;
                 cfg.max_claims = options.limits.max_claims;
                 cfg.plan = options.plan;
                 let items: Vec<(usize, &Node)> = (input.items.iter().map(|at| at.source))
@@ -176,6 +183,9 @@ pub fn run_with(
                         Mode::Check => findings.extend(out.check),
                     }
                 }
+                // Each result about an object that came from a file names it (SPEC §9).
+                locate(&mut findings, &index, &input, sources);
+                locate(&mut summaries, &index, &input, sources);
             }
         }
     }
@@ -196,8 +206,10 @@ pub fn run_with(
     match write.all(edits, &if_written) {
         Ok(outputs) => {
             let framing = input.framing;
+            let results_shown = krm::locate::caller_shows_results(&input, sources);
             Ok(Outcome::new(framing, sources, outputs, if_written)
                 .with_plan(plan)
+                .with_mode(check, results_shown)
                 .holding(input))
         }
         Err(failures) => {
@@ -218,7 +230,45 @@ pub fn run_with(
                     message: format!("cannot write the results: {message}"),
                 }
             })?;
-            Ok(Outcome::new(input.framing, sources, outputs, findings))
+            let results_shown = krm::locate::caller_shows_results(&input, sources);
+            Ok(Outcome::new(input.framing, sources, outputs, findings)
+                .with_mode(check, results_shown))
+        }
+    }
+}
+
+/// Sets `file` on each result about an object of the input that came from a file (SPEC §9):
+/// the file read, or kpt's annotations ([`krm::locate::item_file`]). Objects are matched by
+/// their `resourceRef`; the first item of that identity gives it.
+fn locate(findings: &mut [Finding], index: &model::Index, input: &krm::Input, sources: &[Source]) {
+    let wanted: crate::FastSet<(&str, &str)> = findings
+        .iter()
+        .filter(|f| f.file.is_none())
+        .filter_map(|f| f.resource_ref.as_ref())
+        .map(|r| (r.kind.as_str(), r.name.as_str()))
+        .collect();
+    if wanted.is_empty() {
+        return;
+    }
+    let mut files: crate::FastMap<results::ResourceRef, Option<results::FileRef>> =
+        crate::FastMap::default();
+    for o in index.objects.iter().flatten() {
+        if !wanted.contains(&(&*o.kind, o.name.as_str())) {
+            continue;
+        }
+        let r = o.resource_ref();
+        if files.contains_key(&r) {
+            continue;
+        }
+        let file = input
+            .items
+            .get(o.index.0)
+            .and_then(|at| krm::locate::item_file(input, at, sources));
+        files.insert(r, file);
+    }
+    for f in findings.iter_mut().filter(|f| f.file.is_none()) {
+        if let Some(file) = f.resource_ref.as_ref().and_then(|r| files.get(r)) {
+            f.file.clone_from(file);
         }
     }
 }
@@ -273,8 +323,16 @@ impl Outcome {
             changed,
             findings,
             plan: Vec::new(),
+            check: false,
+            results_shown: false,
             input: None,
         }
+    }
+
+    fn with_mode(mut self, check: bool, results_shown: bool) -> Outcome {
+        self.check = check;
+        self.results_shown = results_shown;
+        self
     }
 
     fn holding(mut self, input: krm::Input) -> Outcome {

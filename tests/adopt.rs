@@ -628,7 +628,12 @@ fn the_order_of_the_items_changes_nothing() {
         docs.swap(0, 4);
         let o = run_docs(&docs, Some(&cfg()));
         assert_eq!(all_entries(&o), want, "rotated by {step}");
-        assert_eq!(o.findings, reference.findings, "rotated by {step}");
+        // The same results, each at its item's new place in the input (`file`).
+        assert_eq!(
+            common::placeless(&o),
+            common::placeless(&reference),
+            "rotated by {step}"
+        );
         // The pool's document comes out byte for byte the same.
         let pool_doc = |out: &str| {
             out.split("---\n")
@@ -663,14 +668,30 @@ fn check_mode_fails_while_the_live_addresses_are_not_written() {
     let check = config(json!({"labels": false, "controllerFlag": false, "mode": "check"}));
     let o = run_sources(&src, Some(&check));
     assert_eq!(o.outputs[0], src[0].1);
-    assert_error(
-        &o,
-        Want {
-            path: Some("spec.preAllocations"),
-            object: Some(("IPPool", "prov")),
-            says: &["fill would add 3 entries"],
-        },
-    );
+    // One error per entry, each with the address fill would write and where it comes from.
+    for (host, address, from) in [
+        ("node-1", "172.22.0.12", "the address its claim holds now"),
+        ("node-2", "172.22.0.17", "the address its claim holds now"),
+        (
+            "node-3",
+            "172.22.0.10",
+            "the first free address of the pool",
+        ),
+    ] {
+        let path = format!("spec.preAllocations.{host}-prov");
+        let says = format!(
+            "fill would add {host}-prov: \"{address}\" to IPPool lab/prov for BareMetalHost {host} ({from})"
+        );
+        assert_error(
+            &o,
+            Want {
+                path: Some(&path),
+                object: Some(("IPPool", "prov")),
+                says: &[&says],
+            },
+        );
+    }
+    assert_eq!(errors(&o).len(), 3, "{}", dump(&o));
 }
 
 // ---- the workflow of docs/adopting.md: `ipreuse --in-place --config CFG gitpkg/ live.yaml` --------

@@ -243,7 +243,7 @@ fn mode_flag_overrides_the_config_mode() {
     assert_eq!(code(&checked), 1, "stderr: {}", text(&checked.stderr));
     assert_eq!(text(&checked.stdout), input, "check changes nothing");
     assert!(
-        text(&checked.stderr).contains("fill would add 2 entries"),
+        text(&checked.stderr).contains("fill would add node-2-prov: \"10.0.0.11\""),
         "stderr: {}",
         text(&checked.stderr)
     );
@@ -296,7 +296,19 @@ fn in_place_check_writes_nothing_and_prints_only_results() {
         .expect("run");
     assert_eq!(code(&out), 1, "stderr: {}", text(&out.stderr));
     assert!(out.stdout.is_empty(), "no YAML on stdout");
-    assert!(text(&out.stderr).contains("fill would add 2 entries"));
+    // One line per entry, naming the file and the pool's first line in it.
+    let stderr = text(&out.stderr);
+    let lines: Vec<&str> = stderr.lines().filter(|l| l.contains("check: ")).collect();
+    assert_eq!(lines.len(), 2, "{stderr}");
+    for (host, address) in [("node-10", "10.0.0.12"), ("node-2", "10.0.0.11")] {
+        assert!(
+            lines.iter().any(|l| l.starts_with(&format!("{}:", pool_file.display()))
+                && l.contains(&format!(
+                    "spec.preAllocations.{host}-prov: check: fill would add {host}-prov: \"{address}\" to IPPool m3/prov for BareMetalHost {host}"
+                ))),
+            "{stderr}"
+        );
+    }
     assert_eq!(std::fs::read_to_string(&pool_file).expect("read"), before);
     // Once filled, the check passes and still writes nothing.
     let fill = bin()

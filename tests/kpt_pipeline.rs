@@ -136,6 +136,11 @@ fn steps_run(list: &Value) -> &Vec<Value> {
 }
 
 /// The error results of one step as (kind, namespace/name, field path, message).
+/// The results of one step, as kpt wrote them.
+fn step_results(step: &Value) -> Vec<Value> {
+    step["results"].as_array().cloned().unwrap_or_default()
+}
+
 fn errors(step: &Value) -> Vec<(String, String, String, String)> {
     let text = |v: &Value| v.as_str().unwrap_or_default().to_string();
     step["results"]
@@ -254,23 +259,40 @@ fn the_validator_alone_fails_the_render_on_missing_entries() {
     assert_eq!(steps.len(), 1, "{list:#}");
     assert_eq!(steps[0]["exec"], "ipreuse", "{list:#}");
     assert_eq!(steps[0]["exitCode"], 1, "{list:#}");
+    // One error per missing entry, at the entry, naming host, pool and address.
     let errors = errors(&steps[0]);
-    assert_eq!(errors.len(), 1, "{errors:#?}");
-    let (kind, name, field, message) = &errors[0];
-    assert_eq!(
-        (kind.as_str(), name.as_str(), field.as_str()),
-        ("IPPool", "metal3/provisioning", "spec.preAllocations")
-    );
-    assert!(
-        message.contains("fill would add 2 entries of spec.preAllocations"),
-        "{message}"
-    );
-    // kpt shows the result to the person running it too.
-    assert!(
-        String::from_utf8_lossy(&out.stderr).contains("fill would add 2 entries"),
-        "{}",
-        show(&out)
-    );
+    let want: Vec<(String, String, String, String)> =
+        [("node-2", "172.22.0.100"), ("node-3", "172.22.0.101")]
+            .iter()
+            .map(|(host, address)| {
+                (
+                    "IPPool".to_string(),
+                    "metal3/provisioning".to_string(),
+                    format!("spec.preAllocations.{host}-provisioning"),
+                    format!(
+                        "check: fill would add {host}-provisioning: \"{address}\" to IPPool \
+                 metal3/provisioning for BareMetalHost {host} (the first free address of the \
+                 pool); run ipreuse in fill mode and commit the result"
+                    ),
+                )
+            })
+            .collect();
+    assert_eq!(errors, want);
+    // Each names the file kpt read the pool from.
+    for r in step_results(&steps[0])
+        .iter()
+        .filter(|r| r["severity"] == "error")
+    {
+        assert_eq!(r["file"]["path"], "ippool.yaml", "{r:#}");
+        assert_eq!(r["file"]["index"].as_u64().unwrap_or(0), 0, "{r:#}");
+    }
+    // kpt shows each to the person running it, once (not again as the function's stderr).
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    for (_, _, _, message) in &want {
+        let shown = message.chars().take(60).collect::<String>();
+        assert_eq!(stderr.matches(&shown).count(), 1, "{}", show(&out));
+    }
+    assert!(!stderr.contains("Stderr:"), "{}", show(&out));
     assert_eq!(files(&pkg), before, "a failed render changed the package");
 }
 

@@ -154,13 +154,15 @@ fn check_mode_reports_each_label_at_its_own_field() {
             },
         );
     }
-    // The pool is still reported at its own field.
+    // The pool's entry is reported at its own field.
     assert_error(
         &o,
         Want {
-            path: Some("spec.preAllocations"),
+            path: Some("spec.preAllocations.node-1-prov"),
             object: Some(("IPPool", "prov")),
-            says: &["add 1 entry"],
+            says: &[
+                "fill would add node-1-prov: \"10.0.0.10\" to IPPool lab/prov for BareMetalHost node-1",
+            ],
         },
     );
     assert_eq!(errors(&o).len(), 5, "{}", dump(&o));

@@ -244,7 +244,8 @@ fn errors_are_the_function_errors_and_nothing_is_printed() {
     let errors = |o: &Output| -> Vec<String> {
         text(&o.stderr)
             .lines()
-            .filter(|l| l.starts_with("error:"))
+            // `path:line: error: ...` for an object of a file
+            .filter(|l| l.starts_with("error:") || l.contains(": error: "))
             .map(str::to_string)
             .collect()
     };

@@ -333,10 +333,16 @@ impl Commit {
     }
 }
 
-/// Whether the check's output names the missing entry `claim`. The check's messages become
-/// one per entry (SPEC §9); until then they say how many entries fill would add to the pool.
+/// Whether the check's output names the missing entry `claim` (SPEC §9: one error per entry, at
+/// `spec.preAllocations.{claim}`, on a line that starts with the pool's file and line).
 fn names_missing(out: &str, claim: &str, pool: &str) -> bool {
-    out.contains(claim) || (out.contains(pool) && out.contains("fill would add 1 "))
+    out.lines().any(|l| {
+        l.contains(".yaml:")
+            && l.contains(&format!(
+                "spec.preAllocations.{claim}: check: fill would add {claim}: \""
+            ))
+            && l.contains(&format!("to IPPool metal3/{pool}"))
+    })
 }
 
 #[test]

@@ -34,16 +34,18 @@ fn check_mode_fails_when_fill_would_change_an_item() {
     assert_error(
         &o,
         Want {
-            path: Some("spec.preAllocations"),
+            path: Some("spec.preAllocations.node-1-pool-a"),
             object: Some(("IPPool", "pool-a")),
-            says: &["not up to date"],
+            says: &[
+                "check: fill would add node-1-pool-a: \"10.0.0.10\" to IPPool m3/pool-a for BareMetalHost node-1",
+            ],
         },
     );
     assert_transactional(&o, &[&input]);
 }
 
 #[test]
-fn check_mode_counts_what_fill_would_add_rewrite_and_remove_per_pool() {
+fn check_mode_reports_each_entry_fill_would_add_rewrite_and_remove_at_its_field() {
     // pool-6: node-0's entry is written non-canonically (rewritten), gone-pool-6 is stale
     // (removed with prune), node-1 and node-2 need one (added). pool-a: node-0..2 added.
     let docs = vec![
@@ -63,25 +65,83 @@ fn check_mode_counts_what_fill_would_add_rewrite_and_remove_per_pool() {
         Some(&config(json!({"mode": "check", "prune": true}))),
     );
     assert_transactional(&o, &[&input]);
-    for (name, says) in [
+    let errors: Vec<(String, String, String)> = o
+        .findings
+        .iter()
+        .filter(|f| f.is_error())
+        .map(|f| {
+            (
+                f.resource_ref
+                    .as_ref()
+                    .map(|r| r.name.clone())
+                    .unwrap_or_default(),
+                f.field.as_ref().map(|p| p.path.clone()).unwrap_or_default(),
+                f.message.clone(),
+            )
+        })
+        .collect();
+    let then = "; run ipreuse in fill mode and commit the result";
+    let add = |pool: &str, host: &str, address: &str| {
         (
-            "pool-6",
-            "check: IPPool m3/pool-6 is not up to date: fill would add 2, rewrite 1 and remove 1 entries of spec.preAllocations; run ipreuse in fill mode",
+            pool.to_string(),
+            format!("spec.preAllocations.{host}-{pool}"),
+            format!(
+                "check: fill would add {host}-{pool}: \"{address}\" to IPPool m3/{pool} for \
+                 BareMetalHost {host} (the first free address of the pool){then}"
+            ),
+        )
+    };
+    let want = vec![
+        (
+            "pool-6".to_string(),
+            "spec.preAllocations.gone-pool-6".to_string(),
+            format!(
+                "check: fill would remove entry gone-pool-6: \"fd00::11\" from IPPool m3/pool-6: \
+                 no BareMetalHost \"gone\" in namespace \"m3\" and no live claim (prune: true){then}"
+            ),
         ),
         (
-            "pool-a",
-            "check: IPPool m3/pool-a is not up to date: fill would add 3 entries of spec.preAllocations;",
+            "pool-6".to_string(),
+            "spec.preAllocations.node-0-pool-6".to_string(),
+            format!(
+                "check: fill would rewrite entry node-0-pool-6 (BareMetalHost node-0) of IPPool \
+                 m3/pool-6 from \"FD00::0010\" to \"fd00::10\" (the IPAM reserves preallocations \
+                 by their exact text){then}"
+            ),
         ),
-    ] {
-        assert_error(
-            &o,
-            Want {
-                path: Some("spec.preAllocations"),
-                object: Some(("IPPool", name)),
-                says: &[says],
-            },
-        );
-    }
+        add("pool-6", "node-1", "fd00::12"),
+        add("pool-6", "node-2", "fd00::13"),
+        add("pool-a", "node-0", "10.0.0.10"),
+        add("pool-a", "node-1", "10.0.0.11"),
+        add("pool-a", "node-2", "10.0.0.12"),
+    ];
+    assert_eq!(errors, want);
+    // What fill says once it has written them ("removed", "rewritten") is not said by check.
+    assert!(
+        o.findings
+            .iter()
+            .all(|f| !f.message.contains("removed:") && !f.message.contains("rewritten as")),
+        "{:#?}",
+        o.findings
+    );
+    // Fill says it, as warnings at the same fields.
+    let filled = run_text(&input, Some(&config(json!({"prune": true}))));
+    assert_warning(
+        &filled,
+        Want {
+            path: Some("spec.preAllocations.gone-pool-6"),
+            object: Some(("IPPool", "pool-6")),
+            says: &["entry gone-pool-6 removed: no BareMetalHost \"gone\""],
+        },
+    );
+    assert_warning(
+        &filled,
+        Want {
+            path: Some("spec.preAllocations.node-0-pool-6"),
+            object: Some(("IPPool", "pool-6")),
+            says: &["rewritten as \"fd00::10\""],
+        },
+    );
 }
 
 #[test]

@@ -514,16 +514,41 @@ fn other_pool_kinds_are_an_info_and_get_no_entries() {
 fn check_mode_a_second_run_and_item_order() {
     let docs = cluster("v1beta2", "metal3");
     let input = stream(&docs);
-    // check: one error per pool fill would change, nothing written.
+    // check: one error per entry fill would add, at the entry, in each of the 3 pools; nothing
+    // written.
     let o = run_text(&input, Some(&config(json!({"mode": "check"}))));
-    let pools: Vec<&str> = errors(&o)
+    let mut pools: Vec<&str> = errors(&o)
         .iter()
         .map(|f| f.resource_ref.as_ref().expect("a pool").name.as_str())
         .collect();
+    assert!(
+        errors(&o).iter().all(|f| {
+            let (r, path) = (f.resource_ref.as_ref(), f.field.as_ref());
+            r.zip(path).is_some_and(|(r, p)| {
+                p.path.starts_with("spec.preAllocations.")
+                    && p.path.ends_with(&format!("-{}", r.name))
+                    && f.message
+                        .contains(&format!("to IPPool metal3/{} for BareMetalHost", r.name))
+            })
+        }),
+        "{}",
+        dump(&o)
+    );
+    let filled_entries = errors(&o).len();
+    pools.dedup();
     assert_eq!(pools.len(), 3, "{}", dump(&o));
     assert_transactional(&o, &[&input]);
     // fill, then a second run changes nothing and check passes.
-    let filled = run_text(&input, None).outputs[0].clone();
+    let fill = run_text(&input, None);
+    // as many check errors as entries fill adds (the pools' summaries: "0 kept, N added, ...")
+    let added: usize = fill
+        .findings
+        .iter()
+        .filter_map(|f| f.message.strip_prefix("0 kept, "))
+        .filter_map(|rest| rest.split(' ').next()?.parse::<usize>().ok())
+        .sum();
+    assert_eq!(filled_entries, added, "{}", dump(&fill));
+    let filled = fill.outputs[0].clone();
     let again = run_text(&filled, None);
     assert_no_errors(&again);
     assert_eq!(again.outputs[0], filled);

@@ -9,7 +9,7 @@ use super::ordinal;
 use super::pool_view::PoolView;
 use super::rank::Rank;
 use super::validate;
-use super::{Planned, Status};
+use super::{EntryChanges, Planned, Status};
 use crate::config::Strategy;
 use crate::ipam::{self, Addr};
 use crate::model::host::PIN_PREFIX;
@@ -27,8 +27,9 @@ pub fn fill_pool(
     p: PoolId,
     findings: &mut Vec<Finding>,
     edits: &mut Vec<ItemEdit>,
+    changes: &mut EntryChanges,
 ) {
-    let Some((added, summary, rows)) = fill(ctx, rank, p, findings, edits) else {
+    let Some((added, summary, rows)) = fill(ctx, rank, p, findings, edits, changes) else {
         return;
     };
     if let Some(summary) = summary {
@@ -71,6 +72,7 @@ fn fill(
     p: PoolId,
     findings: &mut Vec<Finding>,
     edits: &mut Vec<ItemEdit>,
+    changes: &mut EntryChanges,
 ) -> Option<Filled> {
     let v = PoolView::new(ctx, p)?;
     let findings_before = findings.len();
@@ -90,7 +92,7 @@ fn fill(
         ));
     }
     let mut blocked = Blocked::for_pool(ctx, p, v.st, pins);
-    let entries = validate::existing(&v, findings, edits);
+    let entries = validate::existing(&v, findings, edits, changes);
     let required: &[HostId] = ctx.plan.required.get(&p).map_or(&[], Vec::as_slice);
     let required_set: FastSet<HostId> = required.iter().copied().collect();
     let pin_of = validate::pins(&v, pins, &required_set, &entries, findings);
@@ -211,13 +213,27 @@ fn fill(
     });
     // Entries are written in natural host order, whichever step chose them.
     added.sort_by_key(|a| rank.of_host(a.0));
-    let pruned = prune(&v, findings, edits);
+    let pruned = prune(&v, findings, edits, changes);
     // The claim names go to the edit; what the run keeps of its entries is host and address.
     let (entries_added, added): (Vec<_>, Vec<_>) = added
         .into_iter()
         .map(|(h, k, a)| {
             let status = source.get(&h).copied().unwrap_or(Status::New);
-            ((k, ipam::canonical(a.ip())), (h, a, status))
+            let text = ipam::canonical(a.ip());
+            changes.record(
+                &v,
+                &k,
+                None,
+                format!(
+                    "fill would add {}: {text:?} to IPPool {}/{} for BareMetalHost {} ({})",
+                    short(&k),
+                    short(v.ns),
+                    short(v.name),
+                    short(ctx.idx.hosts[h].name()),
+                    why_this_address(&v, status, ctx.cfg.strategy)
+                ),
+            );
+            ((k, text), (h, a, status))
         })
         .unzip();
     if !entries_added.is_empty() {
@@ -261,6 +277,19 @@ fn fill(
         .collect();
     rows.sort_by_key(|r| rank.of_host(r.host));
     Some((added, summary, rows))
+}
+
+/// Where an added entry's address comes from, as the check error for it says it.
+fn why_this_address(v: &PoolView, status: Status, strategy: Strategy) -> String {
+    match status {
+        Status::Pinned => format!("its pin {PIN_PREFIX}{}", short(v.name)),
+        Status::Live => "the address its claim holds now".into(),
+        Status::Kept => "its entry".into(),
+        Status::New => match strategy {
+            Strategy::Sequential => "the first free address of the pool".into(),
+            Strategy::Ordinal => "its ordinal position in the pool".into(),
+        },
+    }
 }
 
 /// One warning for a pool whose candidates overlap other pools of its namespace, naming a few.
@@ -358,8 +387,14 @@ fn sequential(
 }
 
 /// SPEC §5 "Prune": entries `{x}-{pool}` whose host is gone and whose claim is not live are
-/// removed with `prune: true`, else kept; a warning each. Returns how many were removed.
-fn prune(v: &PoolView, findings: &mut Vec<Finding>, edits: &mut Vec<ItemEdit>) -> usize {
+/// removed with `prune: true` (a warning once removed, a check error instead), else kept with a
+/// warning. Returns how many were removed.
+fn prune(
+    v: &PoolView,
+    findings: &mut Vec<Finding>,
+    edits: &mut Vec<ItemEdit>,
+    changes: &mut EntryChanges,
+) -> usize {
     let mut pruned = 0;
     for e in &v.st.existing {
         let Some(x) = v.stale_host(&e.key) else {
@@ -368,15 +403,22 @@ fn prune(v: &PoolView, findings: &mut Vec<Finding>, edits: &mut Vec<ItemEdit>) -
         let field = crate::results::key_path("spec.preAllocations", &e.key);
         if v.ctx.cfg.prune {
             pruned += 1;
-            findings.push(
-                Finding::warning(format!(
-                    "entry {} removed: no BareMetalHost {:?} in namespace {:?} and no live claim (prune: true)",
+            let why = format!(
+                "no BareMetalHost {:?} in namespace {:?} and no live claim (prune: true)",
+                short(x),
+                short(v.ns)
+            );
+            changes.record(
+                v,
+                &e.key,
+                Some(format!("entry {} removed: {why}", short(&e.key))),
+                format!(
+                    "fill would remove entry {}: {:?} from IPPool {}/{}: {why}",
                     short(&e.key),
-                    short(x),
-                    short(v.ns)
-                ))
-                .on(v.rref.clone())
-                .at(field),
+                    short(&e.text),
+                    short(v.ns),
+                    short(v.name)
+                ),
             );
             edits.push(ItemEdit::new(
                 v.item(),

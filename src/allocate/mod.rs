@@ -17,17 +17,14 @@ mod rank;
 mod shared;
 mod validate;
 
-use std::collections::BTreeMap;
-
 use serde_json::Value;
 
 use crate::config::Config;
 use crate::ipam::{self, Addr};
 use crate::mapping::Plan;
-use crate::model::{HostId, Index, ItemId, PoolId};
+use crate::model::{HostId, Index, PoolId};
 use crate::results::Finding;
 use crate::transform::ItemEdit;
-use crate::yaml::Edit;
 
 /// What allocation decided.
 #[derive(Debug, Default)]
@@ -43,6 +40,8 @@ pub struct Allocation {
     pub rows: Vec<Planned>,
     /// The names of the networks the rows' pools are on ([`Planned::network`]).
     pub networks: Vec<String>,
+    /// What fill says of each entry it changes, and what check says instead.
+    pub changes: EntryChanges,
 }
 
 /// A row of the address plan as allocation finds it: which host and pool, the address and
@@ -111,67 +110,38 @@ impl Status {
     }
 }
 
-/// What the edits of allocation change in one item: entries of `spec.preAllocations` added,
-/// rewritten (canonical text) and removed (prune), and any other change.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub struct Changes {
-    pub added: usize,
-    pub rewritten: usize,
-    pub removed: usize,
-    pub other: usize,
+/// What filling says of the changes it makes to the pools' entries: the warnings that are true
+/// only once the changes are written (an entry rewritten, an entry pruned), and the errors
+/// `mode: check` reports instead, one per entry fill would add, rewrite or prune, each at that
+/// entry's field `spec.preAllocations.{claim}` (SPEC §9).
+#[derive(Debug, Default)]
+pub struct EntryChanges {
+    pub written: Vec<Finding>,
+    pub check: Vec<Finding>,
 }
 
-impl Changes {
-    /// The changes `edits` (as [`allocate`] returns them) make, per item: what fill would
-    /// write, counted from the very edits it writes (check mode reports them).
-    pub fn per_item(edits: &[ItemEdit]) -> BTreeMap<ItemId, Changes> {
-        let mut out: BTreeMap<ItemId, Changes> = BTreeMap::new();
-        let pre = pool_view::PoolView::pre_path();
-        for ItemEdit { item, edit } in edits {
-            let c = out.entry(*item).or_default();
-            match edit {
-                Edit::AddEntries { path, entries } if *path == pre => c.added += entries.len(),
-                Edit::RemoveEntry { path, .. } if *path == pre => c.removed += 1,
-                Edit::SetScalar { path, .. }
-                    if path.len() == pre.len() + 1 && path.starts_with(&pre) =>
-                {
-                    c.rewritten += 1
-                }
-                _ => c.other += 1,
-            }
+impl EntryChanges {
+    /// Records one change of an entry of pool `v`: `written` when fill writes it, the check
+    /// error (`would`: what fill would do, naming the pool) otherwise.
+    fn record(
+        &mut self,
+        v: &pool_view::PoolView,
+        key: &str,
+        written: Option<String>,
+        would: String,
+    ) {
+        let field = crate::results::key_path("spec.preAllocations", key);
+        if let Some(w) = written {
+            self.written
+                .push(Finding::warning(w).on(v.rref.clone()).at(field.clone()));
         }
-        out
-    }
-
-    /// `add 3, rewrite 1 and remove 2 entries of spec.preAllocations` (the parts that are not 0).
-    pub fn describe(&self) -> String {
-        let mut parts: Vec<String> = Vec::new();
-        for (n, verb) in [
-            (self.added, "add"),
-            (self.rewritten, "rewrite"),
-            (self.removed, "remove"),
-        ] {
-            if n > 0 {
-                parts.push(format!("{verb} {n}"));
-            }
-        }
-        let entries = self.added + self.rewritten + self.removed;
-        let mut text = match parts.split_last() {
-            None => String::new(),
-            Some((last, [])) => last.clone(),
-            Some((last, rest)) => format!("{} and {last}", rest.join(", ")),
-        };
-        if entries > 0 {
-            let noun = if entries == 1 { "entry" } else { "entries" };
-            text.push_str(&format!(" {noun} of spec.preAllocations"));
-        }
-        if self.other > 0 {
-            if !text.is_empty() {
-                text.push_str(" and ");
-            }
-            text.push_str(&format!("make {} other change(s)", self.other));
-        }
-        text
+        self.check.push(
+            Finding::error(format!(
+                "check: {would}; run ipreuse in fill mode and commit the result"
+            ))
+            .on(v.rref.clone())
+            .at(field),
+        );
     }
 }
 
@@ -190,9 +160,10 @@ pub fn allocate(
         return Allocation::default();
     };
     let mut edits = Vec::new();
+    let mut changes = EntryChanges::default();
     let rank = rank::Rank::of(idx);
     for &p in &plan.managed {
-        fill::fill_pool(&mut ctx, &rank, p, findings, &mut edits);
+        fill::fill_pool(&mut ctx, &rank, p, findings, &mut edits, &mut changes);
     }
     ctx.check_cross_pool(findings);
     ctx.check_cross_network(findings);
@@ -202,6 +173,7 @@ pub fn allocate(
         networks: ctx.networks.names(),
         summaries: ctx.summaries,
         rows: ctx.rows,
+        changes,
     }
 }
 
@@ -234,80 +206,5 @@ fn warn_pins_without_pool(ctx: &context::Context, findings: &mut Vec<Finding>) {
                 );
             }
         }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::yaml::{Seg, WriteStyle};
-
-    #[test]
-    fn changes_are_counted_per_item_and_described() {
-        let pre = || vec![Seg::key("spec"), Seg::key("preAllocations")];
-        let mut key = pre();
-        key.push(Seg::key("a-pool"));
-        let edits = vec![
-            ItemEdit::new(
-                ItemId(1),
-                Edit::AddEntries {
-                    path: pre(),
-                    entries: vec![("b".into(), "1".into()), ("c".into(), "2".into())],
-                },
-            ),
-            ItemEdit::new(
-                ItemId(1),
-                Edit::RemoveEntry {
-                    path: pre(),
-                    key: "x".into(),
-                },
-            ),
-            ItemEdit::new(
-                ItemId(1),
-                Edit::SetScalar {
-                    path: key,
-                    value: "::1".into(),
-                    style: WriteStyle::DoubleQuoted,
-                },
-            ),
-            ItemEdit::new(
-                ItemId(2),
-                Edit::RemoveEntry {
-                    path: pre(),
-                    key: "y".into(),
-                },
-            ),
-            ItemEdit::new(
-                ItemId(3),
-                Edit::SetScalar {
-                    path: vec![Seg::key("spec"), Seg::key("gateway")],
-                    value: "x".into(),
-                    style: WriteStyle::DoubleQuoted,
-                },
-            ),
-        ];
-        let c = Changes::per_item(&edits);
-        let want = |added, rewritten, removed, other| Changes {
-            added,
-            rewritten,
-            removed,
-            other,
-        };
-        assert_eq!(c[&ItemId(1)], want(2, 1, 1, 0));
-        assert_eq!(c[&ItemId(2)], want(0, 0, 1, 0));
-        assert_eq!(c[&ItemId(3)], want(0, 0, 0, 1));
-        assert_eq!(
-            c[&ItemId(1)].describe(),
-            "add 2, rewrite 1 and remove 1 entries of spec.preAllocations"
-        );
-        assert_eq!(
-            c[&ItemId(2)].describe(),
-            "remove 1 entry of spec.preAllocations"
-        );
-        assert_eq!(c[&ItemId(3)].describe(), "make 1 other change(s)");
-        assert_eq!(
-            want(1, 0, 0, 2).describe(),
-            "add 1 entry of spec.preAllocations and make 2 other change(s)"
-        );
     }
 }

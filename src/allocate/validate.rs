@@ -28,6 +28,7 @@ pub fn existing<'a>(
     v: &PoolView<'a>,
     findings: &mut Vec<Finding>,
     edits: &mut Vec<ItemEdit>,
+    changes: &mut super::EntryChanges,
 ) -> Entries<'a> {
     let mut out = Entries {
         by_key: FastMap::default(),
@@ -68,14 +69,27 @@ pub fn existing<'a>(
         }
         if e.text != text && !(v.ctx.cfg.prune && v.stale_host(&e.key).is_some()) {
             out.rewritten += 1;
-            findings.push(
-                Finding::warning(format!(
+            let host = v
+                .ctx
+                .host_of_key(v.ns, v.name, &e.key)
+                .map_or_else(String::new, |h| {
+                    format!(" (BareMetalHost {})", short(v.ctx.idx.hosts[h].name()))
+                });
+            changes.record(
+                v,
+                &e.key,
+                Some(format!(
                     "entry {} is written {:?}; rewritten as {text:?} because the IPAM reserves preallocations by their exact text",
                     short(&e.key),
                     e.text
-                ))
-                .on(v.rref.clone())
-                .at(field),
+                )),
+                format!(
+                    "fill would rewrite entry {}{host} of IPPool {}/{} from {:?} to {text:?} (the IPAM reserves preallocations by their exact text)",
+                    short(&e.key),
+                    short(v.ns),
+                    short(v.name),
+                    e.text
+                ),
             );
             let mut path = PoolView::pre_path();
             path.push(Seg::key(&e.key));

@@ -4,6 +4,7 @@
 //! (the results of a ResourceList as an edit the run applies, the output stream, the lines for
 //! stderr); [`results`] are the KRM results the stages report.
 
+pub mod locate;
 pub mod read;
 pub mod results;
 pub mod text;

@@ -12,7 +12,7 @@ pub enum Severity {
 }
 
 /// The object a result is about (`resourceRef` in a KRM result).
-#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ResourceRef {
     pub api_version: String,
@@ -62,6 +62,35 @@ pub struct Finding {
     /// words in brackets (see [`key_path`]).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub field: Option<FieldRef>,
+    /// The file the object came from, where it came from one (SPEC §9): kpt's path and index
+    /// annotations in a ResourceList, or the file read.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub file: Option<FileRef>,
+}
+
+/// `file` of a KRM result (kpt's result schema: `file: {path, index}`), and the line for people.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct FileRef {
+    /// The file, as kpt's path annotation or the named path gives it.
+    pub path: String,
+    /// The object's document in that file, from 0 (kpt's index annotation, or the position of
+    /// the document in the file read).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub index: Option<usize>,
+    /// The object's first line in that file, from 1, when the file was read here: for the line
+    /// on stderr (`path:line`); not part of the KRM result.
+    #[serde(skip)]
+    pub line: Option<usize>,
+}
+
+impl FileRef {
+    /// `path:line`, or `path` when the line is not known.
+    pub fn words(&self) -> String {
+        match self.line {
+            Some(line) => format!("{}:{line}", self.path),
+            None => self.path.clone(),
+        }
+    }
 }
 
 /// `field` of a KRM result.
@@ -77,6 +106,7 @@ impl Finding {
             message: message.into(),
             resource_ref: None,
             field: None,
+            file: None,
         }
     }
     pub fn error(message: impl Into<String>) -> Self {

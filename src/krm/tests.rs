@@ -144,21 +144,51 @@ fn human_results_name_object_and_field_when_known() {
 }
 
 #[test]
-fn stderr_shows_every_result_of_a_stream_and_the_errors_of_a_resource_list() {
+fn stderr_shows_every_result_of_a_stream_and_the_errors_of_a_resource_list_kpt_does_not_show() {
     let findings = [
         Finding::error("bad").on(pool(Some("m3"))),
         Finding::warning("odd"),
         Finding::info("2 added"),
     ];
     assert_eq!(
-        stderr_results(Framing::Stream, &findings),
+        stderr_results(Framing::Stream, false, &findings),
         human_results(&findings)
     );
     assert_eq!(
-        stderr_results(Framing::ResourceList, &findings),
+        stderr_results(Framing::ResourceList, false, &findings),
         "error: IPPool m3/prov: bad\n"
     );
-    assert_eq!(stderr_results(Framing::ResourceList, &findings[1..]), "");
+    assert_eq!(
+        stderr_results(Framing::ResourceList, false, &findings[1..]),
+        ""
+    );
+    // kpt shows the results: written there only, each once.
+    assert_eq!(stderr_results(Framing::ResourceList, true, &findings), "");
+}
+
+#[test]
+fn a_result_from_a_file_names_it_first_on_stderr_and_as_file_in_results() {
+    let mut f = Finding::error("bad").on(pool(Some("m3"))).at("spec.pools");
+    f.file = Some(crate::results::FileRef {
+        path: "pkg/pools.yaml".into(),
+        index: Some(1),
+        line: Some(12),
+    });
+    assert_eq!(
+        human_results(std::slice::from_ref(&f)),
+        "pkg/pools.yaml:12: error: IPPool m3/prov spec.pools: bad\n"
+    );
+    let yaml = results_yaml(std::slice::from_ref(&f));
+    assert!(
+        yaml.contains("file:\n    path: pkg/pools.yaml\n    index: 1\n"),
+        "{yaml}"
+    );
+    assert!(!yaml.contains("line"), "{yaml}");
+    f.file.as_mut().unwrap().line = None;
+    assert_eq!(
+        human_results(std::slice::from_ref(&f)),
+        "pkg/pools.yaml: error: IPPool m3/prov spec.pools: bad\n"
+    );
 }
 
 #[test]

@@ -72,17 +72,19 @@ pub fn join_stream(outputs: &[String]) -> String {
     out
 }
 
-/// The results for a person on stderr: all of them for a plain stream; only the errors for a
-/// ResourceList, which carries them all in its `results`.
-pub fn stderr_results(framing: Framing, findings: &[Finding]) -> String {
-    human_lines(
-        findings
-            .iter()
-            .filter(|f| framing == Framing::Stream || f.is_error()),
-    )
+/// The results for a person on stderr: all of them for a plain stream. For a ResourceList,
+/// which carries them all in its `results`, only the errors, and none when the caller shows the
+/// results itself (`shown`: kpt, [`super::locate::caller_shows_results`]), so that each is shown
+/// once; kustomize does not show them, and shows the function's stderr.
+pub fn stderr_results(framing: Framing, shown: bool, findings: &[Finding]) -> String {
+    human_lines(findings.iter().filter(|f| match framing {
+        Framing::Stream => true,
+        Framing::ResourceList => f.is_error() && !shown,
+    }))
 }
 
-/// One line per result, for stderr: `error: IPPool ns/name spec.pools[0].start: message`.
+/// One line per result, for stderr: `error: IPPool ns/name spec.pools[0].start: message`,
+/// after `path:line: ` (or `path: `) when the object came from a file.
 pub fn human_results(findings: &[Finding]) -> String {
     human_lines(findings)
 }
@@ -90,6 +92,10 @@ pub fn human_results(findings: &[Finding]) -> String {
 fn human_lines<'a>(findings: impl IntoIterator<Item = &'a Finding>) -> String {
     let mut out = String::new();
     for f in findings {
+        if let Some(file) = &f.file {
+            out.push_str(&file.words());
+            out.push_str(": ");
+        }
         let sev = match f.severity {
             Severity::Error => "error",
             Severity::Warning => "warning",

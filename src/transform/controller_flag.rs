@@ -55,6 +55,9 @@ pub const MANAGER_DEPLOYMENT: &str = "capm3-controller-manager";
 pub const MANAGER_CONTAINER: &str = "manager";
 /// The label clusterctl puts on every object of a provider's components, and its value for CAPM3.
 pub const PROVIDER_LABEL: (&str, &str) = ("cluster.x-k8s.io/provider", "infrastructure-metal3");
+/// Where the controller flag is explained (the warning when the input holds nothing that
+/// decides it points there).
+pub const CONTROLLER_FLAG_DOC: &str = "docs/behaviour.md#the-capm3-controller-flag";
 /// The ConfigMap data key that holds a clusterctl configuration file.
 pub const CLUSTERCTL_KEY: &str = "clusterctl.yaml";
 
@@ -227,16 +230,14 @@ pub fn apply(index: &Index, values: &[Value], config: &Config) -> Outcome {
     cx.providers(&providers, &data);
     if !cx.found {
         let source = &config.source;
-        let mut f = Finding::warning(
-            "controllerFlag is on, but the input holds no CAPM3 manager Deployment, no \
-             --enable-bmh-name-based-preallocation (or --enableBMHNameBasedPreallocation) arg, no \
-             clusterctl variable ENABLE_BMH_NAME_BASED_PREALLOCATION (or \
-             enableBMHNameBasedPreallocation), no ConfigMap with a clusterctl.yaml and no Cluster \
-             API Operator InfrastructureProvider metal3: without the flag CAPM3 does not name IPClaims after BareMetalHosts and the \
-             preallocations are not used. Turn it on where CAPM3 is installed (clusterctl: \
-             ENABLE_BMH_NAME_BASED_PREALLOCATION: \"true\"), or set controllerFlag: false when \
-             that is done elsewhere",
-        );
+        // One line: what is missing and where to read more (every run without a config
+        // says it, so it stays short).
+        let mut f = Finding::warning(format!(
+            "controllerFlag is on, but nothing in the input turns CAPM3's BMH-name-based \
+             preallocation on, without which the preallocations are not used: turn it on where \
+             CAPM3 is installed, or set controllerFlag: false when that is done elsewhere (see \
+             {CONTROLLER_FLAG_DOC})"
+        ));
         if let Some(r) = &source.resource_ref {
             f = f.on(r.clone()).at(source.path("controllerFlag", None));
         }
@@ -504,7 +505,9 @@ impl Cx<'_> {
     /// file is edited like any YAML text (lossless inside), and the new text replaces the value.
     fn clusterctl_file(&mut self, d: &ConfigData, entry: &DataEntry) {
         let o = &d.object;
-        let field = format!("data.{CLUSTERCTL_KEY}");
+        // The field as a result's path names it (a key with dots is bracketed), and as text.
+        let field = crate::results::key_path("data", CLUSTERCTL_KEY);
+        let shown = format!("data.{CLUSTERCTL_KEY}");
         let Some(text) = entry.raw.as_deref().filter(|_| entry.is_string) else {
             self.warn(
                 o,
@@ -558,7 +561,7 @@ impl Cx<'_> {
                     o,
                     field.clone(),
                     format!(
-                        "{field} has {key} under variables:, which clusterctl \
+                        "{shown} has {key} under variables:, which clusterctl \
                          does not read (it reads top-level keys only); ipreuse sets the top-level \
                          key{}: move the setting to the top level and remove the nested one",
                         if node_reads_true(v) {
@@ -638,7 +641,7 @@ impl Cx<'_> {
             // a `|` block stays a `|` block
             style: WriteStyle::KeepBlock,
         };
-        let what = format!("rewrite {field} ({})", changes.join("; "));
+        let what = format!("rewrite {shown} ({})", changes.join("; "));
         self.change(o, edit, field, what);
     }
 

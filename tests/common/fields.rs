@@ -1,6 +1,6 @@
 //! Every error and warning sits at a field that exists (issue 21, acceptance 7): the
-//! `field.path` of a result on an object resolves in that object as it came in, or in what
-//! fill writes into it (a check-mode result names the entry fill would add). A result on the
+//! `field.path` of a result on an object resolves in that object as it came in, or, for a
+//! check-mode error only, in what fill writes into it (the entry, label or arg fill would add). A result on the
 //! functionConfig names one of its fields (`spec.*` or `data.*`, or `metadata.*`).
 //!
 //! [`super::run_sources`] checks every outcome with [`assert_fields_resolve`], so every test that
@@ -195,13 +195,19 @@ pub fn assert_fields_resolve(sources: &[Source], config: Option<&Value>, o: &Out
         {
             continue;
         }
+        // Only a check-mode error may name a field the input lacks: the entry, label or arg
+        // fill would add (SPEC §9), which fill's output has.
+        assert!(
+            f.is_error() && f.message.starts_with("check: "),
+            "a result sits at a field that its object does not have:\n{f:#?}"
+        );
         let filled = filled.get_or_insert_with(|| fill_outputs(sources, config));
         assert!(
             filled
                 .iter()
                 .any(|v| names(v, r) && resolve(v, &segs).is_some()),
-            "a result sits at a field that its object does not have, neither as it came in nor \
-             as fill writes it:\n{f:#?}"
+            "a check result sits at a field that its object does not have, neither as it came \
+             in nor as fill writes it:\n{f:#?}"
         );
     }
 }
@@ -317,4 +323,43 @@ fn field_paths_read_as_the_function_writes_them() {
         "has no annotation ipreuse.dev/ip.p"
     ));
     assert!(!asks_for_missing(&host, &pin, "ipreuse.dev/ip.p collides"));
+}
+
+#[test]
+fn only_a_check_error_may_name_the_entry_fill_would_add() {
+    let text = "apiVersion: metal3.io/v1alpha1
+kind: BareMetalHost
+metadata: {name: node-1, namespace: m3}
+spec: {online: true}
+---
+apiVersion: ipam.metal3.io/v1alpha1
+kind: IPPool
+metadata: {name: p, namespace: m3}
+spec:
+  pools: [{start: 10.0.0.10, end: 10.0.0.20}]
+  prefix: 24
+";
+    let sources = [Source {
+        name: "in.yaml".into(),
+        text: text.into(),
+    }];
+    let cfg = super::config(serde_json::json!({"mode": "check", "controllerFlag": false}));
+    let mut o = run_with(&sources, Some(&cfg), &Options::default()).unwrap();
+    let entry = o
+        .findings
+        .iter()
+        .position(|f| {
+            f.is_error()
+                && f.field.as_ref().map(|p| p.path.as_str()) == Some("spec.preAllocations.node-1-p")
+        })
+        .expect("a check error at the entry fill would add");
+    assert!(o.findings[entry].message.starts_with("check: "));
+    assert_fields_resolve(&sources, Some(&cfg), &o);
+    // The same field for anything but a check error does not resolve: the entry is not there.
+    o.findings[entry].severity = Severity::Warning;
+    o.findings[entry].message = "entry node-1-p collides".into();
+    let refused = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        assert_fields_resolve(&sources, Some(&cfg), &o)
+    }));
+    assert!(refused.is_err(), "a warning at a missing entry passed");
 }

@@ -676,3 +676,14 @@ pub fn pt_config(cases: u32) -> proptest::test_runner::Config {
         ..proptest::test_runner::Config::default()
     }
 }
+
+/// The results of `o` without their `file`: each result names where its item is in the input
+/// (the document's position and line), which moves when the items are reordered, while what the
+/// results say must not.
+pub fn placeless(o: &Outcome) -> Vec<Finding> {
+    let mut findings = o.findings.clone();
+    for f in &mut findings {
+        f.file = None;
+    }
+    findings
+}

@@ -1187,7 +1187,7 @@ fn clusterctl_yaml_gets_the_top_level_variable() {
         [(
             Severity::Info,
             "ConfigMap/clusterctl-config".into(),
-            "data.clusterctl.yaml".into()
+            "data.[clusterctl.yaml]".into()
         )]
     );
 }
@@ -1230,12 +1230,12 @@ fn clusterctl_yaml_nested_variables_are_set_too_with_a_warning() {
             (
                 Severity::Warning,
                 "ConfigMap/clusterctl-config".into(),
-                "data.clusterctl.yaml".into()
+                "data.[clusterctl.yaml]".into()
             ),
             (
                 Severity::Info,
                 "ConfigMap/clusterctl-config".into(),
-                "data.clusterctl.yaml".into()
+                "data.[clusterctl.yaml]".into()
             ),
         ]
     );
@@ -1283,7 +1283,7 @@ fn clusterctl_yaml_that_is_not_a_mapping_is_a_warning() {
             [(
                 Severity::Warning,
                 "ConfigMap/c".into(),
-                "data.clusterctl.yaml".into()
+                "data.[clusterctl.yaml]".into()
             )],
             "{value}"
         );
@@ -1298,10 +1298,18 @@ fn no_flag_anywhere_is_one_warning() {
     let (_, outcome) = run(text);
     assert_eq!(outcome.findings.len(), 1);
     assert_eq!(outcome.findings[0].severity, Severity::Warning);
+    let message = &outcome.findings[0].message;
+    assert!(message.contains("controllerFlag: false"));
+    // Every run without a config says it: one short line that points at the explanation.
     assert!(
-        outcome.findings[0]
-            .message
-            .contains("controllerFlag: false")
+        message.contains("docs/behaviour.md#the-capm3-controller-flag"),
+        "{message}"
+    );
+    assert!(!message.contains('\n'), "{message}");
+    assert!(
+        message.len() < 300,
+        "{} characters: {message}",
+        message.len()
     );
     // With a typed functionConfig, it points at the field.
     let config = Config {

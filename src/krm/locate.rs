@@ -1,0 +1,226 @@
+//! Where an item came from (SPEC §9 "file"): the file read (standalone, `--in-place`), or kpt's
+//! path and index annotations on the items of a ResourceList (or of a stream kpt wrote). A
+//! result about the item carries it as `file: {path, index}`, and its line on stderr names
+//! `path:line` when the line is known (only when the file itself was read).
+
+use super::read::{Framing, Input, ItemAt, Source};
+use super::results::FileRef;
+use crate::yaml::{self, Node};
+
+/// kpt's annotations for the file an item came from, the current one first (kpt writes both).
+pub const PATH_ANNOTATIONS: [&str; 2] = [
+    "internal.config.kubernetes.io/path",
+    "config.kubernetes.io/path",
+];
+/// kpt's annotations for the item's document in that file.
+pub const INDEX_ANNOTATIONS: [&str; 2] = [
+    "internal.config.kubernetes.io/index",
+    "config.kubernetes.io/index",
+];
+/// The annotation kustomize puts on every item it hands a KRM function.
+pub const KUSTOMIZE_ID: &str = "kustomize.config.k8s.io/id";
+
+/// The name a source read from stdin has.
+pub const STDIN: &str = "<stdin>";
+
+/// Where item `at` came from: the file read, for a stream read from files; else kpt's
+/// annotations on it, if it has them.
+pub fn item_file(input: &Input, at: &ItemAt, sources: &[Source]) -> Option<FileRef> {
+    let source = sources.get(at.source)?;
+    let node = input.node(at)?;
+    if input.framing == Framing::Stream && source.name != STDIN {
+        return Some(FileRef {
+            path: source.name.clone(),
+            index: Some(at.doc),
+            line: Some(line_of(&source.text, node.span.start)),
+        });
+    }
+    let path = PATH_ANNOTATIONS
+        .iter()
+        .find_map(|k| annotation(node, &source.text, k))
+        .filter(|p| !p.is_empty())?;
+    let index = INDEX_ANNOTATIONS
+        .iter()
+        .find_map(|k| annotation(node, &source.text, k))
+        .and_then(|i| i.trim().parse().ok());
+    Some(FileRef {
+        path,
+        index,
+        line: None,
+    })
+}
+
+/// Whether the ResourceList comes from a caller that shows its `results` to people: kpt, which
+/// annotates every item it reads from a package with its path (and shows a function's stderr as
+/// well, so that results also written there appear twice). kustomize (which marks every item with
+/// its own id, and neither shows nor reads the results) and any other caller are not.
+/// Read on the first item only: kpt and kustomize mark every item.
+pub fn caller_shows_results(input: &Input, sources: &[Source]) -> bool {
+    let Some(first) = input.items.first() else {
+        return false;
+    };
+    if input.framing != Framing::ResourceList {
+        return false;
+    }
+    let (Some(node), Some(source)) = (input.node(first), sources.get(first.source)) else {
+        return false;
+    };
+    annotation(node, &source.text, KUSTOMIZE_ID).is_none()
+        && PATH_ANNOTATIONS
+            .iter()
+            .any(|k| annotation(node, &source.text, k).is_some())
+}
+
+/// The text of annotation `key` of an item. An item read only as its span (a host taken as it
+/// was parsed) is read again from its text for this.
+fn annotation(node: &Node, text: &str, key: &str) -> Option<String> {
+    if !node.is_taken() {
+        return node
+            .get("metadata")?
+            .get("annotations")?
+            .get(key)?
+            .as_str()
+            .map(str::to_string);
+    }
+    let span = node.span.clone();
+    let item = text.get(span.clone())?;
+    // The item's first line starts at its column: indent it as the lines after it are.
+    let column = span.start - text[..span.start].rfind(['\n', '\r']).map_or(0, |i| i + 1);
+    let docs = yaml::parse(&format!("{}{item}", " ".repeat(column))).ok()?;
+    let root = &docs.first()?.root;
+    root.get("metadata")?
+        .get("annotations")?
+        .get(key)?
+        .as_str()
+        .map(str::to_string)
+}
+
+/// The line (from 1) of byte `at` of `text`: CR, LF and CRLF each end a line.
+pub fn line_of(text: &str, at: usize) -> usize {
+    let before = &text.as_bytes()[..at.min(text.len())];
+    let crlf = before.windows(2).filter(|w| w == b"\r\n").count();
+    let breaks = before.iter().filter(|&&b| b == b'\n' || b == b'\r').count();
+    breaks - crlf + 1
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn source(name: &str, text: &str) -> Source {
+        Source {
+            name: name.into(),
+            text: text.into(),
+        }
+    }
+
+    #[test]
+    fn lines_count_lf_crlf_and_cr_breaks() {
+        assert_eq!(line_of("a\nb\nc", 4), 3);
+        assert_eq!(line_of("a\r\nb\r\nc", 6), 3);
+        assert_eq!(line_of("a\rb\rc", 4), 3);
+        assert_eq!(line_of("abc", 0), 1);
+    }
+
+    #[test]
+    fn a_file_read_gives_its_path_document_and_line() {
+        let text = "# hosts\napiVersion: v1\nkind: A\nmetadata: {name: a}\n---\n\napiVersion: v1\nkind: B\nmetadata: {name: b}\n";
+        let sources = [source("pkg/hosts.yaml", text)];
+        let input = super::super::read(&sources).unwrap();
+        let files: Vec<FileRef> = input
+            .items
+            .iter()
+            .map(|at| item_file(&input, at, &sources).unwrap())
+            .collect();
+        assert_eq!(
+            files,
+            [
+                FileRef {
+                    path: "pkg/hosts.yaml".into(),
+                    index: Some(0),
+                    line: Some(2)
+                },
+                FileRef {
+                    path: "pkg/hosts.yaml".into(),
+                    index: Some(1),
+                    line: Some(7)
+                },
+            ]
+        );
+        assert_eq!(files[1].words(), "pkg/hosts.yaml:7");
+        // stdin is no file
+        let sources = [source(STDIN, text)];
+        let input = super::super::read(&sources).unwrap();
+        assert_eq!(item_file(&input, &input.items[0], &sources), None);
+    }
+
+    #[test]
+    fn kpt_annotations_give_path_and_index_in_a_resource_list() {
+        let text = "apiVersion: config.kubernetes.io/v1
+kind: ResourceList
+items:
+- apiVersion: v1
+  kind: A
+  metadata:
+    name: a
+    annotations:
+      config.kubernetes.io/path: 'old.yaml'
+      internal.config.kubernetes.io/path: 'pkg/a.yaml'
+      internal.config.kubernetes.io/index: '2'
+- apiVersion: v1
+  kind: B
+  metadata: {name: b}
+";
+        let sources = [source(STDIN, text)];
+        let input = super::super::read(&sources).unwrap();
+        assert_eq!(
+            item_file(&input, &input.items[0], &sources),
+            Some(FileRef {
+                path: "pkg/a.yaml".into(),
+                index: Some(2),
+                line: None
+            })
+        );
+        assert_eq!(item_file(&input, &input.items[1], &sources), None);
+        assert!(caller_shows_results(&input, &sources));
+        let kustomize = text.replace(
+            "      config.kubernetes.io/path: 'old.yaml'\n",
+            "      kustomize.config.k8s.io/id: |\n        kind: A\n",
+        );
+        let sources = [source(STDIN, &kustomize)];
+        let input = super::super::read(&sources).unwrap();
+        assert!(!caller_shows_results(&input, &sources));
+    }
+
+    #[test]
+    fn a_taken_host_is_read_again_from_its_text() {
+        let text = "apiVersion: config.kubernetes.io/v1
+kind: ResourceList
+items:
+- apiVersion: metal3.io/v1alpha1
+  kind: BareMetalHost
+  metadata:
+    name: node-1
+    annotations:
+      internal.config.kubernetes.io/path: 'hosts.yaml'
+      internal.config.kubernetes.io/index: '1'
+  spec: {online: true}
+";
+        let sources = [source(STDIN, text)];
+        // As a run reads it: the host is taken as it is parsed, only its span kept.
+        let mut taken = crate::model::Taken::default();
+        let input =
+            super::super::read_taking(&sources, u64::MAX, &mut |s, node| taken.take(s, node))
+                .unwrap();
+        let at = &input.items[0];
+        assert!(input.node(at).unwrap().is_taken());
+        assert_eq!(
+            item_file(&input, at, &sources),
+            Some(FileRef {
+                path: "hosts.yaml".into(),
+                index: Some(1),
+                line: None
+            })
+        );
+    }
+}
