@@ -316,7 +316,7 @@ fn execute(cli: Cli) -> Result<bool, Failure> {
                 return Err(Failure::Signal(sig));
             }
         }
-    } else if !(check && !nameds.is_empty()) {
+    } else if !check || nameds.is_empty() {
         // `--mode check` on named paths prints nothing on stdout: its results are the output
         // (SPEC §1 "Check mode output"); on stdin it hands the input back, with the results.
         print_stream(&outputs).map_err(Failure::Input)?;

@@ -10,6 +10,8 @@
 
 #[path = "support/fs.rs"]
 mod fs_support;
+#[path = "support/path.rs"]
+mod path_support;
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -389,15 +391,16 @@ fn kustomize_exec_shows_the_check_errors() {
     fs_support::copy_dir(&repo().join("examples/kustomize"), &pkg);
     let fn_config = pkg.join("exec/ipreuse.yaml");
     let config = std::fs::read_to_string(&fn_config).expect("read");
-    let relative = "path: ../../../target/release/ipreuse\n";
-    assert!(config.contains(relative), "{config}");
-    let config = config.replace(relative, &format!("path: {BIN}\n")).replace(
+    // The function is `ipreuse` on PATH, as a user's transformer names it.
+    assert!(config.contains("path: ipreuse\n"), "{config}");
+    let config = config.replace(
         "  controllerFlag: false\n",
         "  controllerFlag: false\n  mode: check\n",
     );
     assert!(config.contains("mode: check"), "{config}");
     std::fs::write(&fn_config, config).expect("write");
     let out = run(Command::new(&k)
+        .env("PATH", path_support::path_with_bin())
         .args(["build", "--enable-alpha-plugins", "--enable-exec"])
         .arg(pkg.join("exec")));
     assert!(!out.status.success(), "{}", show(&out));

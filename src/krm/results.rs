@@ -132,29 +132,62 @@ impl Finding {
 }
 
 /// Results in the order they are reported, stable from run to run: by severity (errors first),
-/// then object, field and message. A result equal to another in all of these says nothing new
-/// and is reported once (two stages may read one malformed field, such as the owners of an
-/// IPClaim that both the labels and adoption follow).
+/// then object, field and message; fields in natural order, so that the entries of `node-2` come
+/// before those of `node-10`, as fill writes them. A result equal to another in all of these says
+/// nothing new and is reported once (two stages may read one malformed field, such as the owners
+/// of an IPClaim that both the labels and adoption follow).
 pub fn sort(findings: &mut Vec<Finding>) {
     findings.sort_by(|a, b| {
-        (
-            a.severity,
-            &a.resource_ref,
-            a.field.as_ref().map(|f| &f.path),
-            &a.message,
-        )
-            .cmp(&(
-                b.severity,
-                &b.resource_ref,
-                b.field.as_ref().map(|f| &f.path),
-                &b.message,
-            ))
+        (a.severity, &a.resource_ref)
+            .cmp(&(b.severity, &b.resource_ref))
+            .then_with(|| {
+                let (x, y) = (a.field.as_ref(), b.field.as_ref());
+                match (x.map(|f| f.path.as_str()), y.map(|f| f.path.as_str())) {
+                    (Some(x), Some(y)) => crate::natural::compare(x, y),
+                    (x, y) => x.cmp(&y),
+                }
+            })
+            .then_with(|| a.message.cmp(&b.message))
     });
     findings.dedup();
 }
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn results_list_the_entries_of_node_2_before_node_10_and_errors_first() {
+        use super::{Finding, sort};
+        fn at(f: Finding, claim: &str) -> Finding {
+            f.at(format!("spec.preAllocations.{claim}"))
+        }
+        let mut findings = vec![
+            at(Finding::error("b"), "node-10-pool"),
+            at(Finding::warning("w"), "node-1-pool"),
+            at(Finding::error("a"), "node-2-pool"),
+            at(Finding::error("a"), "node-2-pool"),
+            Finding::error("no field"),
+        ];
+        sort(&mut findings);
+        let shown: Vec<(&str, Option<&str>)> = findings
+            .iter()
+            .map(|f| {
+                (
+                    f.message.as_str(),
+                    f.field.as_ref().map(|f| f.path.as_str()),
+                )
+            })
+            .collect();
+        assert_eq!(
+            shown,
+            [
+                ("no field", None),
+                ("a", Some("spec.preAllocations.node-2-pool")),
+                ("b", Some("spec.preAllocations.node-10-pool")),
+                ("w", Some("spec.preAllocations.node-1-pool")),
+            ]
+        );
+    }
+
     use super::key_path;
 
     #[test]
