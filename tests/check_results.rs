@@ -103,6 +103,76 @@ fn first_line_of(file_text: &str, pool: &str) -> usize {
     panic!("no IPPool {pool} in the file")
 }
 
+/// The check lines of `stderr` (`...: error: IPPool ns/pool spec.preAllocations.{claim}: check: ...`),
+/// as (pool, claim) in the order they are printed.
+fn check_lines(stderr: &str) -> Vec<(String, String)> {
+    stderr
+        .lines()
+        .filter(|l| l.contains(": check: fill would "))
+        .map(|l| {
+            let rest = &l[l.find(": error: IPPool ").expect("an IPPool error") + 16..];
+            let (pool, rest) = rest.split_once(' ').expect("pool, then field");
+            let claim = rest
+                .strip_prefix("spec.preAllocations.")
+                .and_then(|r| r.split_once(':'))
+                .expect("the entry's field")
+                .0;
+            (pool.to_string(), claim.to_string())
+        })
+        .collect()
+}
+
+#[test]
+fn check_lists_the_entries_in_natural_host_order() {
+    let tmp = tempfile::tempdir().expect("tmp");
+    let dir = basic(tmp.path());
+    let out = run(Command::new(BIN).args(["--mode", "check"]).arg(&dir));
+    assert_eq!(out.status.code(), Some(1), "{}", show(&out));
+    let lines = check_lines(&text(&out.stderr));
+    let mut want = Vec::new();
+    for pool in POOLS {
+        for host in ["node-1", "node-2", "node-9", "node-10", "node-11"] {
+            want.push((format!("metal3/{pool}"), format!("{host}-{pool}")));
+        }
+    }
+    assert_eq!(lines, want, "{}", show(&out));
+}
+
+#[test]
+fn check_on_a_pool_with_an_error_reports_the_error_not_what_fill_would_add_there() {
+    // examples/errors: bmv4-pool has an entry out of range, a duplicate, an invalid address and a
+    // pin on the gateway; provisioning-pool is valid and empty. Fill writes nothing while a pool
+    // has an error, so check says what to fix in bmv4-pool, and what fill would add elsewhere.
+    let tmp = tempfile::tempdir().expect("tmp");
+    let dir = tmp.path().join("errors");
+    fs_support::copy_dir(&repo().join("examples/errors"), &dir);
+    let out = run(Command::new(BIN).args(["--mode", "check"]).arg(&dir));
+    assert_eq!(out.status.code(), Some(1), "{}", show(&out));
+    assert!(out.stdout.is_empty(), "{}", show(&out));
+    let stderr = text(&out.stderr);
+    let lines = check_lines(&stderr);
+    let hosts = ["host-1", "host-2", "host-3", "host-4", "host-5"];
+    let want: Vec<(String, String)> = hosts
+        .iter()
+        .map(|h| {
+            (
+                "lab/provisioning-pool".to_string(),
+                format!("{h}-provisioning-pool"),
+            )
+        })
+        .collect();
+    assert_eq!(
+        lines, want,
+        "no entry to add in the pool with errors:\n{stderr}"
+    );
+    for error in [
+        "spec.preAllocations.host-5-bmv4-pool: entry host-5-bmv4-pool: \"10.1.0.021\" is not a valid address",
+        "BareMetalHost lab/host-3 metadata.annotations.[ipreuse.dev/ip.bmv4-pool]: pin for host-3-bmv4-pool: 10.1.0.11 is reserved",
+    ] {
+        assert!(stderr.contains(error), "{error}\n{stderr}");
+    }
+}
+
 #[test]
 fn check_on_a_folder_prints_nothing_on_stdout_and_one_line_per_entry_with_path_and_line() {
     let tmp = tempfile::tempdir().expect("tmp");

@@ -76,6 +76,7 @@ fn fill(
 ) -> Option<Filled> {
     let v = PoolView::new(ctx, p)?;
     let findings_before = findings.len();
+    let checks_before = changes.check.len();
     let no_pins: Vec<Pin> = Vec::new();
     let pins = ctx
         .pins
@@ -246,6 +247,12 @@ fn fill(
         ));
     }
     let failed = findings[findings_before..].iter().any(Finding::is_error);
+    if failed {
+        // Fill writes nothing while a pool has an error, so `mode: check` does not say what it
+        // would add, rewrite or prune there: it reports the errors, which are what to fix first
+        // (an entry "to add" from a refused pin, or over an invalid entry, would be untrue).
+        changes.check.truncate(checks_before);
+    }
     let summary = (!failed).then(|| {
         let network = ctx
             .networks
