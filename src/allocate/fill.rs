@@ -221,10 +221,7 @@ fn fill(
         .map(|(h, k, a)| {
             let status = source.get(&h).copied().unwrap_or(Status::New);
             let text = ipam::canonical(a.ip());
-            changes.record(
-                &v,
-                &k,
-                None,
+            changes.record(&v, &k, None, || {
                 format!(
                     "fill would add {}: {text:?} to IPPool {}/{} for BareMetalHost {} ({})",
                     short(&k),
@@ -232,8 +229,8 @@ fn fill(
                     short(v.name),
                     short(ctx.idx.hosts[h].name()),
                     why_this_address(&v, status, ctx.cfg.strategy)
-                ),
-            );
+                )
+            });
             ((k, text), (h, a, status))
         })
         .unzip();
@@ -419,13 +416,15 @@ fn prune(
                 v,
                 &e.key,
                 Some(format!("entry {} removed: {why}", short(&e.key))),
-                format!(
-                    "fill would remove entry {}: {:?} from IPPool {}/{}: {why}",
-                    short(&e.key),
-                    short(&e.text),
-                    short(v.ns),
-                    short(v.name)
-                ),
+                || {
+                    format!(
+                        "fill would remove entry {}: {:?} from IPPool {}/{}: {why}",
+                        short(&e.key),
+                        short(&e.text),
+                        short(v.ns),
+                        short(v.name)
+                    )
+                },
             );
             edits.push(ItemEdit::new(
                 v.item(),

@@ -111,37 +111,53 @@ impl Status {
 }
 
 /// What filling says of the changes it makes to the pools' entries: the warnings that are true
-/// only once the changes are written (an entry rewritten, an entry pruned), and the errors
-/// `mode: check` reports instead, one per entry fill would add, rewrite or prune, each at that
-/// entry's field `spec.preAllocations.{claim}` (SPEC §9).
+/// only once the changes are written (an entry rewritten, an entry pruned), and, in `mode:
+/// check`, the errors it reports instead, one per entry fill would add, rewrite or prune, each
+/// at that entry's field `spec.preAllocations.{claim}` (SPEC §9).
 #[derive(Debug, Default)]
 pub struct EntryChanges {
     pub written: Vec<Finding>,
     pub check: Vec<Finding>,
+    /// Whether the run checks: only then are the check errors written (a fill of 10,000 hosts
+    /// would otherwise format 40,000 messages nobody reads).
+    checking: bool,
 }
 
 impl EntryChanges {
-    /// Records one change of an entry of pool `v`: `written` when fill writes it, the check
-    /// error (`would`: what fill would do, naming the pool) otherwise.
+    pub fn new(checking: bool) -> Self {
+        EntryChanges {
+            checking,
+            ..Self::default()
+        }
+    }
+
+    /// Records one change of an entry of pool `v`: `written` when fill writes it, and in check
+    /// mode the check error (`would`: what fill would do, naming the pool).
     fn record(
         &mut self,
         v: &pool_view::PoolView,
         key: &str,
         written: Option<String>,
-        would: String,
+        would: impl FnOnce() -> String,
     ) {
+        if written.is_none() && !self.checking {
+            return;
+        }
         let field = crate::results::key_path("spec.preAllocations", key);
         if let Some(w) = written {
             self.written
                 .push(Finding::warning(w).on(v.rref.clone()).at(field.clone()));
         }
-        self.check.push(
-            Finding::error(format!(
-                "check: {would}; run ipreuse in fill mode and commit the result"
-            ))
-            .on(v.rref.clone())
-            .at(field),
-        );
+        if self.checking {
+            self.check.push(
+                Finding::error(format!(
+                    "check: {}; run ipreuse in fill mode and commit the result",
+                    would()
+                ))
+                .on(v.rref.clone())
+                .at(field),
+            );
+        }
     }
 }
 
@@ -160,7 +176,7 @@ pub fn allocate(
         return Allocation::default();
     };
     let mut edits = Vec::new();
-    let mut changes = EntryChanges::default();
+    let mut changes = EntryChanges::new(cfg.mode == crate::config::Mode::Check);
     let rank = rank::Rank::of(idx);
     for &p in &plan.managed {
         fill::fill_pool(&mut ctx, &rank, p, findings, &mut edits, &mut changes);

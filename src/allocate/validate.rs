@@ -83,7 +83,7 @@ pub fn existing<'a>(
                     short(&e.key),
                     e.text
                 )),
-                format!(
+                || format!(
                     "fill would rewrite entry {}{host} of IPPool {}/{} from {:?} to {text:?} (the IPAM reserves preallocations by their exact text)",
                     short(&e.key),
                     short(v.ns),
