@@ -6,12 +6,15 @@
 //! function's stderr and ignores its results.
 //!
 //! Everything runs the built binary on copies of `examples/basic` in a git repository, and the
-//! real kpt and kustomize (`$KPT`, `$IPREUSE_KUSTOMIZE`); a missing tool fails the test.
+//! real kpt and kustomize (`$KPT`; kustomize 4.5.4 from `support/tools.rs`, which installs it
+//! on first use); a missing tool fails the test.
 
 #[path = "support/fs.rs"]
 mod fs_support;
 #[path = "support/path.rs"]
 mod path_support;
+#[path = "support/tools.rs"]
+mod tools;
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -445,17 +448,7 @@ fn kpt_fn_render_with_a_check_validator_shows_each_error_once_with_its_file() {
 
 #[test]
 fn kustomize_exec_shows_the_check_errors() {
-    let k = std::env::var("IPREUSE_KUSTOMIZE")
-        .ok()
-        .filter(|k| !k.trim().is_empty())
-        .unwrap_or_else(|| "kustomize".to_string());
-    let version = run(Command::new(&k).arg("version"));
-    assert!(
-        version.status.success(),
-        "no kustomize (`{k} version`): set IPREUSE_KUSTOMIZE to kustomize 4.5.4; this test never \
-         skips: {}",
-        show(&version)
-    );
+    let k = tools::kustomize();
     let tmp = tempfile::tempdir().expect("tmp");
     let pkg = tmp.path().join("pkg");
     fs_support::copy_dir(&repo().join("examples/kustomize"), &pkg);
@@ -469,7 +462,7 @@ fn kustomize_exec_shows_the_check_errors() {
     );
     assert!(config.contains("mode: check"), "{config}");
     std::fs::write(&fn_config, config).expect("write");
-    let out = run(Command::new(&k)
+    let out = run(Command::new(k)
         .env("PATH", path_support::path_with_bin())
         .args(["build", "--enable-alpha-plugins", "--enable-exec"])
         .arg(pkg.join("exec")));

@@ -18,7 +18,10 @@
 //! - `argocd_sidecar_dockerfile_copies_the_binary_from_the_image`: the Argo CD sidecar's
 //!   `Dockerfile` finds the binary where this image has it.
 //!
-//! podman and kpt must be installed: without them these tests fail, they never skip.
+//! podman and kpt must be installed: without them these tests fail, they never skip. podman
+//! (with runc) is installed by root, which `cargo test` does not do, so every test here is
+//! `#[ignore]`d: `cargo test --release -- --include-ignored` runs them (as `.ci/run` does, after
+//! installing podman).
 
 #[path = "support/fs.rs"]
 mod fs_support;
@@ -124,6 +127,7 @@ fn kpt_ok(out: Output, what: &str) {
 }
 
 #[test]
+#[ignore = "needs podman and dockerd: .ci/run installs them; run cargo test --release -- --include-ignored"]
 fn image_is_small_non_root_and_labelled() {
     let image = image();
     let meta = inspect(image);
@@ -177,6 +181,7 @@ fn image_is_small_non_root_and_labelled() {
 }
 
 #[test]
+#[ignore = "needs podman and dockerd: .ci/run installs them; run cargo test --release -- --include-ignored"]
 fn a_wrong_or_missing_version_fails_the_build_context_build() {
     // Without a tag: a build that wrongly succeeded must not replace the image other tests use.
     let wrong = support::build_image(&["VERSION=0.0.0-wrong".to_string()], &[]);
@@ -209,6 +214,7 @@ fn a_wrong_or_missing_version_fails_the_build_context_build() {
 }
 
 #[test]
+#[ignore = "needs podman and dockerd: .ci/run installs them; run cargo test --release -- --include-ignored"]
 fn another_revision_gets_its_own_label_through_the_layer_cache() {
     image(); // the cached build of this commit exists first
     let tmp = tempfile::tempdir().expect("temp dir");
@@ -229,6 +235,7 @@ fn another_revision_gets_its_own_label_through_the_layer_cache() {
 }
 
 #[test]
+#[ignore = "needs podman and dockerd: .ci/run installs them; run cargo test --release -- --include-ignored"]
 fn kpt_eval_image_matches_exec() {
     let image = image();
     let tmp = tempfile::tempdir().expect("temp dir");
@@ -266,6 +273,7 @@ fn kpt_eval_image_matches_exec() {
 }
 
 #[test]
+#[ignore = "needs podman and dockerd: .ci/run installs them; run cargo test --release -- --include-ignored"]
 fn kpt_render_image_matches_exec() {
     let image = image();
     let tmp = tempfile::tempdir().expect("temp dir");
@@ -297,6 +305,7 @@ fn kpt_render_image_matches_exec() {
 }
 
 #[test]
+#[ignore = "needs podman and dockerd: .ci/run installs them; run cargo test --release -- --include-ignored"]
 fn kpt_eval_image_reports_errors() {
     let image = image();
     let tmp = tempfile::tempdir().expect("temp dir");
@@ -335,6 +344,7 @@ fn kpt_eval_image_reports_errors() {
 /// `IPREUSE_IMAGE` at its default `IPREUSE_BIN`, the path on `PATH`, and the user 999 the
 /// Argo CD image runs as.
 #[test]
+#[ignore = "needs podman and dockerd: .ci/run installs them; run cargo test --release -- --include-ignored"]
 fn argocd_sidecar_dockerfile_copies_the_binary_from_the_image() {
     let image = image();
     let sidecar = format!("localhost/ipreuse-argocd-sidecar-test:{VERSION}");

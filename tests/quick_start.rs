@@ -16,9 +16,9 @@
 //! the test (its `bin/` first on `PATH`: the only `ipreuse` the commands can find, checked) and
 //! `CARGO_TARGET_DIR` to the target folder of this test run, so that cargo reuses the release
 //! build of `cargo test --release` (a copy, about a second); under a debug `cargo test` it is a
-//! full release build (minutes). kustomize is `$IPREUSE_KUSTOMIZE` (linked as `kustomize` into
-//! a folder on `PATH`), else `kustomize` on `PATH`; kpt and kubectl are those on `PATH`. These
-//! tests fail, never skip, without them.
+//! full release build (minutes). kustomize is 4.5.4 from `support/tools.rs` (installed by the
+//! tests on first use, or `$IPREUSE_KUSTOMIZE`), linked as `kustomize` into a folder first on
+//! `PATH`; kpt and kubectl are those on `PATH`. These tests fail, never skip, without them.
 //!
 //! Left out of the run, and only these (each must be a line of the quick start, so that the
 //! list cannot go stale): the commands that need a container runtime and the image, covered
@@ -26,6 +26,8 @@
 
 #[path = "support/path.rs"]
 mod path_support;
+#[path = "support/tools.rs"]
+mod tools;
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -136,8 +138,8 @@ fn require(tool: &str, args: &[&str], path: &std::ffi::OsStr) {
         Ok(out) if out.status.success() => {}
         other => panic!(
             "`{tool} {}` does not run ({other:?}): the quick start needs kpt, kubectl and \
-             kustomize (4.5.4; IPREUSE_KUSTOMIZE=/path/to/kustomize) on PATH; this test never \
-             skips",
+             kustomize (4.5.4, which the tests install; IPREUSE_KUSTOMIZE=/path/to/kustomize) on \
+             PATH; this test never skips",
             args.join(" ")
         ),
     }
@@ -160,15 +162,12 @@ fn run_quick_start(start: &Path) -> (Output, tempfile::TempDir, PathBuf) {
         .tempdir()
         .expect("temp dir");
     let install_root = tmp.path().join("install");
-    let tools = tmp.path().join("tools");
+    let tool_dir = tmp.path().join("tools");
     let scratch = tmp.path().join("tmp");
-    std::fs::create_dir_all(&tools).expect("mkdir");
+    std::fs::create_dir_all(&tool_dir).expect("mkdir");
     std::fs::create_dir_all(&scratch).expect("mkdir");
-    let mut dirs = vec![install_root.join("bin")];
-    if let Some(kustomize) = std::env::var_os("IPREUSE_KUSTOMIZE").filter(|k| !k.is_empty()) {
-        std::os::unix::fs::symlink(&kustomize, tools.join("kustomize")).expect("symlink");
-        dirs.push(tools.clone());
-    }
+    std::os::unix::fs::symlink(tools::kustomize(), tool_dir.join("kustomize")).expect("symlink");
+    let dirs = vec![install_root.join("bin"), tool_dir];
     let path = path_support::path_with(&dirs);
     require("kpt", &["version"], &path);
     require("kubectl", &["version", "--client"], &path);
