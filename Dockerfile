@@ -23,7 +23,7 @@
 # Either way the image stage runs the binary it got, and the build fails unless it is version
 # VERSION: the version label is the version `ipreuse --version` prints.
 #
-# tests/image.rs builds it the second way and runs it with kpt, tests/kustomize.rs with kustomize.
+# tests/it/image.rs builds it the second way and runs it with kpt, tests/it/kustomize.rs with kustomize.
 
 ARG RUST_VERSION=1.95
 

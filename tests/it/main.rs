@@ -1,0 +1,44 @@
+//! The integration tests: one test binary, one module per concern.
+//!
+//! Each module tests the built binary or the library from the outside, the way users run it
+//! (files on disk, the real kpt, kustomize, pre-commit, podman). `common` holds the builders and
+//! the shared runner (its field check runs on every result it sees); `support` holds the
+//! helpers for the tests that run other tools. Adding a concern is adding a module here: one
+//! binary links once, where a file per concern linked one binary each.
+
+mod common;
+mod support;
+
+mod abuse;
+mod adopt;
+mod argocd;
+mod bad_input;
+mod catalog;
+mod check_results;
+mod cli;
+mod cli_fs;
+mod cli_paths;
+mod config_among_inputs;
+mod controller_flag;
+mod doc_links;
+mod examples;
+mod framing;
+mod guarantees;
+mod hardening;
+mod image;
+mod ipam_upstream;
+mod kpt_pipeline;
+mod kustomize;
+mod labels;
+mod namespaces;
+mod network_properties;
+mod networks;
+mod ordinal;
+mod plan;
+mod pre_commit;
+mod precedence;
+mod properties;
+mod quick_start;
+mod schemas;
+mod scope;
+mod templates;

@@ -1,0 +1,1210 @@
+//! SPEC §4 `templates` and `auto` through the whole function: the entries each host gets from
+//! the Metal3MachineTemplates that may select it, read back with an independent parser; the
+//! results; all or nothing on error; check mode; a second run; item order.
+//!
+//! The addresses are derived by hand from SPEC §5: each pool hands out from its `start`, in
+//! natural host order, to the hosts the mapping requires in it.
+
+use crate::common;
+
+use common::*;
+use ipreuse::results::Severity;
+use serde_json::json;
+
+/// A Metal3MachineTemplate of `version` with `selector` (flow YAML, may be empty) and
+/// `data_template`.
+fn machine(version: &str, name: &str, ns: &str, selector: &str, data_template: &str) -> String {
+    let selector = if selector.is_empty() {
+        String::new()
+    } else {
+        format!("      hostSelector: {selector}\n")
+    };
+    format!(
+        "apiVersion: infrastructure.cluster.x-k8s.io/{version}
+kind: Metal3MachineTemplate
+metadata:
+  name: {name}
+  namespace: {ns}
+spec:
+  template:
+    spec:
+      dataTemplate:
+        name: {data_template}
+{selector}      image:
+        url: http://172.22.0.1/images/ubuntu.raw
+        checksum: http://172.22.0.1/images/ubuntu.raw.sha256sum
+"
+    )
+}
+
+/// A Metal3DataTemplate as CAPM3's e2e templates write it: the provisioning pool in metaData,
+/// `ext` for the static network and its gateway; v1beta1 or v1beta2 spelling.
+fn data_template(version: &str, name: &str, ns: &str, ext: &str) -> String {
+    let list = if version == "v1beta1" {
+        "ipAddressesFromIPPool"
+    } else {
+        "ipAddressesFromPool"
+    };
+    format!(
+        "apiVersion: infrastructure.cluster.x-k8s.io/{version}
+kind: Metal3DataTemplate
+metadata:
+  name: {name}
+  namespace: {ns}
+spec:
+  clusterName: test1
+  metaData:
+    {list}:
+    - key: provisioningIP
+      name: provisioning-pool
+      apiGroup: ipam.metal3.io
+      kind: IPPool
+  networkData:
+    networks:
+      ipv4:
+      - id: baremetalv4
+        link: enp2s0
+        ipAddressFromIPPool: {ext}
+        routes:
+        - gateway:
+            fromIPPool: {ext}
+          network: 0.0.0.0
+          prefix: 0
+"
+    )
+}
+
+/// Control plane and workers of cluster test1 in `ns`, in `version`: three control-plane
+/// hosts, three workers (`worker-10` after `worker-2`), a spare host no template selects.
+fn cluster(version: &str, ns: &str) -> Vec<String> {
+    let mut docs = Vec::new();
+    for name in ["cp-0", "cp-1", "cp-2"] {
+        docs.push(host(name, ns).label("cluster-role", "control-plane").yaml());
+    }
+    for name in ["worker-10", "worker-2", "worker-1"] {
+        docs.push(host(name, ns).label("cluster-role", "worker").yaml());
+    }
+    docs.push(host("spare-0", ns).label("cluster-role", "spare").yaml());
+    docs.push(
+        pool("provisioning-pool", ns)
+            .range(range("172.22.0.100", "172.22.0.200"))
+            .prefix(24)
+            .yaml(),
+    );
+    docs.push(
+        pool("cp-pool", ns)
+            .range(range("192.168.111.10", "192.168.111.19"))
+            .prefix(24)
+            .gateway("192.168.111.1")
+            .yaml(),
+    );
+    docs.push(
+        pool("worker-pool", ns)
+            .range(range("192.168.111.100", "192.168.111.200"))
+            .prefix(24)
+            .gateway("192.168.111.1")
+            .yaml(),
+    );
+    docs.push(machine(
+        version,
+        "test1-controlplane",
+        ns,
+        "{matchLabels: {cluster-role: control-plane}}",
+        "test1-controlplane-template",
+    ));
+    docs.push(machine(
+        version,
+        "test1-workers",
+        ns,
+        "{matchExpressions: [{key: cluster-role, operator: in, values: [worker]}]}",
+        "test1-workers-template",
+    ));
+    docs.push(data_template(
+        version,
+        "test1-controlplane-template",
+        ns,
+        "cp-pool",
+    ));
+    docs.push(data_template(
+        version,
+        "test1-workers-template",
+        ns,
+        "worker-pool",
+    ));
+    docs
+}
+
+fn kv(pairs: &[(&str, &str)]) -> Vec<(String, String)> {
+    pairs
+        .iter()
+        .map(|(k, v)| (k.to_string(), v.to_string()))
+        .collect()
+}
+
+/// What `cluster` must get: the provisioning pool for all six cluster hosts, in natural order;
+/// each role's own pool for its hosts only; nothing for the spare host.
+fn assert_cluster_entries(o: &ipreuse::run::Outcome, ns: &str) {
+    assert_eq!(
+        pool_entries(o, ns, "provisioning-pool"),
+        kv(&[
+            ("cp-0-provisioning-pool", "172.22.0.100"),
+            ("cp-1-provisioning-pool", "172.22.0.101"),
+            ("cp-2-provisioning-pool", "172.22.0.102"),
+            ("worker-1-provisioning-pool", "172.22.0.103"),
+            ("worker-2-provisioning-pool", "172.22.0.104"),
+            ("worker-10-provisioning-pool", "172.22.0.105"),
+        ])
+    );
+    assert_eq!(
+        pool_entries(o, ns, "cp-pool"),
+        kv(&[
+            ("cp-0-cp-pool", "192.168.111.10"),
+            ("cp-1-cp-pool", "192.168.111.11"),
+            ("cp-2-cp-pool", "192.168.111.12"),
+        ])
+    );
+    assert_eq!(
+        pool_entries(o, ns, "worker-pool"),
+        kv(&[
+            ("worker-1-worker-pool", "192.168.111.100"),
+            ("worker-2-worker-pool", "192.168.111.101"),
+            ("worker-10-worker-pool", "192.168.111.102"),
+        ])
+    );
+}
+
+fn infos(o: &ipreuse::run::Outcome) -> Vec<&str> {
+    o.findings
+        .iter()
+        .filter(|f| f.severity == Severity::Info)
+        .map(|f| f.message.as_str())
+        .collect()
+}
+
+#[test]
+fn auto_maps_control_plane_and_workers_by_their_templates_in_both_versions() {
+    for version in ["v1beta2", "v1beta1"] {
+        let docs = cluster(version, "metal3");
+        let o = run_docs(&docs, None);
+        assert_no_errors(&o);
+        assert_cluster_entries(&o, "metal3");
+        let infos = infos(&o);
+        assert!(
+            infos.contains(&"namespace \"metal3\": mapping templates (auto: Metal3MachineTemplates test1-controlplane, test1-workers and their Metal3DataTemplates are in the input): each selected BareMetalHost with the Metal3 IPPools of the Metal3DataTemplates of the Metal3MachineTemplates that select it"),
+            "{version}: {infos:#?}"
+        );
+        assert!(
+            infos.contains(&"namespace \"metal3\": 1 BareMetalHost(s) that no Metal3MachineTemplate selects get no entries: spare-0"),
+            "{version}: {infos:#?}"
+        );
+        // Only entry lines are added; the templates and hosts are untouched.
+        let input = stream(&docs);
+        assert!(
+            is_line_subsequence(&input, &o.outputs[0]),
+            "{version}: lines changed"
+        );
+        for line in added_lines(&input, &o.outputs[0]) {
+            assert!(
+                line.starts_with("  preAllocations:") || line.starts_with("    "),
+                "{version}: unexpected line {line:?}"
+            );
+        }
+    }
+}
+
+#[test]
+fn mapping_all_gives_every_host_every_pool_where_templates_would_not() {
+    let docs = cluster("v1beta2", "metal3");
+    let o = run_docs(&docs, Some(&config(json!({"mapping": "all"}))));
+    assert_no_errors(&o);
+    // The spare host and the control plane get worker-pool entries too.
+    let keys: Vec<String> = pool_entries(&o, "metal3", "worker-pool")
+        .into_iter()
+        .map(|(k, _)| k)
+        .collect();
+    assert_eq!(
+        keys,
+        [
+            "cp-0-worker-pool",
+            "cp-1-worker-pool",
+            "cp-2-worker-pool",
+            "spare-0-worker-pool",
+            "worker-1-worker-pool",
+            "worker-2-worker-pool",
+            "worker-10-worker-pool"
+        ]
+    );
+}
+
+#[test]
+fn templates_as_configured_typed_and_as_configmap() {
+    let docs = cluster("v1beta2", "metal3");
+    let o = run_docs(&docs, Some(&config(json!({"mapping": "templates"}))));
+    assert_no_errors(&o);
+    assert_cluster_entries(&o, "metal3");
+    assert!(
+        infos(&o)
+            .iter()
+            .any(|i| i.starts_with("namespace \"metal3\": mapping templates (as configured)")),
+        "{:#?}",
+        infos(&o)
+    );
+    let fc = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: fn-input\ndata:\n  mapping: templates\n";
+    let o = run_text(&resource_list(&docs, Some(fc)), None);
+    assert!(!o.has_errors(), "{}", dump(&o));
+    let entries = rl_entries(&o.outputs[0]);
+    assert_eq!(
+        entries[&("metal3".to_string(), "cp-pool".to_string())].len(),
+        3
+    );
+    assert_eq!(
+        entries[&("metal3".to_string(), "worker-pool".to_string())].len(),
+        3
+    );
+}
+
+#[test]
+fn the_config_narrows_the_template_pairs() {
+    let docs = cluster("v1beta2", "metal3");
+    let cfg = config(json!({
+        "hostSelector": {"matchExpressions": [{"key": "cluster-role", "operator": "NotIn", "values": ["control-plane"]}]},
+        "pools": ["metal3/worker-pool"],
+    }));
+    let o = run_docs(&docs, Some(&cfg));
+    assert_no_errors(&o);
+    assert_eq!(pool_entries(&o, "metal3", "provisioning-pool"), kv(&[]));
+    assert_eq!(pool_entries(&o, "metal3", "cp-pool"), kv(&[]));
+    assert_eq!(
+        pool_entries(&o, "metal3", "worker-pool"),
+        kv(&[
+            ("worker-1-worker-pool", "192.168.111.100"),
+            ("worker-2-worker-pool", "192.168.111.101"),
+            ("worker-10-worker-pool", "192.168.111.102"),
+        ])
+    );
+}
+
+#[test]
+fn auto_uses_all_in_a_namespace_without_templates_and_templates_beside_it() {
+    let mut docs = cluster("v1beta2", "metal3");
+    docs.push(host("edge-1", "edge").yaml());
+    docs.push(
+        pool("edge-pool", "edge")
+            .range(range("10.0.0.10", "10.0.0.20"))
+            .yaml(),
+    );
+    let o = run_docs(&docs, None);
+    assert_no_errors(&o);
+    assert_cluster_entries(&o, "metal3");
+    assert_eq!(
+        pool_entries(&o, "edge", "edge-pool"),
+        kv(&[("edge-1-edge-pool", "10.0.0.10")])
+    );
+    assert!(infos(&o).contains(
+        &"namespace \"edge\": mapping all (every selected BareMetalHost with every selected IPPool of the namespace)"
+    ));
+}
+
+#[test]
+fn a_host_selected_by_two_templates_gets_both_templates_pools() {
+    let mut docs = cluster("v1beta2", "metal3");
+    // worker-2 is also a storage node: a third template selects it by name label.
+    docs[4] = host("worker-2", "metal3")
+        .label("cluster-role", "worker")
+        .label("storage", "true")
+        .yaml();
+    docs.push(
+        pool("storage-pool", "metal3")
+            .range(range("10.10.0.5", "10.10.0.9"))
+            .yaml(),
+    );
+    docs.push(machine(
+        "v1beta2",
+        "test1-storage",
+        "metal3",
+        "{matchLabels: {storage: 'true'}}",
+        "test1-storage-template",
+    ));
+    docs.push(data_template(
+        "v1beta2",
+        "test1-storage-template",
+        "metal3",
+        "storage-pool",
+    ));
+    let o = run_docs(&docs, None);
+    assert_no_errors(&o);
+    assert_cluster_entries(&o, "metal3");
+    assert_eq!(
+        pool_entries(&o, "metal3", "storage-pool"),
+        kv(&[("worker-2-storage-pool", "10.10.0.5")])
+    );
+}
+
+#[test]
+fn an_annotation_pool_is_resolved_per_host() {
+    let docs = vec![
+        host("worker-0", "lab")
+            .label("role", "worker")
+            .annotation("pool.example.com/external", "rack-a")
+            .yaml(),
+        host("worker-1", "lab")
+            .label("role", "worker")
+            .annotation("pool.example.com/external", "rack-b")
+            .yaml(),
+        pool("rack-a", "lab")
+            .range(range("10.1.0.10", "10.1.0.20"))
+            .yaml(),
+        pool("rack-b", "lab")
+            .range(range("10.2.0.10", "10.2.0.20"))
+            .yaml(),
+        machine(
+            "v1beta2",
+            "workers",
+            "lab",
+            "{matchLabels: {role: worker}}",
+            "workers-data",
+        ),
+        "apiVersion: infrastructure.cluster.x-k8s.io/v1beta2
+kind: Metal3DataTemplate
+metadata:
+  name: workers-data
+  namespace: lab
+spec:
+  clusterName: lab
+  networkData:
+    networks:
+      ipv4:
+      - id: external
+        link: eth1
+        fromPoolAnnotation:
+          object: baremetalhost
+          annotation: pool.example.com/external
+"
+        .to_string(),
+    ];
+    let o = run_docs(&docs, None);
+    assert_no_errors(&o);
+    assert_eq!(
+        pool_entries(&o, "lab", "rack-a"),
+        kv(&[("worker-0-rack-a", "10.1.0.10")])
+    );
+    assert_eq!(
+        pool_entries(&o, "lab", "rack-b"),
+        kv(&[("worker-1-rack-b", "10.2.0.10")])
+    );
+
+    // A selected host without the annotation: an error on the host, and nothing changes.
+    let mut bad = docs.clone();
+    bad.push(host("worker-2", "lab").label("role", "worker").yaml());
+    let input = stream(&bad);
+    let o = run_text(&input, None);
+    assert_error(
+        &o,
+        Want {
+            path: Some("metadata.annotations.[pool.example.com/external]"),
+            object: Some(("BareMetalHost", "worker-2")),
+            says: &[
+                "Metal3DataTemplate lab/workers-data",
+                "spec.networkData.networks.ipv4[0].fromPoolAnnotation",
+                "Metal3MachineTemplate lab/workers",
+            ],
+        },
+    );
+    assert_transactional(&o, &[&input]);
+}
+
+#[test]
+fn unresolvable_references_fail_the_run_and_change_nothing() {
+    // (what to change in the cluster, object, field)
+    type Change = Box<dyn Fn(&mut Vec<String>)>;
+    let cases: Vec<(Change, (&str, &str), &str)> = vec![
+        (
+            Box::new(|d: &mut Vec<String>| {
+                d.retain(|x| !x.contains("name: cp-pool\n"));
+            }),
+            ("Metal3DataTemplate", "test1-controlplane-template"),
+            "spec.networkData.networks.ipv4[0].ipAddressFromIPPool",
+        ),
+        (
+            Box::new(|d: &mut Vec<String>| {
+                let i = d
+                    .iter()
+                    .position(|x| x.contains("name: test1-workers-template\n  namespace"))
+                    .expect("the workers' data template");
+                d[i] = d[i].replace(
+                    "        ipAddressFromIPPool: worker-pool\n",
+                    "        fromPoolAnnotation: {object: machine, annotation: pool}\n",
+                );
+            }),
+            ("Metal3DataTemplate", "test1-workers-template"),
+            "spec.networkData.networks.ipv4[0].fromPoolAnnotation.object",
+        ),
+        (
+            Box::new(|d: &mut Vec<String>| {
+                let i = d
+                    .iter()
+                    .position(|x| x.contains("name: test1-workers\n"))
+                    .expect("the workers' machine template");
+                d[i] = d[i].replace("operator: in", "operator: DoesNotExist");
+            }),
+            ("Metal3MachineTemplate", "test1-workers"),
+            "spec.template.spec.hostSelector.matchExpressions[0].operator",
+        ),
+        (
+            Box::new(|d: &mut Vec<String>| {
+                let i = d
+                    .iter()
+                    .position(|x| x.contains("name: test1-workers\n"))
+                    .expect("the workers' machine template");
+                d[i] = d[i].replace(
+                    "        name: test1-workers-template\n",
+                    "        name: test1-workers-template\n        namespace: infra\n",
+                );
+            }),
+            ("Metal3MachineTemplate", "test1-workers"),
+            "spec.template.spec.dataTemplate.namespace",
+        ),
+    ];
+    for (change, object, field) in cases {
+        let mut docs = cluster("v1beta2", "metal3");
+        change(&mut docs);
+        let input = stream(&docs);
+        let o = run_text(&input, Some(&config(json!({"mapping": "templates"}))));
+        assert_error(
+            &o,
+            Want {
+                path: Some(field),
+                object: Some(object),
+                says: &[],
+            },
+        );
+        assert_transactional(&o, &[&input]);
+    }
+}
+
+#[test]
+fn other_pool_kinds_are_an_info_and_get_no_entries() {
+    let mut docs = cluster("v1beta2", "metal3");
+    let i = docs
+        .iter()
+        .position(|x| x.contains("name: test1-workers-template\n  namespace"))
+        .expect("the workers' data template");
+    docs[i] = docs[i].replace(
+        "      - id: baremetalv4\n",
+        "      - id: capi\n        link: enp3s0\n        fromPoolRef: {name: capi-pool, apiGroup: ipam.cluster.x-k8s.io, kind: InClusterIPPool}\n      - id: baremetalv4\n",
+    );
+    let o = run_docs(&docs, None);
+    assert_no_errors(&o);
+    assert_cluster_entries(&o, "metal3");
+    assert_finding(
+        &o,
+        Severity::Info,
+        Want {
+            path: Some("spec.networkData.networks.ipv4[0].fromPoolRef.name"),
+            object: Some(("Metal3DataTemplate", "test1-workers-template")),
+            says: &[
+                "ipam.cluster.x-k8s.io/InClusterIPPool",
+                "cannot be preallocated",
+            ],
+        },
+    );
+}
+
+#[test]
+fn check_mode_a_second_run_and_item_order() {
+    let docs = cluster("v1beta2", "metal3");
+    let input = stream(&docs);
+    // check: one error per entry fill would add, at the entry, in each of the 3 pools; nothing
+    // written.
+    let o = run_text(&input, Some(&config(json!({"mode": "check"}))));
+    let mut pools: Vec<&str> = errors(&o)
+        .iter()
+        .map(|f| f.resource_ref.as_ref().expect("a pool").name.as_str())
+        .collect();
+    assert!(
+        errors(&o).iter().all(|f| {
+            let (r, path) = (f.resource_ref.as_ref(), f.field.as_ref());
+            r.zip(path).is_some_and(|(r, p)| {
+                p.path.starts_with("spec.preAllocations.")
+                    && p.path.ends_with(&format!("-{}", r.name))
+                    && f.message
+                        .contains(&format!("to IPPool metal3/{} for BareMetalHost", r.name))
+            })
+        }),
+        "{}",
+        dump(&o)
+    );
+    let filled_entries = errors(&o).len();
+    pools.dedup();
+    assert_eq!(pools.len(), 3, "{}", dump(&o));
+    assert_transactional(&o, &[&input]);
+    // fill, then a second run changes nothing and check passes.
+    let fill = run_text(&input, None);
+    // as many check errors as entries fill adds (the pools' summaries: "0 kept, N added, ...")
+    let added: usize = fill
+        .findings
+        .iter()
+        .filter_map(|f| f.message.strip_prefix("0 kept, "))
+        .filter_map(|rest| rest.split(' ').next()?.parse::<usize>().ok())
+        .sum();
+    assert_eq!(filled_entries, added, "{}", dump(&fill));
+    let filled = fill.outputs[0].clone();
+    let again = run_text(&filled, None);
+    assert_no_errors(&again);
+    assert_eq!(again.outputs[0], filled);
+    assert!(!run_text(&filled, Some(&config(json!({"mode": "check"})))).has_errors());
+    // The items in reverse order: every pool gets the same entries.
+    let mut reversed = docs.clone();
+    reversed.reverse();
+    let o = run_docs(&reversed, None);
+    assert_no_errors(&o);
+    assert_cluster_entries(&o, "metal3");
+}
+
+#[test]
+fn claims_of_pools_no_template_references_are_not_labelled() {
+    let mut docs = cluster("v1beta2", "metal3");
+    docs.push(
+        pool("bmc-pool", "metal3")
+            .range(range("10.9.0.1", "10.9.0.9"))
+            .yaml(),
+    );
+    for pool_name in ["worker-pool", "bmc-pool"] {
+        docs.push(format!(
+            "apiVersion: ipam.metal3.io/v1alpha1
+kind: IPClaim
+metadata:
+  name: worker-1-{pool_name}
+  namespace: metal3
+  ownerReferences:
+  - apiVersion: infrastructure.cluster.x-k8s.io/v1beta2
+    controller: true
+    kind: Metal3Data
+    name: test1-workers-template-1
+    uid: 00000000-0000-4000-8000-000000000001
+spec:
+  pool:
+    name: {pool_name}
+    namespace: metal3
+"
+        ));
+    }
+    let o = run_docs(&docs, None);
+    assert_no_errors(&o);
+    let out = &o.outputs[0];
+    let labelled: Vec<&str> = out
+        .split("---\n")
+        .filter(|d| d.contains("kind: IPClaim") && d.contains("pool-name:"))
+        .map(|d| {
+            d.lines()
+                .find_map(|l| l.strip_prefix("  name: "))
+                .expect("a name")
+        })
+        .collect();
+    assert_eq!(labelled, ["worker-1-worker-pool"]);
+    // bmc-pool is not managed under templates: no entries, no summary.
+    assert_eq!(pool_entries(&o, "metal3", "bmc-pool"), kv(&[]));
+    assert!(
+        !o.findings.iter().any(|f| f
+            .resource_ref
+            .as_ref()
+            .is_some_and(|r| r.name == "bmc-pool")),
+        "{}",
+        dump(&o)
+    );
+}
+
+// ---- data template names CAPM3 cannot write into a label (SPEC §8 "Names") ----
+
+/// Cluster test1 with its workers' Metal3DataTemplate renamed to a name of `len` characters.
+fn cluster_with_workers_template_of(len: usize) -> (Vec<String>, String) {
+    let name = format!("test1-workers-{}", "x".repeat(len - 14));
+    assert_eq!(name.len(), len);
+    let docs = cluster("v1beta2", "metal3")
+        .into_iter()
+        .map(|d| d.replace("test1-workers-template", &name))
+        .collect();
+    (docs, name)
+}
+
+#[test]
+fn data_template_names_of_59_to_61_characters_warn_and_longer_ones_fail() {
+    // (length, severity, the index from which Metal3Data names pass 63 characters)
+    for (len, severity, says) in [
+        (58, None, ""),
+        (
+            59,
+            Some(Severity::Warning),
+            "from index 1000 on (the 1001st machine",
+        ),
+        (
+            60,
+            Some(Severity::Warning),
+            "from index 100 on (the 101st machine",
+        ),
+        (
+            61,
+            Some(Severity::Warning),
+            "from index 10 on (the 11th machine",
+        ),
+        (62, Some(Severity::Error), "-0 is too long"),
+        (63, Some(Severity::Error), "-0 is too long"),
+    ] {
+        let (docs, name) = cluster_with_workers_template_of(len);
+        let o = run_docs(&docs, None);
+        let on_it: Vec<_> = o
+            .findings
+            .iter()
+            .filter(|f| {
+                f.severity != Severity::Info
+                    && f.resource_ref.as_ref().is_some_and(|r| r.name == name)
+            })
+            .collect();
+        match severity {
+            None => {
+                assert!(on_it.is_empty(), "{len}: {}", dump(&o));
+                assert_no_errors(&o);
+                assert_cluster_entries(&o, "metal3");
+            }
+            Some(severity) => {
+                assert_eq!(on_it.len(), 1, "{len}: {}", dump(&o));
+                assert_finding(
+                    &o,
+                    severity,
+                    Want {
+                        path: Some("metadata.name"),
+                        object: Some(("Metal3DataTemplate", &name)),
+                        says: &[
+                            &format!("{len} characters"),
+                            says,
+                            "infrastructure.cluster.x-k8s.io/data-name",
+                            "58 characters or fewer",
+                        ],
+                    },
+                );
+                if severity == Severity::Error {
+                    assert_transactional(&o, &[&stream(&docs)]);
+                } else {
+                    assert_no_errors(&o);
+                    assert_cluster_entries(&o, "metal3");
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn a_long_data_template_name_counts_under_every_mapping_and_only_with_metal3_pools() {
+    let (docs, name) = cluster_with_workers_template_of(62);
+    // Mapping all reads no template, but CAPM3 labels the template's claims all the same.
+    let o = run_docs(&docs, Some(&config(json!({"mapping": "all"}))));
+    assert_error(
+        &o,
+        Want {
+            path: Some("metadata.name"),
+            object: Some(("Metal3DataTemplate", &name)),
+            says: &["62 characters"],
+        },
+    );
+    // A data template whose pools are all another kind makes no Metal3 claims: no error.
+    let other = format!(
+        "apiVersion: infrastructure.cluster.x-k8s.io/v1beta1
+kind: Metal3DataTemplate
+metadata:
+  name: {name}
+  namespace: other
+spec:
+  clusterName: test1
+  networkData:
+    networks:
+      ipv4:
+      - id: v4
+        link: enp2s0
+        fromPoolRef: {{name: in-cluster, apiGroup: ipam.cluster.x-k8s.io, kind: InClusterIPPool}}
+"
+    );
+    let o = run_docs(&[other], Some(&config(json!({"controllerFlag": false}))));
+    assert_no_errors(&o);
+    assert!(warnings(&o).is_empty(), "{}", dump(&o));
+}
+
+// ---- fields spelled as the other API version spells them (SPEC §3) ----
+
+/// Every field CAPM3's v1beta1 and v1beta2 spell differently (from the CRDs of CAPM3 v1.13+,
+/// which serve both): (kind, where it sits, v1beta1 name, v1beta2 name, the rest of the line).
+const SPELLINGS: [(&str, &str, &str, &str, &str); 5] = [
+    (
+        "Metal3DataTemplate",
+        "spec.metaData",
+        "ipAddressesFromIPPool",
+        "ipAddressesFromPool",
+        "[{key: ip, name: provisioning-pool}]",
+    ),
+    (
+        "Metal3DataTemplate",
+        "spec.metaData",
+        "prefixesFromIPPool",
+        "prefixesFromPool",
+        "[{key: prefix, name: provisioning-pool}]",
+    ),
+    (
+        "Metal3DataTemplate",
+        "spec.metaData",
+        "gatewaysFromIPPool",
+        "gatewaysFromPool",
+        "[{key: gateway, name: provisioning-pool}]",
+    ),
+    (
+        "Metal3DataTemplate",
+        "spec.metaData",
+        "dnsServersFromIPPool",
+        "dnsServersFromPool",
+        "[{key: dns, name: provisioning-pool}]",
+    ),
+    (
+        "Metal3MachineTemplate",
+        "spec.template.spec.image",
+        "format",
+        "diskFormat",
+        "raw",
+    ),
+];
+
+/// An object of `kind` in `version` whose field `key` at `holder` holds `value`.
+fn object_with(kind: &str, version: &str, holder: &str, key: &str, value: &str) -> String {
+    let mut text = format!(
+        "apiVersion: infrastructure.cluster.x-k8s.io/{version}\nkind: {kind}\nmetadata:\n  name: t\n  namespace: metal3\n"
+    );
+    let parts: Vec<&str> = holder.split('.').collect();
+    for (depth, part) in parts.iter().enumerate() {
+        text.push_str(&format!("{}{part}:\n", "  ".repeat(depth)));
+    }
+    text.push_str(&format!("{}{key}: {value}\n", "  ".repeat(parts.len())));
+    text
+}
+
+#[test]
+fn every_field_in_the_other_versions_spelling_is_a_warning_naming_the_right_one() {
+    let quiet = config(json!({"controllerFlag": false}));
+    for (kind, holder, v1beta1, v1beta2, value) in SPELLINGS {
+        for (version, wrong, right, other) in [
+            ("v1beta2", v1beta1, v1beta2, "v1beta1"),
+            ("v1beta1", v1beta2, v1beta1, "v1beta2"),
+        ] {
+            let case = format!("{kind} {version} with {wrong}");
+            let doc = object_with(kind, version, holder, wrong, value);
+            let o = run_docs(std::slice::from_ref(&doc), Some(&quiet));
+            assert_no_errors(&o);
+            let w = warnings(&o);
+            assert_eq!(w.len(), 1, "{case}:\n{}", dump(&o));
+            let field = format!("{holder}.{wrong}");
+            assert_warning(
+                &o,
+                Want {
+                    path: Some(&field),
+                    object: Some((kind, "t")),
+                    says: &[
+                        &format!("{field} is how {other} spells this field"),
+                        &format!(
+                            "infrastructure.cluster.x-k8s.io/{version} spells it {holder}.{right}"
+                        ),
+                        &format!("rename it to {right}"),
+                    ],
+                },
+            );
+            // The object is not changed.
+            assert_eq!(o.outputs[0], doc, "{case}");
+            // In its own version's spelling: nothing to say.
+            let right_doc = object_with(kind, version, holder, right, value);
+            let o = run_docs(&[right_doc], Some(&quiet));
+            assert!(
+                warnings(&o).is_empty(),
+                "{kind} {version} with {right}:\n{}",
+                dump(&o)
+            );
+            // A version that is neither is not looked at.
+            let o = run_docs(
+                &[object_with(kind, "v1alpha5", holder, wrong, value)],
+                Some(&quiet),
+            );
+            assert!(warnings(&o).is_empty(), "{case} in v1alpha5:\n{}", dump(&o));
+        }
+    }
+}
+
+#[test]
+fn a_v1beta2_data_template_in_v1beta1_spelling_warns_and_its_pool_gets_nothing() {
+    let docs: Vec<String> = cluster("v1beta2", "metal3")
+        .into_iter()
+        .map(|d| d.replace("ipAddressesFromPool:", "ipAddressesFromIPPool:"))
+        .collect();
+    let o = run_docs(&docs, Some(&config(json!({"controllerFlag": false}))));
+    assert_no_errors(&o);
+    for template in ["test1-controlplane-template", "test1-workers-template"] {
+        assert_warning(
+            &o,
+            Want {
+                path: Some("spec.metaData.ipAddressesFromIPPool"),
+                object: Some(("Metal3DataTemplate", template)),
+                says: &["spec.metaData.ipAddressesFromPool"],
+            },
+        );
+    }
+    // What the API server keeps is what CAPM3 and ipreuse read: the provisioning pool is
+    // referenced by no template, so it is not filled.
+    assert!(pool_entries(&o, "metal3", "provisioning-pool").is_empty());
+    assert_eq!(pool_entries(&o, "metal3", "cp-pool").len(), 3);
+}
+
+#[test]
+fn the_right_spellings_of_both_versions_warn_nothing() {
+    for version in ["v1beta1", "v1beta2"] {
+        let o = run_docs(
+            &cluster(version, "metal3"),
+            Some(&config(json!({"controllerFlag": false}))),
+        );
+        assert!(warnings(&o).is_empty(), "{version}:\n{}", dump(&o));
+    }
+}
+
+// ---- ClusterClass, until its patches are evaluated (SPEC §11 is a later issue) ----
+
+/// A ClusterClass `metal3-class` in `ns` naming cluster test1's two machine templates, in the
+/// spelling of `version`, with `patches` (YAML list items at indent 2, or empty).
+fn cluster_class(version: &str, ns: &str, patches: &str) -> String {
+    let m3 = "apiVersion: infrastructure.cluster.x-k8s.io/v1beta1\n";
+    let (cp, md) = if version == "v1beta1" {
+        (
+            format!(
+                "    machineInfrastructure:\n      ref:\n        {m3}        kind: Metal3MachineTemplate\n        name: test1-controlplane\n"
+            ),
+            format!(
+                "    - class: worker\n      template:\n        infrastructure:\n          ref:\n            {m3}            kind: Metal3MachineTemplate\n            name: test1-workers\n"
+            ),
+        )
+    } else {
+        (
+            format!(
+                "    machineInfrastructure:\n      templateRef:\n        {m3}        kind: Metal3MachineTemplate\n        name: test1-controlplane\n"
+            ),
+            format!(
+                "    - class: worker\n      infrastructure:\n        templateRef:\n          {m3}          kind: Metal3MachineTemplate\n          name: test1-workers\n"
+            ),
+        )
+    };
+    let patches = if patches.is_empty() {
+        String::new()
+    } else {
+        format!("  patches:\n{patches}")
+    };
+    format!(
+        "apiVersion: cluster.x-k8s.io/{version}
+kind: ClusterClass
+metadata:
+  name: metal3-class
+  namespace: {ns}
+spec:
+  controlPlane:
+{cp}  workers:
+    machineDeployments:
+{md}{patches}"
+    )
+}
+
+/// CAPM3's own e2e class swaps the control plane's data template this way (FACTS §7).
+const DATA_TEMPLATE_PATCH: &str = "  - name: controlPlaneDataTemplateSub
+    definitions:
+    - selector:
+        apiVersion: infrastructure.cluster.x-k8s.io/v1beta1
+        kind: Metal3MachineTemplate
+        matchResources:
+          controlPlane: true
+      jsonPatches:
+      - op: replace
+        path: /spec/template/spec/dataTemplate/name
+        valueFrom:
+          variable: controlPlaneDataTemplate
+";
+
+const HOST_SELECTOR_PATCH: &str = "  - name: image
+    definitions:
+    - selector:
+        apiVersion: infrastructure.cluster.x-k8s.io/v1beta1
+        kind: Metal3MachineTemplate
+        matchResources:
+          machineDeploymentClass:
+            names: [worker]
+      jsonPatches:
+      - op: replace
+        path: /spec/template/spec/image/url
+        valueFrom:
+          variable: imageURL
+  - name: workerRack
+    definitions:
+    - selector:
+        apiVersion: infrastructure.cluster.x-k8s.io/v1beta1
+        kind: Metal3MachineTemplate
+        matchResources:
+          machineDeploymentClass:
+            names: [worker]
+      jsonPatches:
+      - op: add
+        path: /spec/template/spec/hostSelector/matchLabels/rack
+        valueFrom:
+          variable: rack
+";
+
+const EXTERNAL_PATCH: &str = "  - name: lifecycle
+    external:
+      generateExtension: generate-patches.metal3-extension
+";
+
+/// Patches that change neither field: an image, and a data template's field by another kind.
+const HARMLESS_PATCHES: &str = "  - name: image
+    definitions:
+    - selector:
+        apiVersion: infrastructure.cluster.x-k8s.io/v1beta1
+        kind: Metal3MachineTemplate
+        matchResources:
+          controlPlane: true
+      jsonPatches:
+      - op: replace
+        path: /spec/template/spec/image/url
+        value: http://172.22.0.1/images/ubuntu-24.04.raw
+  - name: clusterSpec
+    definitions:
+    - selector:
+        apiVersion: infrastructure.cluster.x-k8s.io/v1beta1
+        kind: Metal3ClusterTemplate
+        matchResources:
+          infrastructureCluster: true
+      jsonPatches:
+      - op: replace
+        path: /spec/template/spec
+        value: {}
+";
+
+/// Cluster test1 with its ClusterClass holding `patches`.
+fn cluster_with_class(version: &str, patches: &str) -> Vec<String> {
+    let mut docs = cluster("v1beta2", "metal3");
+    docs.push(cluster_class(version, "metal3", patches));
+    docs
+}
+
+#[test]
+fn a_class_patch_that_may_change_data_template_or_host_selector_is_an_error_at_the_patch() {
+    for (version, patches, patch, field, says) in [
+        (
+            "v1beta1",
+            DATA_TEMPLATE_PATCH,
+            "controlPlaneDataTemplateSub",
+            "spec.patches[0].definitions[0].jsonPatches[0].path",
+            "replaces /spec/template/spec/dataTemplate/name in the Metal3MachineTemplates it selects",
+        ),
+        (
+            "v1beta2",
+            HOST_SELECTOR_PATCH,
+            "workerRack",
+            "spec.patches[1].definitions[0].jsonPatches[0].path",
+            "adds /spec/template/spec/hostSelector/matchLabels/rack",
+        ),
+        (
+            "v1beta1",
+            EXTERNAL_PATCH,
+            "lifecycle",
+            "spec.patches[0].external",
+            "is an external patch",
+        ),
+        (
+            "v1beta2",
+            EXTERNAL_PATCH,
+            "lifecycle",
+            "spec.patches[0].external",
+            "is an external patch",
+        ),
+    ] {
+        let docs = cluster_with_class(version, patches);
+        let o = run_docs(&docs, None);
+        assert_transactional(&o, &[&stream(&docs)]);
+        assert_error(
+            &o,
+            Want {
+                path: Some(field),
+                object: Some(("ClusterClass", "metal3-class")),
+                says: &[
+                    &format!("patch \"{patch}\" {says}"),
+                    "Metal3MachineTemplates test1-controlplane, test1-workers",
+                    "mapping: all",
+                ],
+            },
+        );
+        // That is the only error: nothing is mapped from the templates' own fields (no
+        // entries are planned, so nothing else is refused either).
+        assert_eq!(errors(&o).len(), 1, "{version} {patch}:\n{}", dump(&o));
+        assert!(
+            !infos(&o).iter().any(|i| i.contains("mapping templates")),
+            "{version} {patch}: the templates are not mapped:\n{}",
+            dump(&o)
+        );
+    }
+}
+
+#[test]
+fn a_class_whose_patches_change_neither_field_maps_its_templates_with_an_info() {
+    for (version, patches) in [("v1beta1", HARMLESS_PATCHES), ("v1beta2", "")] {
+        let docs = cluster_with_class(version, patches);
+        let o = run_docs(&docs, None);
+        assert_no_errors(&o);
+        assert_cluster_entries(&o, "metal3");
+        assert_finding(
+            &o,
+            Severity::Info,
+            Want {
+                path: Some(if version == "v1beta1" {
+                    "spec.controlPlane.machineInfrastructure.ref.name"
+                } else {
+                    "spec.controlPlane.machineInfrastructure.templateRef.name"
+                }),
+                object: Some(("ClusterClass", "metal3-class")),
+                says: &[
+                    "Metal3MachineTemplates test1-controlplane, test1-workers",
+                    "none of its patches changes dataTemplate or hostSelector",
+                ],
+            },
+        );
+    }
+}
+
+#[test]
+fn mapping_all_reads_no_template_so_a_patched_class_is_no_error() {
+    let docs = cluster_with_class("v1beta1", DATA_TEMPLATE_PATCH);
+    let o = run_docs(&docs, Some(&config(json!({"mapping": "all"}))));
+    assert_no_errors(&o);
+    // every host in every pool: what any copy may need
+    assert_eq!(pool_entries(&o, "metal3", "cp-pool").len(), 7);
+    assert!(
+        o.findings.iter().all(|f| f
+            .resource_ref
+            .as_ref()
+            .is_none_or(|r| r.kind != "ClusterClass")),
+        "{}",
+        dump(&o)
+    );
+}
+
+#[test]
+fn a_patched_class_whose_templates_are_elsewhere_changes_nothing_here() {
+    // The class is in another namespace than the templates: it names none of them.
+    let mut docs = cluster("v1beta2", "metal3");
+    docs.push(cluster_class("v1beta1", "classes", DATA_TEMPLATE_PATCH));
+    let o = run_docs(&docs, None);
+    assert_no_errors(&o);
+    assert_cluster_entries(&o, "metal3");
+}
+
+// ---- as a user runs it: kpt and the binary on a package on disk ----
+
+/// A package folder holding `docs` as `cluster.yaml`, in a fresh temp folder.
+fn package_of(docs: &[String]) -> (tempfile::TempDir, std::path::PathBuf) {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let pkg = dir.path().join("pkg");
+    std::fs::create_dir(&pkg).expect("mkdir");
+    std::fs::write(pkg.join("cluster.yaml"), stream(docs)).expect("write");
+    (dir, pkg)
+}
+
+#[test]
+fn kpt_fn_eval_reports_a_v1beta1_spelling_in_a_v1beta2_template() {
+    let docs: Vec<String> = cluster("v1beta2", "metal3")
+        .into_iter()
+        .map(|d| d.replace("ipAddressesFromPool:", "ipAddressesFromIPPool:"))
+        .collect();
+    let (dir, pkg) = package_of(&docs);
+    let results = dir.path().join("results");
+    let kpt = std::env::var("KPT").unwrap_or_else(|_| "kpt".to_string());
+    let out = std::process::Command::new(&kpt)
+        .args(["fn", "eval"])
+        .arg(&pkg)
+        .args(["--exec", env!("CARGO_BIN_EXE_ipreuse"), "--results-dir"])
+        .arg(&results)
+        .args(["--", "controllerFlag=false"])
+        .output()
+        .unwrap_or_else(|e| panic!("cannot run {kpt} (kpt must be installed): {e}"));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = std::fs::read_to_string(results.join("results.yaml")).expect("results.yaml");
+    let results: serde_json::Value = serde_saphyr::from_str(&text).expect("results.yaml reads");
+    let warnings: Vec<&serde_json::Value> = results["items"][0]["results"]
+        .as_array()
+        .expect("results")
+        .iter()
+        .filter(|r| r["severity"] == "warning")
+        .collect();
+    assert_eq!(warnings.len(), 2, "{text}");
+    for (w, name) in warnings
+        .iter()
+        .zip(["test1-controlplane-template", "test1-workers-template"])
+    {
+        assert_eq!(w["resourceRef"]["name"], name, "{text}");
+        assert_eq!(w["field"]["path"], "spec.metaData.ipAddressesFromIPPool");
+        let message = w["message"].as_str().unwrap_or_default();
+        assert!(
+            message.contains("spells it spec.metaData.ipAddressesFromPool"),
+            "{message}"
+        );
+    }
+    // What the API server would keep is what is filled: the cp and worker pools only.
+    let written = std::fs::read_to_string(pkg.join("cluster.yaml")).expect("read");
+    assert!(written.contains("    cp-0-cp-pool: \"192.168.111.10\"\n"));
+    assert!(!written.contains("-provisioning-pool: "));
+}
+
+#[test]
+fn on_disk_a_patched_class_fails_in_place_until_mapping_all() {
+    let docs = cluster_with_class("v1beta2", DATA_TEMPLATE_PATCH);
+    let (dir, pkg) = package_of(&docs);
+    let ipreuse = |args: &[&std::ffi::OsStr]| {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_ipreuse"))
+            .args(args)
+            .output()
+            .expect("run ipreuse");
+        (
+            out.status.code().expect("an exit code"),
+            String::from_utf8_lossy(&out.stderr).into_owned(),
+        )
+    };
+    let (code, stderr) = ipreuse(&["--in-place".as_ref(), pkg.as_ref()]);
+    assert_eq!(code, 1, "{stderr}");
+    assert!(
+        stderr.contains("ClusterClass metal3/metal3-class")
+            && stderr.contains("spec.patches[0].definitions[0].jsonPatches[0].path")
+            && stderr.contains("patch \"controlPlaneDataTemplateSub\""),
+        "{stderr}"
+    );
+    assert_eq!(
+        std::fs::read_to_string(pkg.join("cluster.yaml")).expect("read"),
+        stream(&docs),
+        "nothing written"
+    );
+    let cfg = dir.path().join("ipreuse.yaml");
+    std::fs::write(
+        &cfg,
+        "apiVersion: fn.ipreuse.dev/v1alpha1\nkind: IPReuse\nmetadata:\n  name: cfg\nspec:\n  mapping: all\n  controllerFlag: false\n",
+    )
+    .expect("write");
+    let (code, stderr) = ipreuse(&[
+        "--in-place".as_ref(),
+        "--config".as_ref(),
+        cfg.as_ref(),
+        pkg.as_ref(),
+    ]);
+    assert_eq!(code, 0, "{stderr}");
+    let written = std::fs::read_to_string(pkg.join("cluster.yaml")).expect("read");
+    assert!(
+        written.contains("    spare-0-cp-pool: \"192.168.111.13\"\n"),
+        "{written}"
+    );
+}
