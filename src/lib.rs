@@ -24,6 +24,13 @@ pub mod transform;
 pub mod verify;
 pub mod yaml;
 
+/// The builders of hosts, pools and clusters as YAML text that the integration tests use too
+/// (one way to build a pool for both kinds of test). Each unit test uses a few of them.
+#[cfg(test)]
+#[path = "../tests/it/fixtures.rs"]
+#[allow(dead_code)]
+pub(crate) mod fixtures;
+
 /// KRM results (`Finding`), as the stages that report them name them: `crate::results`. They
 /// live in `krm/`, whose framing writes them out.
 pub use krm::results;

@@ -7,6 +7,7 @@ use serde_json::Value;
 
 use super::{Plan, managed, plan};
 use crate::config::{Config, MappingMode, PoolName};
+use crate::fixtures;
 use crate::model::{self, Index};
 use crate::results::{Finding, Severity};
 use crate::selector::Selector;
@@ -15,29 +16,20 @@ use crate::yaml;
 // ---- builders ---------------------------------------------------------------------------------
 
 fn host(name: &str, ns: &str, labels: &[(&str, &str)], annotations: &[(&str, &str)]) -> String {
-    let map = |pairs: &[(&str, &str)]| {
-        pairs
-            .iter()
-            .map(|(k, v)| format!("    {k}: \"{v}\"\n"))
-            .collect::<String>()
-    };
-    let mut s = format!(
-        "apiVersion: metal3.io/v1alpha1\nkind: BareMetalHost\nmetadata:\n  name: {name}\n  namespace: {ns}\n"
-    );
-    if !labels.is_empty() {
-        s.push_str(&format!("  labels:\n{}", map(labels)));
-    }
-    if !annotations.is_empty() {
-        s.push_str(&format!("  annotations:\n{}", map(annotations)));
-    }
-    s + "spec:\n  online: true\n"
+    let host = labels
+        .iter()
+        .fold(fixtures::host(name, ns), |h, (k, v)| h.label(k, v));
+    annotations
+        .iter()
+        .fold(host, |h, (k, v)| h.annotation(k, v))
+        .yaml()
 }
 
 fn pool(name: &str, ns: &str) -> String {
-    format!(
-        "apiVersion: ipam.metal3.io/v1alpha1\nkind: IPPool\nmetadata:\n  name: {name}\n  namespace: {ns}\n\
-         spec:\n  pools:\n  - start: 10.0.0.10\n    end: 10.0.0.20\n  prefix: 24\n"
-    )
+    fixtures::pool(name, ns)
+        .range(fixtures::range("10.0.0.10", "10.0.0.20"))
+        .prefix(24)
+        .yaml()
 }
 
 /// A v1beta2 Metal3MachineTemplate; `selector` is the hostSelector's YAML (flow), `data` the

@@ -7,6 +7,7 @@
 //! binary links once, where a file per concern linked one binary each.
 
 mod common;
+mod fixtures;
 mod support;
 
 mod abuse;

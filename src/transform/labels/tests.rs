@@ -5,20 +5,23 @@ use serde_json::Value;
 
 use super::{DATA_NAME, POOL_NAME, apply};
 use crate::config::{Config, PoolName};
+use crate::fixtures;
 use crate::model::{self, Index};
 use crate::results::{Finding, Severity};
 use crate::transform::{ItemEdit, Outcome};
 use crate::yaml::{self, Edit, Seg, WriteStyle};
 
 const HOST: &str = "apiVersion: metal3.io/v1alpha1\nkind: BareMetalHost\nmetadata:\n  name: {name}\n  namespace: lab\nspec:\n  online: true\n";
-const POOL: &str = "apiVersion: ipam.metal3.io/v1alpha1\nkind: IPPool\nmetadata:\n  name: {name}\n  namespace: lab\nspec:\n  pools:\n  - start: 10.0.0.10\n    end: 10.0.0.20\n  prefix: 24\n";
 
 fn host(name: &str) -> String {
     HOST.replace("{name}", name)
 }
 
 fn pool(name: &str) -> String {
-    POOL.replace("{name}", name)
+    fixtures::pool(name, "lab")
+        .range(fixtures::range("10.0.0.10", "10.0.0.20"))
+        .prefix(24)
+        .yaml()
 }
 
 /// An IPClaim in `lab` with `extra` lines under `metadata:` (indented by two).
