@@ -855,7 +855,7 @@ fn mutations() -> impl Strategy<Value = Vec<Mutation>> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 64, ..ProptestConfig::default() })]
+    #![proptest_config(pt_config_persisted(64))]
 
     /// Deleting or duplicating lines never makes `run` panic; when it reports an error, every
     /// item comes back unchanged; otherwise a second run changes nothing.

@@ -476,6 +476,7 @@ mod tests {
     use proptest::prelude::*;
 
     proptest! {
+        #![proptest_config(crate::prop_config::pt_config(256))]
         /// Against a test of every pair: a set is reported exactly when some set of another
         /// namespace meets it; the ones named do; all of them are named when there are at most
         /// `k`, else `k` and "more".

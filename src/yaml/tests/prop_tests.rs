@@ -110,7 +110,7 @@ fn entries_of(v: &Value) -> Vec<(String, Value)> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(200))]
+    #![proptest_config(crate::prop_config::pt_config(200))]
 
     #[test]
     fn add_entries_adds_only_lines(
@@ -281,7 +281,7 @@ fn set_scalar_on_any_leaf(
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(400))]
+    #![proptest_config(crate::prop_config::pt_config(400))]
 
     #[test]
     fn set_scalar_on_any_leaf_reads_back(text in yamlish(), value in "[a-z]{1,3}( [a-z#:]{1,3})?") {
@@ -492,7 +492,7 @@ fn mapping_edits(text: String, tally: &mut Tally) -> Result<(), TestCaseError> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(400))]
+    #![proptest_config(crate::prop_config::pt_config(400))]
 
     #[test]
     fn mapping_edits_on_any_mapping(text in yamlish()) {
@@ -777,7 +777,7 @@ fn edits_on_generated(text: String, value: String, tally: &mut Tally) -> Result<
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(300))]
+    #![proptest_config(crate::prop_config::pt_config(300))]
 
     #[test]
     fn edits_on_generated_documents(text in g_doc(), value in "[a-z]{1,3}( [a-z#:]{1,3})?") {
@@ -798,7 +798,7 @@ mod y {
 mod edit_oracle;
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(300))]
+    #![proptest_config(crate::prop_config::pt_config(300))]
 
     #[test]
     fn edit_oracle_on_random_documents(bytes in prop::collection::vec(any::<u8>(), 0..1500)) {
@@ -838,7 +838,7 @@ fn edit_oracle_applies_edits() {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(500))]
+    #![proptest_config(crate::prop_config::pt_config(500))]
 
     /// `Applied::map` (a binary search over the changes) says what walking every change
     /// before the position says.
