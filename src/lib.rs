@@ -18,6 +18,8 @@ pub mod mapping;
 pub mod model;
 pub mod names;
 pub mod natural;
+#[cfg(test)]
+mod prop_config;
 pub mod run;
 pub mod selector;
 pub mod transform;

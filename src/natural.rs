@@ -142,6 +142,7 @@ mod tests {
     }
 
     proptest::proptest! {
+        #![proptest_config(crate::prop_config::pt_config(256))]
         #[test]
         fn is_a_total_order(a in "[a-c0-2-]{0,6}", b in "[a-c0-2-]{0,6}", c in "[a-c0-2-]{0,6}") {
             proptest::prop_assert_eq!(compare(&a, &b), compare(&b, &a).reverse());

@@ -169,6 +169,7 @@ mod tests {
     }
 
     proptest! {
+        #![proptest_config(crate::prop_config::pt_config(256))]
         /// The sweep finds exactly the pairs a test of every pair finds.
         #[test]
         fn overlaps_match_every_pair(

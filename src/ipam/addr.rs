@@ -602,6 +602,7 @@ mod canonical_tests {
     }
 
     proptest! {
+        #![proptest_config(crate::prop_config::pt_config(256))]
         #[test]
         fn canonical_text_is_std_text(v4 in any::<u32>(), v6 in any::<u128>(), zeros in any::<u8>()) {
             same_as_std(IpAddr::V4(Ipv4Addr::from(v4)));

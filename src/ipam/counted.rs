@@ -156,6 +156,7 @@ mod tests {
     }
 
     proptest! {
+        #![proptest_config(crate::prop_config::pt_config(256))]
         /// Every count equals the plain set's, for windows on bounds and anywhere else,
         /// before and after inserts.
         #[test]

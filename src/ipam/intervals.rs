@@ -254,6 +254,7 @@ mod insert_tests {
     use proptest::prelude::*;
 
     proptest! {
+        #![proptest_config(crate::prop_config::pt_config(256))]
         /// Inserting ranges one by one, in any order, gives the set the bulk build gives:
         /// the same maximal ranges (the in-place widening included).
         #[test]

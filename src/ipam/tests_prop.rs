@@ -140,7 +140,7 @@ fn spec(es: &[Gen], pool_prefix: u8) -> PoolSpec {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(512))]
+    #![proptest_config(crate::prop_config::pt_config(512))]
 
     #[test]
     fn walk_matches_reference(
@@ -229,7 +229,7 @@ fn reference_size(g: &Gen) -> Option<u64> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(512))]
+    #![proptest_config(crate::prop_config::pt_config(512))]
 
     #[test]
     fn random_size_matches_counting(
@@ -386,7 +386,7 @@ fn probes() -> Vec<IpAddr> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(512))]
+    #![proptest_config(crate::prop_config::pt_config(512))]
 
     #[test]
     fn webhook_bounds_match_the_webhook(

@@ -210,20 +210,25 @@ fn random_refuses_each_entry_without_a_size_naming_it() {
 
 #[test]
 fn sequential_accepts_what_random_refuses() {
-    for strategy in [
-        AllocationStrategy::Sequential,
-        AllocationStrategy::default(),
-    ] {
-        let p = Pool::new(&PoolSpec {
-            entries: vec![
-                e(Some("192.168.0.30"), None, None),
-                e(None, None, Some("2001:db8::/32")),
-            ],
-            allocation_strategy: strategy,
-            ..PoolSpec::default()
-        });
-        assert!(p.is_ok());
-    }
+    // Entries without a size (a start alone, a /32 of IPv6): fine for the sequential walk,
+    // refused under random, on the same spec with only the strategy changed.
+    let spec = |allocation_strategy| PoolSpec {
+        entries: vec![
+            e(Some("192.168.0.30"), None, None),
+            e(None, None, Some("2001:db8::/32")),
+        ],
+        allocation_strategy,
+        ..PoolSpec::default()
+    };
+    let sequential = Pool::new(&spec(AllocationStrategy::Sequential)).expect("sequential");
+    assert_eq!(
+        sequential.first_free(&IntervalSet::new()),
+        Some((a("192.168.0.30"), 0))
+    );
+    let errs = Pool::new(&spec(AllocationStrategy::Random)).expect_err("random refuses");
+    let fields: Vec<&str> = errs.iter().map(|e| e.field.as_str()).collect();
+    assert_eq!(fields, ["spec.pools[0]", "spec.pools[1]"]);
+    assert!(errs.iter().all(|e| e.refusal == Refusal::Webhook));
 }
 
 #[test]

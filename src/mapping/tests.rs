@@ -599,6 +599,8 @@ fn an_annotation_naming_a_missing_pool_is_an_error_on_the_host() {
     };
     let r = run(&docs, &cfg);
     assert!(r.errors().is_empty(), "{:?}", r.errors());
+    // The pool it manages is still paired with every worker, w-2 too.
+    assert_eq!(r.pairs(), pairs(&[("lab/prov", &["w-0", "w-1", "w-2"])]));
 }
 
 #[test]

@@ -194,5 +194,20 @@ mod tests {
     #[test]
     fn base64_round_trip() {
         assert_eq!(encode_base64("true"), "dHJ1ZQ==");
+        // What fill writes into a Secret reads back, through the reader's own decoding, as the
+        // text it encoded: every padding length, and text that is not ASCII.
+        for text in ["true", "false", "t", "tr", "tru", "", "é—✓"] {
+            let encoded = encode_base64(text);
+            let (s, findings) = read(&format!(
+                "apiVersion: v1\nkind: Secret\nmetadata: {{name: s}}\ndata: {{A: '{encoded}'}}\n"
+            ));
+            assert!(findings.is_empty());
+            let data = s.data.expect("data");
+            assert_eq!(
+                data.get("A").map(DataEntry::text),
+                Some(Ok(text.into())),
+                "{encoded}"
+            );
+        }
     }
 }

@@ -263,6 +263,7 @@ mod plain_safe_tests {
     use proptest::prelude::*;
 
     proptest! {
+        #![proptest_config(crate::prop_config::pt_config(256))]
         /// The shortcut never says safe what the checks refuse.
         #[test]
         fn the_shortcut_agrees_with_the_checks(value in "[a-zA-Z0-9._/:#<, -]{0,10}") {

@@ -456,6 +456,14 @@ fn claim_names_of_different_namespaces_or_unmanaged_pools_do_not_collide() {
         "metadata": {"name": "c"}, "spec": {"pools": ["v4"]}});
     let o = run_docs(&colliding_claims("ns"), Some(&cfg));
     assert_no_errors(&o);
+    assert_eq!(
+        pool_entries(&o, "ns", "v4"),
+        [
+            ("node-1-v4".to_string(), "10.9.0.10".to_string()),
+            ("node-1-bmc-v4".to_string(), "10.9.0.11".to_string()),
+        ]
+    );
+    assert_eq!(pool_entries(&o, "ns", "bmc-v4"), []);
 }
 
 #[test]
@@ -600,8 +608,14 @@ fn a_missing_name_or_a_namespace_that_is_not_a_string_is_an_error() {
     );
     // Objects the function does not read may be as they are.
     let other = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: 5\n".to_string();
-    let o = run_docs(&[other.clone(), other], None);
+    let input = [other.clone(), other];
+    let o = run_docs(&input, None);
     assert_no_errors(&o);
+    assert_eq!(
+        o.outputs,
+        [stream(&input)],
+        "nothing to fill, nothing changed"
+    );
 }
 
 #[test]
@@ -618,6 +632,14 @@ fn same_name_in_two_namespaces_is_fine() {
     ];
     let o = run_docs(&docs, None);
     assert_no_errors(&o);
+    // Each namespace's host gets its own namespace's pool's first address.
+    for ns in ["a", "b"] {
+        assert_eq!(
+            pool_entries(&o, ns, "pool"),
+            [("node-1-pool".to_string(), "10.9.0.10".to_string())],
+            "{ns}"
+        );
+    }
 }
 
 // ---- functionConfig -------------------------------------------------------------------------
@@ -699,6 +721,15 @@ fn a_preallocation_past_walk_position_2_pow_20_is_an_error() {
     };
     let ok = run_docs(&around(p("10.16.0.0")), None);
     assert_no_errors(&ok);
+    assert_eq!(
+        entry_of(&ok, "ns", "bad", "node-1-bad").as_deref(),
+        Some("10.16.0.0")
+    );
+    assert_eq!(
+        entry_of(&ok, "ns", "bad", "node-2-bad").as_deref(),
+        Some("10.0.0.1"),
+        "the first address after the /8's network address"
+    );
     bad_pool_error(
         p("10.16.0.1"),
         "spec.preAllocations.node-1-bad",
@@ -717,6 +748,15 @@ fn an_unbounded_entry_stops_at_2_pow_20() {
     };
     let ok = run_docs(&around(p("10.16.0.0")), None);
     assert_no_errors(&ok);
+    assert_eq!(
+        entry_of(&ok, "ns", "bad", "node-1-bad").as_deref(),
+        Some("10.16.0.0")
+    );
+    assert_eq!(
+        entry_of(&ok, "ns", "bad", "node-2-bad").as_deref(),
+        Some("10.0.0.1"),
+        "the first address after the /8's network address"
+    );
     bad_pool_error(
         p("10.200.0.1"),
         "spec.preAllocations.node-1-bad",
@@ -855,7 +895,7 @@ fn mutations() -> impl Strategy<Value = Vec<Mutation>> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 64, ..ProptestConfig::default() })]
+    #![proptest_config(pt_config_persisted(64))]
 
     /// Deleting or duplicating lines never makes `run` panic; when it reports an error, every
     /// item comes back unchanged; otherwise a second run changes nothing.

@@ -156,6 +156,8 @@ fn check_mode_names_each_flag_change_at_its_field() {
     assert_no_errors(&filled);
     let o = run_text(&filled.outputs[0], Some(&config(json!({"mode": "check"}))));
     assert_no_errors(&o);
+    assert_eq!(o.outputs, filled.outputs, "check changes nothing");
+    assert!(o.changed.iter().all(|c| !c));
 }
 
 #[test]
@@ -314,6 +316,8 @@ spec:
     );
     let o = run_text(&filled.outputs[0], Some(&check));
     assert_no_errors(&o);
+    assert_eq!(o.outputs, filled.outputs, "check changes nothing");
+    assert!(o.changed.iter().all(|c| !c));
 }
 
 // ---- as a user runs it: the binary on a package on disk ----

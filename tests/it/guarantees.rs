@@ -77,7 +77,7 @@ fn the_package_fills_without_errors() {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 32, ..ProptestConfig::default() })]
+    #![proptest_config(pt_config_persisted(32))]
 
     /// Each item (one source each) comes out byte-identical whatever order the items came in,
     /// and the results are the same.
@@ -191,7 +191,7 @@ fn host_names(max: usize) -> impl Strategy<Value = std::collections::BTreeSet<St
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 48, ..ProptestConfig::default() })]
+    #![proptest_config(pt_config_persisted(48))]
 
     /// Adding hosts and a pool (overlapping the first) never changes an existing entry.
     #[test]

@@ -170,6 +170,8 @@ fn check_mode_reports_each_label_at_its_own_field() {
     let filled = run_docs(&docs, None);
     let checked = run_text(&filled.outputs[0], Some(&config(json!({"mode": "check"}))));
     assert_no_errors(&checked);
+    assert_eq!(checked.outputs, filled.outputs, "check changes nothing");
+    assert!(checked.changed.iter().all(|c| !c));
 }
 
 #[test]

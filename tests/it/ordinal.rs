@@ -311,7 +311,7 @@ fn rendering_without_write_back_keeps_every_earlier_host_in_place() {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 32, ..ProptestConfig::default() })]
+    #![proptest_config(pt_config_persisted(32))]
 
     /// A host's address depends on the host and the pool only: over random sets of numbered
     /// hosts, every host that is present gets the address of its own position.

@@ -51,7 +51,9 @@ fn snapshot(dir: &Path) -> BTreeMap<PathBuf, Vec<u8>> {
 /// One CSV row: namespace, host, pool, address, status, network.
 type Row = [String; 6];
 
+/// The rows of a successful `plan --format csv`.
 fn csv_rows(out: &Output) -> Vec<Row> {
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
     let csv = text(&out.stdout);
     let mut lines = csv.lines();
     assert_eq!(
@@ -166,6 +168,24 @@ fn plan_rows_are_what_fill_writes_with_each_status_from_the_input() {
 fn every_format_carries_the_same_rows() {
     let pkg = example("existing-lock");
     let csv = csv_rows(&ipreuse(&["plan", "--format", "csv"], &pkg));
+    // The rows themselves, so that formats that all carry nothing do not agree vacuously: every
+    // host with an address in each pool, each status the example shows.
+    let lines: Vec<String> = csv.iter().map(|r| r.join(",")).collect();
+    assert_eq!(
+        lines,
+        [
+            "prod,node-1,bmv4-pool,10.0.0.10,kept,",
+            "prod,node-1,bmv6-pool,2001:db8::5,kept,",
+            "prod,node-2,bmv4-pool,10.0.0.20,kept,",
+            "prod,node-2,bmv6-pool,2001:db8::2,new,",
+            "prod,node-3,bmv4-pool,10.0.0.33,live,",
+            "prod,node-3,bmv6-pool,2001:db8::3,new,",
+            "prod,node-4,bmv4-pool,10.0.0.50,pinned,",
+            "prod,node-4,bmv6-pool,2001:db8::4,new,",
+            "prod,node-5,bmv4-pool,10.0.0.2,new,",
+            "prod,node-5,bmv6-pool,2001:db8::6,new,",
+        ]
+    );
 
     let json = ipreuse(&["plan", "--format", "json"], &pkg);
     assert_eq!(json.status.code(), Some(0));

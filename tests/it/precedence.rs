@@ -478,6 +478,15 @@ fn live_address_out_of_bounds_in_an_unmanaged_pool_is_not_checked() {
     ];
     let o = run_docs(&docs, Some(&config(json!({"pools": ["ns/pool"]}))));
     assert_no_errors(&o);
+    assert_eq!(
+        pool_entries(&o, "ns", "pool"),
+        [("node-1-pool".to_string(), "10.0.0.10".to_string())]
+    );
+    assert_eq!(
+        pool_entries(&o, "ns", "other"),
+        [],
+        "not managed: not filled"
+    );
 }
 
 #[test]

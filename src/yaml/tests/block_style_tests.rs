@@ -111,6 +111,7 @@ fn other_styles_behave_as_keep() {
 }
 
 proptest::proptest! {
+    #![proptest_config(crate::prop_config::pt_config(256))]
     /// Whatever the text and whatever the block it replaces, the output reads back as exactly
     /// that text (checked by `set_at`), in a literal block whenever `literal_lines` allows one.
     #[test]

@@ -402,17 +402,31 @@ pub fn run_bin_stdin(args: &[&str], stdin: &str) -> std::process::Output {
 }
 
 /// A proptest configuration of `cases` cases, unless `PROPTEST_CASES` asks for another number
-/// (to explore longer).
+/// (to explore longer; proptest lets it override any configured count); failures are not
+/// written into the repository. Every `proptest!` of the tests uses this or
+/// [`pt_config_persisted`] (the crate's `prop_config` test checks it).
 pub fn pt_config(cases: u32) -> proptest::test_runner::Config {
-    let cases = std::env::var("PROPTEST_CASES")
-        .ok()
-        .and_then(|c| c.parse().ok())
-        .unwrap_or(cases);
     proptest::test_runner::Config {
-        cases,
         failure_persistence: None,
-        ..proptest::test_runner::Config::default()
+        ..pt_config_persisted(cases)
     }
+}
+
+/// [`pt_config`], with failures kept in `tests/NAME.proptest-regressions` and replayed first
+/// (proptest's default). Refuses `PROPTEST_CASES=0`, with which every property would run no
+/// case and pass.
+pub fn pt_config_persisted(cases: u32) -> proptest::test_runner::Config {
+    let config = proptest::test_runner::Config {
+        cases,
+        ..proptest::test_runner::Config::default()
+    };
+    let runs = proptest::test_runner::contextualize_config(config.clone()).cases;
+    assert!(
+        runs > 0,
+        "PROPTEST_CASES=0: the property tests would run no case and pass without testing \
+         anything; unset PROPTEST_CASES or set it to 1 or more"
+    );
+    config
 }
 
 /// The results of `o` without their `file`: each result names where its item is in the input
