@@ -14,10 +14,9 @@
 //! (which cannot be undone) lets them finish first. Temp files are hidden (`.ipreuse-*.tmp`),
 //! so a folder walk never reads one; only SIGKILL can leave one behind.
 //!
-//! Test hook, compiled only with the `test-delay` feature (which `cargo test` turns on and
-//! `cargo build` does not): `IPREUSE_TEST_WRITE_DELAY_MS=N` makes the binary wait N ms after
-//! writing each temp file, so that tests can send a signal in the middle of the write. It only
-//! slows the write down; nothing else reads it.
+//! Test hook: `IPREUSE_TEST_WRITE_DELAY_MS=N` makes the binary wait N ms after writing each
+//! temp file, so that tests can send a signal in the middle of the write. It only slows the
+//! write down; nothing else reads it.
 
 use std::fmt;
 use std::fs::{self, Metadata, Permissions};
@@ -34,7 +33,6 @@ use tempfile::NamedTempFile;
 use super::walk::Named;
 
 /// The environment variable of the test hook (see the module documentation).
-#[cfg(feature = "test-delay")]
 const DELAY_VAR: &str = "IPREUSE_TEST_WRITE_DELAY_MS";
 
 /// The signals that would otherwise end the process with temp files left behind.
@@ -323,16 +321,9 @@ fn caught() -> Option<i32> {
 }
 
 /// The test hook's delay, if set.
-#[cfg(feature = "test-delay")]
 fn test_delay() -> Option<Duration> {
     let ms = std::env::var(DELAY_VAR).ok()?.parse().ok()?;
     Some(Duration::from_millis(ms))
-}
-
-/// Without the `test-delay` feature (every build but the tests'): no delay, and no variable read.
-#[cfg(not(feature = "test-delay"))]
-fn test_delay() -> Option<Duration> {
-    None
 }
 
 /// Waits up to `d`, returning early when a watched signal arrives.

@@ -175,15 +175,6 @@ fn image_is_small_non_root_and_labelled() {
         "--version",
     ]));
     assert_eq!(inside, host, "the image's binary and `ipreuse --version`");
-
-    // The in-place write delay the signal tests use is compiled into test builds only (the
-    // `test-delay` feature): the binary the image ships has no such hook.
-    let shipped = std::fs::read(support::static_binary()).expect("read the image's binary");
-    let hook = b"IPREUSE_TEST_WRITE_DELAY_MS";
-    assert!(
-        !shipped.windows(hook.len()).any(|w| w == hook),
-        "the image's binary reads IPREUSE_TEST_WRITE_DELAY_MS: the test-delay feature is on"
-    );
 }
 
 #[test]
