@@ -786,12 +786,12 @@ fn a_successful_generate_logs_warnings_on_stderr_and_prints_only_manifests() {
 /// restrictor refuses it, `--load-restrictor LoadRestrictionsNone` allows it.
 fn app_reaching_outside(sandbox: &Sandbox, name: &str) -> PathBuf {
     let app = sandbox.app(name);
-    let shared = app.parent().expect("sites").join("shared");
-    std::fs::create_dir_all(&shared).expect("mkdir");
-    std::fs::rename(app.join("hosts.yaml"), shared.join("hosts.yaml")).expect("mv");
+    let outside = app.parent().expect("sites").join("common-hosts");
+    std::fs::create_dir_all(&outside).expect("mkdir");
+    std::fs::rename(app.join("hosts.yaml"), outside.join("hosts.yaml")).expect("mv");
     std::fs::write(
         app.join("kustomization.yaml"),
-        "apiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\nresources:\n  - ../shared/hosts.yaml\n  - ippools.yaml\n",
+        "apiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\nresources:\n  - ../common-hosts/hosts.yaml\n  - ippools.yaml\n",
     )
     .expect("write");
     app
@@ -806,7 +806,7 @@ fn the_kustomize_build_options_parameter_reaches_kustomize_build() {
     assert!(!out.status.success(), "{}", show(&out));
     assert!(out.stdout.is_empty(), "{}", show(&out));
     assert!(
-        String::from_utf8_lossy(&out.stderr).contains("shared/hosts.yaml"),
+        String::from_utf8_lossy(&out.stderr).contains("common-hosts/hosts.yaml"),
         "{}",
         show(&out)
     );
