@@ -46,7 +46,6 @@ fn fails(docs: &[String]) -> ipreuse::run::Outcome {
 
 // ---- 1. existing entry: the lock ------------------------------------------------------------
 
-#[test]
 fn existing_entry_is_kept_even_when_another_host_would_take_it_first() {
     // node-1 comes first in natural order and would take 10.0.0.10, but node-2 holds it.
     let docs = with(
@@ -84,7 +83,6 @@ fn existing_entry_outside_the_range_is_an_error_and_not_reassigned() {
     );
 }
 
-#[test]
 fn existing_entry_on_the_gateway_is_an_error() {
     let docs = with(
         hosts(&["node-1"]),
@@ -295,7 +293,6 @@ fn pin_on_an_address_another_host_holds_live_is_an_error() {
     );
 }
 
-#[test]
 fn pin_not_required_is_a_warning_and_still_taken() {
     // node-2 is left out by the host selector: its pin is not used, but .10 stays out.
     let cfg = config(json!({"hostSelector": {"matchLabels": {"role": "worker"}}}));
@@ -1961,4 +1958,13 @@ fn missing_preallocations_is_added_as_the_last_key_of_spec() {
         .expect(out);
     assert!(at > out.find("  prefix: 24\n").unwrap(), "{out}");
     assert!(at < out.find("status:").unwrap(), "{out}");
+}
+
+// ---- the case table -------------------------------------------------------------------------
+
+/// Every case of `tests/data/cases/precedence/` (one file per case; `tests/it/cases.rs` says
+/// how a case is read and checked).
+#[test]
+fn every_precedence_case_holds() {
+    crate::cases::run_table("precedence");
 }
