@@ -46,26 +46,6 @@ fn fails(docs: &[String]) -> ipreuse::run::Outcome {
 
 // ---- 1. existing entry: the lock ------------------------------------------------------------
 
-fn existing_entry_is_kept_even_when_another_host_would_take_it_first() {
-    // node-1 comes first in natural order and would take 10.0.0.10, but node-2 holds it.
-    let docs = with(
-        hosts(&["node-1", "node-2", "node-3"]),
-        [v4_pool()
-            .entry("node-2-pool", "10.0.0.10")
-            .entry("node-3-pool", "10.0.0.15")
-            .yaml()],
-    );
-    let (_, e) = fill(&docs);
-    assert_eq!(
-        e,
-        pairs(&[
-            ("node-2-pool", "10.0.0.10"),
-            ("node-3-pool", "10.0.0.15"),
-            ("node-1-pool", "10.0.0.11"),
-        ])
-    );
-}
-
 #[test]
 fn existing_entry_outside_the_range_is_an_error_and_not_reassigned() {
     let docs = with(
@@ -79,28 +59,6 @@ fn existing_entry_outside_the_range_is_an_error_and_not_reassigned() {
             path: Some("spec.preAllocations.node-1-pool"),
             object: Some(("IPPool", "pool")),
             says: &["10.0.0.99"],
-        },
-    );
-}
-
-fn existing_entry_on_the_gateway_is_an_error() {
-    let docs = with(
-        hosts(&["node-1"]),
-        [v4_pool()
-            .gateway("10.0.0.12")
-            .entry("node-1-pool", "10.0.0.12")
-            .yaml()],
-    );
-    let o = fails(&docs);
-    assert_error(
-        &o,
-        Want {
-            path: Some("spec.preAllocations.node-1-pool"),
-            object: Some(("IPPool", "pool")),
-            says: &[
-                "entry node-1-pool: 10.0.0.12 is reserved (rule 1): the gateway of the pool \
-                 (spec.gateway)",
-            ],
         },
     );
 }
@@ -288,33 +246,6 @@ fn pin_on_an_address_another_host_holds_live_is_an_error() {
         Want {
             path: Some("metadata.annotations.[ipreuse.dev/ip.pool]"),
             says: &["10.0.0.12", "node-1-pool"],
-            ..Want::default()
-        },
-    );
-}
-
-fn pin_not_required_is_a_warning_and_still_taken() {
-    // node-2 is left out by the host selector: its pin is not used, but .10 stays out.
-    let cfg = config(json!({"hostSelector": {"matchLabels": {"role": "worker"}}}));
-    let docs = vec![
-        host("node-1", "ns").label("role", "worker").yaml(),
-        host("node-2", "ns")
-            .label("role", "cp")
-            .pin("pool", "10.0.0.10")
-            .yaml(),
-        v4_pool().yaml(),
-    ];
-    let o = run_docs(&docs, Some(&cfg));
-    assert_no_errors(&o);
-    assert_eq!(
-        pool_entries(&o, "ns", "pool"),
-        pairs(&[("node-1-pool", "10.0.0.11")])
-    );
-    assert_warning(
-        &o,
-        Want {
-            path: Some("metadata.annotations.[ipreuse.dev/ip.pool]"),
-            object: Some(("BareMetalHost", "node-2")),
             ..Want::default()
         },
     );
