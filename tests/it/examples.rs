@@ -376,6 +376,65 @@ fn every_kptfile_runs_ipreuse_from_path() {
     }
 }
 
+/// Each example names what it shows: its Kptfile's `info.description` (what `kpt pkg tree` and
+/// the catalog show), and a row of the case table in `examples/README.md`; the table names no
+/// folder that is not there.
+#[test]
+fn every_example_names_what_it_shows() {
+    let readme =
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/README.md"))
+            .expect("reading examples/README.md");
+    // The rows of the `| case | shows |` table: "| `name` | what it shows |".
+    let table = readme
+        .split_once("| case | shows |")
+        .map(|(_, rest)| rest.split("\n\n").next().unwrap_or(""))
+        .expect("examples/README.md has a `| case | shows |` table");
+    let rows: BTreeMap<String, String> = table
+        .lines()
+        .filter_map(|l| l.strip_prefix("| `"))
+        .filter_map(|l| l.split_once("` | "))
+        .map(|(name, rest)| {
+            (
+                name.to_string(),
+                rest.trim_end_matches('|').trim().to_string(),
+            )
+        })
+        .collect();
+    let mut problems = Vec::new();
+    let names: Vec<String> = examples().into_iter().map(|e| e.name).collect();
+    for example in examples() {
+        let text = std::fs::read_to_string(example.dir.join("Kptfile")).expect("reading a Kptfile");
+        let kptfile: serde_json::Value =
+            serde_saphyr::from_str(&text).unwrap_or_else(|e| panic!("{}: {e}", example.name));
+        let description = kptfile
+            .pointer("/info/description")
+            .and_then(serde_json::Value::as_str)
+            .unwrap_or("");
+        if description.split_whitespace().count() < 3 {
+            problems.push(format!(
+                "{}: the Kptfile has no info.description",
+                example.name
+            ));
+        }
+        match rows.get(&example.name) {
+            Some(shows) if shows.split_whitespace().count() >= 5 => {}
+            _ => problems.push(format!(
+                "{}: examples/README.md has no row saying what it shows",
+                example.name
+            )),
+        }
+    }
+    for name in rows.keys() {
+        if !names.contains(name) {
+            problems.push(format!(
+                "examples/README.md has a row for {name}, which is not an example"
+            ));
+        }
+    }
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+    assert!(rows.len() >= names.len(), "rows: {:?}", rows.keys());
+}
+
 #[test]
 fn render_matches_expected() {
     let mut failures = Vec::new();
