@@ -4,6 +4,7 @@
 use serde_json::{Value, json};
 
 use super::*;
+use crate::fixtures;
 use crate::model;
 use crate::model::{HostId, PoolId};
 
@@ -11,10 +12,20 @@ const NS: &str = "lab";
 const V1: &str = "infrastructure.cluster.x-k8s.io/v1beta1";
 const V2: &str = "infrastructure.cluster.x-k8s.io/v1beta2";
 
+/// The one object of YAML `text`, as the function reads it.
+fn value(text: &str) -> Value {
+    let docs = crate::yaml::parse(text).expect("test YAML parses");
+    assert_eq!(docs.len(), 1, "one object: {text}");
+    docs[0].root.to_json()
+}
+
 fn pool(name: &str) -> Value {
-    json!({"apiVersion": "ipam.metal3.io/v1alpha1", "kind": "IPPool",
-        "metadata": {"name": name, "namespace": NS},
-        "spec": {"pools": [{"start": "172.22.0.10", "end": "172.22.0.50"}], "prefix": 24}})
+    value(
+        &fixtures::pool(name, NS)
+            .range(fixtures::range("172.22.0.10", "172.22.0.50"))
+            .prefix(24)
+            .yaml(),
+    )
 }
 
 fn pool_with_indexes(name: &str, indexes: Value) -> Value {
@@ -31,15 +42,13 @@ fn host(name: &str) -> Value {
 
 /// An IPAddress as the IPAM writes it (owners: the pool and the claim).
 fn ip_address(pool: &str, claim: &str, address: &str) -> Value {
-    json!({"apiVersion": "ipam.metal3.io/v1alpha1", "kind": "IPAddress",
-        "metadata": {"name": format!("{pool}-{}", address.replace(['.', ':'], "-")), "namespace": NS,
-            "uid": "a1", "finalizers": ["ipaddress.ipam.metal3.io"],
-            "ownerReferences": [
-                {"apiVersion": "ipam.metal3.io/v1alpha1", "kind": "IPPool", "name": pool, "uid": "p1"},
-                {"apiVersion": "ipam.metal3.io/v1alpha1", "kind": "IPClaim", "name": claim, "uid": "c1",
-                 "controller": true}]},
-        "spec": {"address": address, "prefix": 24, "gateway": "172.22.0.1",
-            "claim": {"name": claim, "namespace": NS}, "pool": {"name": pool, "namespace": NS}}})
+    value(&fixtures::ip_address(
+        pool,
+        claim,
+        address,
+        "172.22.0.1",
+        NS,
+    ))
 }
 
 /// An IPClaim owned by Metal3Data `data` (after a Metal3DataClaim owner, as CAPM3 v1.14

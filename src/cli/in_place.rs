@@ -13,10 +13,6 @@
 //! renames removes every temp file and ends the process by that signal; one during the renames
 //! (which cannot be undone) lets them finish first. Temp files are hidden (`.ipreuse-*.tmp`),
 //! so a folder walk never reads one; only SIGKILL can leave one behind.
-//!
-//! Test hook: `IPREUSE_TEST_WRITE_DELAY_MS=N` makes the binary wait N ms after writing each
-//! temp file, so that tests can send a signal in the middle of the write. It only slows the
-//! write down; nothing else reads it.
 
 use std::fmt;
 use std::fs::{self, Metadata, Permissions};
@@ -24,16 +20,12 @@ use std::io::{self, Write};
 use std::os::unix::fs::{MetadataExt, PermissionsExt};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::time::{Duration, Instant};
 
 use rustix::fs::{Access, AtFlags, CWD};
 use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
 use tempfile::NamedTempFile;
 
 use super::walk::Named;
-
-/// The environment variable of the test hook (see the module documentation).
-const DELAY_VAR: &str = "IPREUSE_TEST_WRITE_DELAY_MS";
 
 /// The signals that would otherwise end the process with temp files left behind.
 const WATCHED: [i32; 3] = [SIGINT, SIGTERM, SIGHUP];
@@ -142,7 +134,6 @@ pub fn write(named: &Named, texts: &[String], changed: &[bool]) -> Result<Writte
         });
     }
     watch_signals()?;
-    let delay = test_delay();
     let mut temps = Vec::new();
     for t in &targets {
         if let Some(sig) = caught() {
@@ -151,9 +142,6 @@ pub fn write(named: &Named, texts: &[String], changed: &[bool]) -> Result<Writte
         match write_temp(t) {
             Ok(tmp) => temps.push(tmp),
             Err(p) => problems.push(p),
-        }
-        if let Some(d) = delay {
-            pause(d);
         }
     }
     // Returning drops `temps`, and dropping a temp file removes it.
@@ -317,20 +305,6 @@ fn caught() -> Option<i32> {
     match CAUGHT.load(Ordering::SeqCst) {
         0 => None,
         n => Some(i32::try_from(n).unwrap_or(SIGTERM)),
-    }
-}
-
-/// The test hook's delay, if set.
-fn test_delay() -> Option<Duration> {
-    let ms = std::env::var(DELAY_VAR).ok()?.parse().ok()?;
-    Some(Duration::from_millis(ms))
-}
-
-/// Waits up to `d`, returning early when a watched signal arrives.
-fn pause(d: Duration) {
-    let until = Instant::now() + d;
-    while caught().is_none() && Instant::now() < until {
-        std::thread::sleep(Duration::from_millis(5));
     }
 }
 

@@ -35,36 +35,28 @@ fn pool(name: &str, ns: &str) -> String {
 /// A v1beta2 Metal3MachineTemplate; `selector` is the hostSelector's YAML (flow), `data` the
 /// data template's name.
 fn machine(name: &str, ns: &str, selector: &str, data: Option<&str>) -> String {
-    let mut s = format!(
-        "apiVersion: infrastructure.cluster.x-k8s.io/v1beta2\nkind: Metal3MachineTemplate\nmetadata:\n  name: {name}\n  \
-         namespace: {ns}\nspec:\n  template:\n    spec:\n      image: {{url: http://x/img, checksum: c}}\n"
-    );
+    let mut m = fixtures::machine_template(name, ns);
     if !selector.is_empty() {
-        s.push_str(&format!("      hostSelector: {selector}\n"));
+        m = m.host_selector(selector);
     }
     if let Some(d) = data {
-        s.push_str(&format!("      dataTemplate: {{name: {d}}}\n"));
+        m = m.data_template(d);
     }
-    s
+    m.yaml()
 }
 
 /// A v1beta2 Metal3DataTemplate whose IPv4 networks take their addresses from `pools` (each an
 /// `ipAddressFromIPPool`, or YAML of a network entry when it starts with `{`).
 fn data(name: &str, ns: &str, pools: &[&str]) -> String {
-    let mut s = format!(
-        "apiVersion: infrastructure.cluster.x-k8s.io/v1beta2\nkind: Metal3DataTemplate\nmetadata:\n  name: {name}\n  \
-         namespace: {ns}\nspec:\n  clusterName: c\n  networkData:\n    networks:\n      ipv4:\n"
-    );
+    let mut d = fixtures::data_template(name, ns).cluster_name("c");
     for (i, p) in pools.iter().enumerate() {
-        if p.starts_with('{') {
-            s.push_str(&format!("      - {p}\n"));
+        d = if p.starts_with('{') {
+            d.network_yaml(&format!("- {p}"))
         } else {
-            s.push_str(&format!(
-                "      - {{id: n{i}, link: eth{i}, ipAddressFromIPPool: {p}}}\n"
-            ));
-        }
+            d.network(&format!("n{i}"), &format!("eth{i}"), p)
+        };
     }
-    s
+    d.yaml()
 }
 
 fn templates() -> Config {

@@ -10,13 +10,13 @@ fn k(s: &str) -> Seg {
 }
 
 fn pool(name: &str, entries: usize) -> String {
-    let mut s = format!(
-        "apiVersion: ipam.metal3.io/v1alpha1\nkind: IPPool\nmetadata:\n  name: {name}\nspec:\n  pools:\n  - start: 10.0.0.1\n    end: 10.0.0.99\n  preAllocations:\n"
-    );
+    let mut p =
+        crate::fixtures::pool(name, "").range(crate::fixtures::range("10.0.0.1", "10.0.0.99"));
+    p.ns = None;
     for i in 0..entries {
-        s.push_str(&format!("    h{i}-{name}: \"10.0.0.{}\"\n", i + 1));
+        p = p.entry(&format!("h{i}-{name}"), &format!("10.0.0.{}", i + 1));
     }
-    s
+    p.yaml()
 }
 
 fn add(key: &str, value: &str) -> Edit {

@@ -719,7 +719,10 @@ fn the_in_place_workflow_fills_the_git_package_and_leaves_the_export_alone() {
     write(&root.join("live.yaml"), &export);
     write(
         &root.join("adopt.yaml"),
-        "apiVersion: fn.ipreuse.dev/v1alpha1\nkind: IPReuse\nmetadata:\n  name: adopt\nspec:\n  labels: false\n  controllerFlag: false\n",
+        &ipreuse_config("adopt")
+            .set("labels", "false")
+            .set("controllerFlag", "false")
+            .yaml(),
     );
     let run = || {
         Command::new(env!("CARGO_BIN_EXE_ipreuse"))

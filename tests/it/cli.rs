@@ -105,7 +105,9 @@ fn plain_stream_with_config_file() {
     let cfg = dir.path().join("cfg.yaml");
     std::fs::write(
         &cfg,
-        "apiVersion: fn.ipreuse.dev/v1alpha1\nkind: IPReuse\nmetadata:\n  name: c\nspec:\n  reserve: [\"10.0.0.11\"]\n",
+        common::ipreuse_config("c")
+            .set("reserve", "[\"10.0.0.11\"]")
+            .yaml(),
     )
     .expect("write cfg");
     let out = run_stdin(
@@ -252,7 +254,10 @@ fn mode_flag_overrides_the_config_mode() {
     let cfg = dir.path().join("cfg.yaml");
     std::fs::write(
         &cfg,
-        "apiVersion: fn.ipreuse.dev/v1alpha1\nkind: IPReuse\nmetadata:\n  name: c\nspec:\n  mode: check\n  controllerFlag: false\n",
+        common::ipreuse_config("c")
+            .set("mode", "check")
+            .set("controllerFlag", "false")
+            .yaml(),
     )
     .expect("write");
     let cfg = cfg.to_str().expect("path");

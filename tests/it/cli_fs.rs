@@ -3,6 +3,7 @@
 //! Each test is named after the bug it holds down.
 
 use crate::common;
+use crate::support::slow_fsync;
 
 use std::collections::BTreeMap;
 use std::os::unix::fs::{MetadataExt, PermissionsExt, symlink};
@@ -429,8 +430,10 @@ fn count_entries(root: &Path) -> usize {
         .sum()
 }
 
-/// Sends `signal` while the temp files are being written (the test hook slows that phase
-/// down) and checks that no temp file is left and no file changed.
+/// Sends `signal` while the temp files are being written and checks that no temp file is left
+/// and no file changed. The write is slowed down from outside, by the LD_PRELOAD shim
+/// `support::slow_fsync` (each `fsync` of a temp file waits 5 s, or until a signal arrives); the
+/// binary has no test hook.
 fn interrupt_during_the_write(signal: rustix::process::Signal, name: &str) {
     let (dir, pkg) = package();
     for sub in ["a", "b", "c"] {
@@ -438,23 +441,29 @@ fn interrupt_during_the_write(signal: rustix::process::Signal, name: &str) {
         pool_file(&pkg.join(sub).join(POOL), sub);
     }
     let before = snapshot(dir.path());
-    let mut child = bin()
-        .arg("--in-place")
-        .arg(&pkg)
-        .env("IPREUSE_TEST_WRITE_DELAY_MS", "10000")
+    let logs = tempfile::tempdir().expect("tempdir");
+    let log = logs.path().join("fsync.log");
+    let mut cmd = bin();
+    cmd.arg("--in-place").arg(&pkg);
+    let mut child = slow_fsync::slow_down(&mut cmd, 5000, &log)
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
         .expect("start ipreuse");
-    // Wait for the first temp file: the write phase has begun, the signal handlers are set.
+    // Wait until the binary, still running, is inside the shim's fsync of its first temp file:
+    // the write phase has begun (the signal handlers are set) and the shim slows it down.
     let start = Instant::now();
-    while count_entries(dir.path()) == before.len() {
+    while slow_fsync::slowed_down(&log) == 0 || count_entries(dir.path()) == before.len() {
         if start.elapsed() > Duration::from_secs(30) || child.try_wait().expect("wait").is_some() {
             let _ = child.kill();
             let out = child.wait_with_output().expect("output");
             panic!(
-                "no temp file appeared while ipreuse wrote: {}",
+                "ipreuse was not seen inside a slowed fsync with a temp file written ({} slowed \
+                 call(s), {} entries, {} before; is the shim loaded?): {}",
+                slow_fsync::slowed_down(&log),
+                count_entries(dir.path()),
+                before.len(),
                 text(&out.stderr)
             );
         }
@@ -464,7 +473,7 @@ fn interrupt_during_the_write(signal: rustix::process::Signal, name: &str) {
         .expect("send the signal");
     let start = Instant::now();
     while child.try_wait().expect("wait").is_none() {
-        if start.elapsed() > Duration::from_secs(10) {
+        if start.elapsed() > Duration::from_secs(30) {
             let _ = child.kill();
             panic!("ipreuse did not stop on {name}");
         }
@@ -483,6 +492,11 @@ fn interrupt_during_the_write(signal: rustix::process::Signal, name: &str) {
         text(&out.stderr).contains(&format!("interrupted by {name}")),
         "stderr: {}",
         text(&out.stderr)
+    );
+    assert_eq!(
+        slow_fsync::slowed_down(&log),
+        1,
+        "the signal stops the write at the temp file being synced: no further temp file is written"
     );
 }
 

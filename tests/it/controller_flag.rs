@@ -399,7 +399,9 @@ fn on_disk_a_manager_pinned_by_digest_fails_until_capm3_version_is_set() {
     let cfg = dir.path().join("ipreuse.yaml");
     std::fs::write(
         &cfg,
-        "apiVersion: fn.ipreuse.dev/v1alpha1\nkind: IPReuse\nmetadata:\n  name: cfg\nspec:\n  capm3Version: v1.13.2\n",
+        common::ipreuse_config("cfg")
+            .set("capm3Version", "v1.13.2")
+            .yaml(),
     )
     .expect("write");
     let (code, stderr) = ipreuse(&[

@@ -1,5 +1,7 @@
 //! Builders of the objects the tests feed the function, as YAML text: BareMetalHosts, IPPools
-//! with their ranges, entries and live claims, Clusters, and streams of them. Plain std, so that
+//! with their ranges, entries and live claims, Metal3DataTemplates with their pool references,
+//! Metal3MachineTemplates, IPClaims, IPAddresses, the IPReuse config, Clusters, and streams of
+//! them. Plain std, so that
 //! the unit tests of `src/` include it too (`#[cfg(test)] #[path = "../tests/it/fixtures.rs"]` in
 //! `src/lib.rs`) and both kinds of test build a pool one way.
 
@@ -246,6 +248,328 @@ impl Pool {
             s.push_str("status:\n  indexes:\n");
             for (k, v) in &self.indexes {
                 writeln!(s, "    {k}: {v}").unwrap();
+            }
+        }
+        s
+    }
+}
+
+/// A `Metal3DataTemplate` of `infrastructure.cluster.x-k8s.io/{version}`: the pools its
+/// `metaData` takes addresses from, and its IPv4 networks, each taking its address from a pool.
+#[derive(Clone, Debug)]
+pub struct DataTemplate {
+    pub name: String,
+    pub ns: String,
+    /// `v1beta1` or `v1beta2`; it also picks the spelling of the metaData pool list.
+    pub version: String,
+    pub cluster: String,
+    /// The metaData pool references: key and IPPool name.
+    pub meta_pools: Vec<(String, String)>,
+    /// The `spec.networkData.networks.ipv4` entries, each as YAML lines (indented by 6).
+    pub networks: Vec<String>,
+}
+
+/// A v1beta2 data template of cluster `test1` in `ns`, with no pool references yet.
+pub fn data_template(name: &str, ns: &str) -> DataTemplate {
+    DataTemplate {
+        name: name.into(),
+        ns: ns.into(),
+        version: "v1beta2".into(),
+        cluster: "test1".into(),
+        meta_pools: Vec::new(),
+        networks: Vec::new(),
+    }
+}
+
+impl DataTemplate {
+    /// The API version: `v1beta1` (metaData list `ipAddressesFromIPPool`) or `v1beta2`
+    /// (`ipAddressesFromPool`).
+    pub fn version(mut self, v: &str) -> Self {
+        self.version = v.into();
+        self
+    }
+    /// `spec.clusterName`.
+    pub fn cluster_name(mut self, c: &str) -> Self {
+        self.cluster = c.into();
+        self
+    }
+    /// A metaData entry `key` whose address comes from the Metal3 IPPool `pool`, in the list
+    /// this version spells (`ipAddressesFromIPPool` in v1beta1, `ipAddressesFromPool` in v1beta2).
+    pub fn meta_pool(mut self, key: &str, pool: &str) -> Self {
+        self.meta_pools.push((key.into(), pool.into()));
+        self
+    }
+    /// An IPv4 network `id` on `link` with `ipAddressFromIPPool: pool` (the same field in both
+    /// versions).
+    pub fn network(self, id: &str, link: &str, pool: &str) -> Self {
+        self.network_yaml(&format!(
+            "- id: {id}\n  link: {link}\n  ipAddressFromIPPool: {pool}\n"
+        ))
+    }
+    /// [`DataTemplate::network`] with a default route whose gateway comes from the same pool
+    /// (`routes[].gateway.fromIPPool`), as CAPM3's e2e templates write it.
+    pub fn routed_network(self, id: &str, link: &str, pool: &str) -> Self {
+        self.network_yaml(&format!(
+            "- id: {id}\n  link: {link}\n  ipAddressFromIPPool: {pool}\n  routes:\n  - gateway:\n      fromIPPool: {pool}\n    network: 0.0.0.0\n    prefix: 0\n"
+        ))
+    }
+    /// An IPv4 network entry written as given: a list item (`- ...`), block or flow, each line
+    /// relative to the list.
+    pub fn network_yaml(mut self, item: &str) -> Self {
+        let mut lines = String::new();
+        for line in item.lines() {
+            writeln!(lines, "      {line}").unwrap();
+        }
+        self.networks.push(lines);
+        self
+    }
+
+    pub fn yaml(&self) -> String {
+        let mut s = format!(
+            "apiVersion: infrastructure.cluster.x-k8s.io/{}\nkind: Metal3DataTemplate\nmetadata:\n  name: {}\n  namespace: {}\nspec:\n  clusterName: {}\n",
+            self.version, self.name, self.ns, self.cluster
+        );
+        if !self.meta_pools.is_empty() {
+            let list = if self.version == "v1beta1" {
+                "ipAddressesFromIPPool"
+            } else {
+                "ipAddressesFromPool"
+            };
+            writeln!(s, "  metaData:\n    {list}:").unwrap();
+            for (key, pool) in &self.meta_pools {
+                writeln!(
+                    s,
+                    "    - key: {key}\n      name: {pool}\n      apiGroup: ipam.metal3.io\n      kind: IPPool"
+                )
+                .unwrap();
+            }
+        }
+        if !self.networks.is_empty() {
+            s.push_str("  networkData:\n    networks:\n      ipv4:\n");
+            for n in &self.networks {
+                s.push_str(n);
+            }
+        }
+        s
+    }
+}
+
+/// A `Metal3MachineTemplate` of `infrastructure.cluster.x-k8s.io/{version}`: which hosts it may
+/// select and which data template its machines use.
+#[derive(Clone, Debug)]
+pub struct MachineTemplate {
+    pub name: String,
+    pub ns: String,
+    pub version: String,
+    /// `spec.template.spec.dataTemplate.name`.
+    pub data_template: Option<String>,
+    /// `spec.template.spec.hostSelector`, as flow YAML.
+    pub host_selector: Option<String>,
+}
+
+/// A v1beta2 machine template in `ns` with neither a data template nor a host selector yet.
+pub fn machine_template(name: &str, ns: &str) -> MachineTemplate {
+    MachineTemplate {
+        name: name.into(),
+        ns: ns.into(),
+        version: "v1beta2".into(),
+        data_template: None,
+        host_selector: None,
+    }
+}
+
+impl MachineTemplate {
+    /// The API version, `v1beta1` or `v1beta2` (both spell these fields alike).
+    pub fn version(mut self, v: &str) -> Self {
+        self.version = v.into();
+        self
+    }
+    /// The data template its machines use.
+    pub fn data_template(mut self, name: &str) -> Self {
+        self.data_template = Some(name.into());
+        self
+    }
+    /// `hostSelector`, as flow YAML (`{matchLabels: {role: worker}}`).
+    pub fn host_selector(mut self, flow: &str) -> Self {
+        self.host_selector = Some(flow.into());
+        self
+    }
+
+    pub fn yaml(&self) -> String {
+        let mut s = format!(
+            "apiVersion: infrastructure.cluster.x-k8s.io/{}\nkind: Metal3MachineTemplate\nmetadata:\n  name: {}\n  namespace: {}\nspec:\n  template:\n    spec:\n",
+            self.version, self.name, self.ns
+        );
+        if let Some(d) = &self.data_template {
+            writeln!(s, "      dataTemplate:\n        name: {d}").unwrap();
+        }
+        if let Some(sel) = &self.host_selector {
+            writeln!(s, "      hostSelector: {sel}").unwrap();
+        }
+        s.push_str("      image:\n        url: http://172.22.0.1/images/ubuntu.raw\n        checksum: http://172.22.0.1/images/ubuntu.raw.sha256sum\n");
+        s
+    }
+}
+
+/// An `ipam.metal3.io/v1alpha1` IPClaim, as CAPM3 makes one for a Metal3Data.
+#[derive(Clone, Debug)]
+pub struct Claim {
+    pub name: String,
+    pub ns: String,
+    /// `spec.pool.name` (none: `spec: {}`).
+    pub pool: Option<String>,
+    /// `spec.pool.namespace`.
+    pub pool_ns: Option<String>,
+    /// Lines written under `metadata:` after the namespace, as given (indented by two).
+    pub metadata: String,
+    /// `metadata.ownerReferences` entries, each as YAML lines (indented by two).
+    pub owners: Vec<String>,
+}
+
+/// A claim in `ns` with no pool and no owner yet.
+pub fn claim(name: &str, ns: &str) -> Claim {
+    Claim {
+        name: name.into(),
+        ns: ns.into(),
+        pool: None,
+        pool_ns: None,
+        metadata: String::new(),
+        owners: Vec::new(),
+    }
+}
+
+impl Claim {
+    /// `spec.pool.name`.
+    pub fn pool(mut self, name: &str) -> Self {
+        self.pool = Some(name.into());
+        self
+    }
+    /// `spec.pool.namespace`.
+    pub fn pool_namespace(mut self, ns: &str) -> Self {
+        self.pool_ns = Some(ns.into());
+        self
+    }
+    /// Lines under `metadata:` (labels, annotations), written as given; each indented by two.
+    #[allow(
+        dead_code,
+        reason = "used by the unit tests of src/transform/labels only"
+    )]
+    pub fn metadata_yaml(mut self, lines: &str) -> Self {
+        self.metadata.push_str(lines);
+        self
+    }
+    /// An owner reference of `kind` and `name` in `apiVersion` (`controller: true` when
+    /// `controller`), as the API server writes it (keys sorted).
+    pub fn owner(
+        mut self,
+        api_version: &str,
+        kind: &str,
+        name: &str,
+        uid: &str,
+        controller: bool,
+    ) -> Self {
+        let mut o = format!("  - apiVersion: {api_version}\n");
+        if controller {
+            o.push_str("    controller: true\n");
+        }
+        write!(o, "    kind: {kind}\n    name: {name}\n    uid: {uid}\n").unwrap();
+        self.owners.push(o);
+        self
+    }
+    /// Owned (as controller) by the v1beta2 Metal3Data `data`, as CAPM3 makes its claims.
+    pub fn owned_by_data(self, data: &str, uid: &str) -> Self {
+        self.owner(
+            "infrastructure.cluster.x-k8s.io/v1beta2",
+            "Metal3Data",
+            data,
+            uid,
+            true,
+        )
+    }
+
+    pub fn yaml(&self) -> String {
+        let mut s = format!(
+            "apiVersion: ipam.metal3.io/v1alpha1\nkind: IPClaim\nmetadata:\n  name: {}\n  namespace: {}\n",
+            self.name, self.ns
+        );
+        s.push_str(&self.metadata);
+        if !self.owners.is_empty() {
+            s.push_str("  ownerReferences:\n");
+            for o in &self.owners {
+                s.push_str(o);
+            }
+        }
+        match &self.pool {
+            None => s.push_str("spec: {}\n"),
+            Some(p) => {
+                writeln!(s, "spec:\n  pool:\n    name: {p}").unwrap();
+                if let Some(ns) = &self.pool_ns {
+                    writeln!(s, "    namespace: {ns}").unwrap();
+                }
+            }
+        }
+        s
+    }
+}
+
+/// An `ipam.metal3.io/v1alpha1` IPAddress as the IPAM writes it for `claim` from `pool`, in
+/// `ns`: named `{pool}-{address with - for . and :}`, owned by the pool and (as controller) the
+/// claim, prefix 24, gateway `gateway`.
+#[allow(dead_code, reason = "used by the unit tests of src/adopt only")]
+pub fn ip_address(pool: &str, claim: &str, address: &str, gateway: &str, ns: &str) -> String {
+    let name = format!("{pool}-{}", address.replace(['.', ':'], "-"));
+    format!(
+        "apiVersion: ipam.metal3.io/v1alpha1\nkind: IPAddress\nmetadata:\n  name: {name}\n  namespace: {ns}\n  uid: a1\n  finalizers:\n  - ipaddress.ipam.metal3.io\n  ownerReferences:\n  - apiVersion: ipam.metal3.io/v1alpha1\n    kind: IPPool\n    name: {pool}\n    uid: p1\n  - apiVersion: ipam.metal3.io/v1alpha1\n    kind: IPClaim\n    name: {claim}\n    uid: c1\n    controller: true\nspec:\n  address: \"{address}\"\n  prefix: 24\n  gateway: \"{gateway}\"\n  claim:\n    name: {claim}\n    namespace: {ns}\n  pool:\n    name: {pool}\n    namespace: {ns}\n"
+    )
+}
+
+/// The function's typed config, `fn.ipreuse.dev/v1alpha1` `IPReuse`, as YAML text.
+#[derive(Clone, Debug)]
+pub struct IpReuseConfig {
+    pub name: String,
+    /// `metadata.annotations`.
+    pub annotations: Vec<(String, String)>,
+    /// `spec` fields: key and the value as YAML (a scalar or flow).
+    pub spec: Vec<(String, String)>,
+}
+
+/// A config named `name` with an empty spec.
+pub fn ipreuse_config(name: &str) -> IpReuseConfig {
+    IpReuseConfig {
+        name: name.into(),
+        annotations: Vec::new(),
+        spec: Vec::new(),
+    }
+}
+
+impl IpReuseConfig {
+    /// A `spec` field; `value` is written as given (`check`, `false`, `["10.0.0.11"]`).
+    pub fn set(mut self, key: &str, value: &str) -> Self {
+        self.spec.push((key.into(), value.into()));
+        self
+    }
+    /// `config.kubernetes.io/local-config: "true"`, which keeps kpt from writing it out.
+    pub fn local_config(mut self) -> Self {
+        self.annotations
+            .push(("config.kubernetes.io/local-config".into(), "true".into()));
+        self
+    }
+
+    pub fn yaml(&self) -> String {
+        let mut s = format!(
+            "apiVersion: fn.ipreuse.dev/v1alpha1\nkind: IPReuse\nmetadata:\n  name: {}\n",
+            self.name
+        );
+        if !self.annotations.is_empty() {
+            s.push_str("  annotations:\n");
+            for (k, v) in &self.annotations {
+                writeln!(s, "    {k}: \"{v}\"").unwrap();
+            }
+        }
+        if !self.spec.is_empty() {
+            s.push_str("spec:\n");
+            for (k, v) in &self.spec {
+                writeln!(s, "  {k}: {v}").unwrap();
             }
         }
         s

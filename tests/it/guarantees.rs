@@ -296,9 +296,7 @@ fn transactional_resource_list() {
         .collect();
     let input = resource_list(
         &items,
-        Some(
-            "apiVersion: fn.ipreuse.dev/v1alpha1\nkind: IPReuse\nmetadata:\n  name: cfg\nspec:\n  prune: true\n",
-        ),
+        Some(&ipreuse_config("cfg").set("prune", "true").yaml()),
     );
     let o = run_text(&input, None);
     assert!(!errors(&o).is_empty(), "{}", dump(&o));

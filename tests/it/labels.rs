@@ -14,28 +14,18 @@ const POOL_NAME: &str = "infrastructure.cluster.x-k8s.io/pool-name";
 /// A claim `{host}-{pool}` as CAPM3 makes it with the name-based flag on, owned by Metal3Data
 /// `data` (after a Metal3DataClaim owner, as CAPM3 v1.14 writes them).
 fn claim(host: &str, pool: &str, data: &str, ns: &str) -> String {
-    format!(
-        "apiVersion: ipam.metal3.io/v1alpha1
-kind: IPClaim
-metadata:
-  name: {host}-{pool}
-  namespace: {ns}
-  ownerReferences:
-  - apiVersion: infrastructure.cluster.x-k8s.io/v1beta2
-    kind: Metal3DataClaim
-    name: m3m-{host}
-    uid: 00000000-0000-4000-8000-000000000001
-  - apiVersion: infrastructure.cluster.x-k8s.io/v1beta2
-    controller: true
-    kind: Metal3Data
-    name: {data}
-    uid: 00000000-0000-4000-8000-000000000002
-spec:
-  pool:
-    name: {pool}
-    namespace: {ns}
-"
-    )
+    crate::fixtures::claim(&format!("{host}-{pool}"), ns)
+        .owner(
+            "infrastructure.cluster.x-k8s.io/v1beta2",
+            "Metal3DataClaim",
+            &format!("m3m-{host}"),
+            "00000000-0000-4000-8000-000000000001",
+            false,
+        )
+        .owned_by_data(data, "00000000-0000-4000-8000-000000000002")
+        .pool(pool)
+        .pool_namespace(ns)
+        .yaml()
 }
 
 fn metal3data(name: &str, template: &str, ns: &str) -> String {
@@ -56,22 +46,10 @@ spec:
 }
 
 fn data_template(name: &str, pool: &str, ns: &str) -> String {
-    format!(
-        "apiVersion: infrastructure.cluster.x-k8s.io/v1beta2
-kind: Metal3DataTemplate
-metadata:
-  name: {name}
-  namespace: {ns}
-spec:
-  clusterName: lab
-  networkData:
-    networks:
-      ipv4:
-      - id: prov
-        link: eth0
-        ipAddressFromIPPool: {pool}
-"
-    )
+    crate::fixtures::data_template(name, ns)
+        .cluster_name("lab")
+        .network("prov", "eth0", pool)
+        .yaml()
 }
 
 fn package() -> Vec<String> {

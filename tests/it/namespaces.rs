@@ -366,7 +366,10 @@ fn in_place_on_host_files_without_a_namespace_warns_and_with_default_namespace_f
     let cfg = tmp.path().join("cfg.yaml");
     std::fs::write(
         &cfg,
-        "apiVersion: fn.ipreuse.dev/v1alpha1\nkind: IPReuse\nmetadata:\n  name: c\nspec:\n  defaultNamespace: metal3\n  controllerFlag: false\n",
+        common::ipreuse_config("c")
+            .set("defaultNamespace", "metal3")
+            .set("controllerFlag", "false")
+            .yaml(),
     )
     .expect("write");
     let out = Command::new(bin)
@@ -398,7 +401,10 @@ fn the_package_s_own_config_file_can_set_the_default_namespace() {
     on_disk(tmp.path());
     std::fs::write(
         tmp.path().join("ipreuse.yaml"),
-        "apiVersion: fn.ipreuse.dev/v1alpha1\nkind: IPReuse\nmetadata:\n  name: c\n  annotations:\n    config.kubernetes.io/local-config: \"true\"\nspec:\n  defaultNamespace: metal3\n",
+        common::ipreuse_config("c")
+            .local_config()
+            .set("defaultNamespace", "metal3")
+            .yaml(),
     )
     .expect("write");
     let out = Command::new(env!("CARGO_BIN_EXE_ipreuse"))

@@ -14,64 +14,24 @@ use serde_json::json;
 /// A Metal3MachineTemplate of `version` with `selector` (flow YAML, may be empty) and
 /// `data_template`.
 fn machine(version: &str, name: &str, ns: &str, selector: &str, data_template: &str) -> String {
-    let selector = if selector.is_empty() {
-        String::new()
+    let m = crate::fixtures::machine_template(name, ns)
+        .version(version)
+        .data_template(data_template);
+    if selector.is_empty() {
+        m.yaml()
     } else {
-        format!("      hostSelector: {selector}\n")
-    };
-    format!(
-        "apiVersion: infrastructure.cluster.x-k8s.io/{version}
-kind: Metal3MachineTemplate
-metadata:
-  name: {name}
-  namespace: {ns}
-spec:
-  template:
-    spec:
-      dataTemplate:
-        name: {data_template}
-{selector}      image:
-        url: http://172.22.0.1/images/ubuntu.raw
-        checksum: http://172.22.0.1/images/ubuntu.raw.sha256sum
-"
-    )
+        m.host_selector(selector).yaml()
+    }
 }
 
 /// A Metal3DataTemplate as CAPM3's e2e templates write it: the provisioning pool in metaData,
 /// `ext` for the static network and its gateway; v1beta1 or v1beta2 spelling.
 fn data_template(version: &str, name: &str, ns: &str, ext: &str) -> String {
-    let list = if version == "v1beta1" {
-        "ipAddressesFromIPPool"
-    } else {
-        "ipAddressesFromPool"
-    };
-    format!(
-        "apiVersion: infrastructure.cluster.x-k8s.io/{version}
-kind: Metal3DataTemplate
-metadata:
-  name: {name}
-  namespace: {ns}
-spec:
-  clusterName: test1
-  metaData:
-    {list}:
-    - key: provisioningIP
-      name: provisioning-pool
-      apiGroup: ipam.metal3.io
-      kind: IPPool
-  networkData:
-    networks:
-      ipv4:
-      - id: baremetalv4
-        link: enp2s0
-        ipAddressFromIPPool: {ext}
-        routes:
-        - gateway:
-            fromIPPool: {ext}
-          network: 0.0.0.0
-          prefix: 0
-"
-    )
+    crate::fixtures::data_template(name, ns)
+        .version(version)
+        .meta_pool("provisioningIP", "provisioning-pool")
+        .routed_network("baremetalv4", "enp2s0", ext)
+        .yaml()
 }
 
 /// Control plane and workers of cluster test1 in `ns`, in `version`: three control-plane
@@ -570,24 +530,16 @@ fn claims_of_pools_no_template_references_are_not_labelled() {
             .yaml(),
     );
     for pool_name in ["worker-pool", "bmc-pool"] {
-        docs.push(format!(
-            "apiVersion: ipam.metal3.io/v1alpha1
-kind: IPClaim
-metadata:
-  name: worker-1-{pool_name}
-  namespace: metal3
-  ownerReferences:
-  - apiVersion: infrastructure.cluster.x-k8s.io/v1beta2
-    controller: true
-    kind: Metal3Data
-    name: test1-workers-template-1
-    uid: 00000000-0000-4000-8000-000000000001
-spec:
-  pool:
-    name: {pool_name}
-    namespace: metal3
-"
-        ));
+        docs.push(
+            crate::fixtures::claim(&format!("worker-1-{pool_name}"), "metal3")
+                .owned_by_data(
+                    "test1-workers-template-1",
+                    "00000000-0000-4000-8000-000000000001",
+                )
+                .pool(pool_name)
+                .pool_namespace("metal3")
+                .yaml(),
+        );
     }
     let o = run_docs(&docs, None);
     assert_no_errors(&o);
@@ -1192,7 +1144,10 @@ fn on_disk_a_patched_class_fails_in_place_until_mapping_all() {
     let cfg = dir.path().join("ipreuse.yaml");
     std::fs::write(
         &cfg,
-        "apiVersion: fn.ipreuse.dev/v1alpha1\nkind: IPReuse\nmetadata:\n  name: cfg\nspec:\n  mapping: all\n  controllerFlag: false\n",
+        ipreuse_config("cfg")
+            .set("mapping", "all")
+            .set("controllerFlag", "false")
+            .yaml(),
     )
     .expect("write");
     let (code, stderr) = ipreuse(&[

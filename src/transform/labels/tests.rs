@@ -26,9 +26,10 @@ fn pool(name: &str) -> String {
 
 /// An IPClaim in `lab` with `extra` lines under `metadata:` (indented by two).
 fn claim(name: &str, extra: &str) -> String {
-    format!(
-        "apiVersion: ipam.metal3.io/v1alpha1\nkind: IPClaim\nmetadata:\n  name: {name}\n  namespace: lab\n{extra}spec:\n  pool:\n    name: {{pool}}\n"
-    )
+    fixtures::claim(name, "lab")
+        .metadata_yaml(extra)
+        .pool("{pool}")
+        .yaml()
 }
 
 /// The `ownerReferences` CAPM3 writes on a claim it made for Metal3Data `data`.
