@@ -36,7 +36,7 @@
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
-use ipreuse::krm::Source;
+use ipreuse::krm::{Framing, Source};
 use ipreuse::results::{Finding, Severity};
 use ipreuse::run::{Outcome, run};
 use serde::Deserialize;
@@ -81,6 +81,14 @@ pub struct Expect {
     /// Text the output must not hold.
     #[serde(default)]
     pub output_lacks: Vec<String>,
+    /// Text the message of the run's refusal as a whole holds (a `RunError`: input that cannot
+    /// be handed back at all, such as a source that is not YAML). Nothing else may be stated.
+    #[serde(default)]
+    pub run_error: Option<String>,
+    /// The run changes nothing: every source comes back byte for byte (and there is no error
+    /// unless the case states one).
+    #[serde(default)]
+    pub unchanged: bool,
 }
 
 /// A result, as a case states it; a part left out is not checked.
@@ -96,6 +104,9 @@ pub struct Said {
     /// Text the message holds.
     #[serde(default)]
     pub says: Says,
+    /// Text the message must not hold.
+    #[serde(default)]
+    pub says_not: Says,
 }
 
 /// One piece of text or several.
@@ -142,15 +153,20 @@ impl Said {
             }
         }
         self.says.all().iter().all(|s| f.message.contains(s))
+            && !self.says_not.all().iter().any(|s| f.message.contains(s))
     }
 
     fn describe(&self) -> String {
-        format!(
+        let mut s = format!(
             "object {:?}, field {:?}, saying {:?}",
             self.object.as_deref().unwrap_or("-"),
             self.field.as_deref().unwrap_or("-"),
             self.says.all()
-        )
+        );
+        if !self.says_not.all().is_empty() {
+            write!(s, ", not saying {:?}", self.says_not.all()).unwrap();
+        }
+        s
     }
 }
 
@@ -207,8 +223,20 @@ pub fn lint(name: &str, case: &Case) -> Vec<String> {
         && e.warnings.as_ref().is_none_or(Vec::is_empty)
         && e.output_has.is_empty()
         && e.output_lacks.is_empty()
+        && e.run_error.is_none()
+        && !e.unchanged
     {
         out.push("`expect` states nothing: give entries, errors, warnings or output text".into());
+    }
+    if e.run_error.is_some()
+        && (e.entries.is_some()
+            || !e.errors.is_empty()
+            || e.warnings.is_some()
+            || !e.output_has.is_empty()
+            || !e.output_lacks.is_empty()
+            || e.unchanged)
+    {
+        out.push("a case with `run_error` has no output: it states nothing else".into());
     }
     for s in e.errors.iter().chain(e.warnings.iter().flatten()) {
         if s.object.is_none() && s.field.is_none() && s.says.all().is_empty() {
@@ -244,7 +272,21 @@ fn sources(case: &Case) -> Vec<Source> {
 pub fn check(case: &Case) -> Result<(), String> {
     let srcs = sources(case);
     let cfg = case.config.clone().map(common::config);
-    let o = run(&srcs, cfg.as_ref()).map_err(|e| format!("the run failed: {e}"))?;
+    let e = &case.expect;
+    let o = match (run(&srcs, cfg.as_ref()), &e.run_error) {
+        (Err(err), None) => return Err(format!("the run failed: {err}")),
+        (Err(err), Some(says)) if err.to_string().contains(says.as_str()) => return Ok(()),
+        (Err(err), Some(says)) => {
+            return Err(format!("the run failed, but not saying {says:?}: {err}"));
+        }
+        (Ok(o), Some(says)) => {
+            return Err(format!(
+                "the run completed; expected it to fail saying {says:?}\nresults:\n{}",
+                dump(&o)
+            ));
+        }
+        (Ok(o), None) => o,
+    };
     let mut problems = Vec::new();
     if let Err(p) = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
         common::assert_fields_resolve(&srcs, cfg.as_ref(), &o)
@@ -256,7 +298,6 @@ pub fn check(case: &Case) -> Result<(), String> {
             .unwrap_or_default();
         problems.push(format!("a result's field is not in its object: {msg}"));
     }
-    let e = &case.expect;
     results(
         &o,
         Severity::Error,
@@ -271,14 +312,25 @@ pub fn check(case: &Case) -> Result<(), String> {
         e.warnings.as_ref(),
         &mut problems,
     );
-    if !e.errors.is_empty() {
+    if !e.errors.is_empty() || e.unchanged {
+        let why = if e.unchanged {
+            "the case says nothing changes"
+        } else {
+            "the run has errors"
+        };
         for (out, src) in o.outputs.iter().zip(&srcs) {
-            if *out != src.text {
-                problems.push(format!(
-                    "the run has errors but {} changed:\n{out}",
-                    src.name
-                ));
+            let same = if o.framing == Framing::ResourceList && !e.unchanged {
+                resource_list_unchanged(&src.text, out)
+            } else {
+                *out == src.text
+            };
+            if !same {
+                problems.push(format!("{why} but {} changed:\n{out}", src.name));
             }
+        }
+        // A ResourceList that comes back with results counts as changed.
+        if o.framing == Framing::Stream && o.changed.iter().any(|c| *c) {
+            problems.push(format!("{why} but changed = {:?}", o.changed));
         }
     }
     if let Some(want) = &e.entries {
@@ -300,6 +352,17 @@ pub fn check(case: &Case) -> Result<(), String> {
     } else {
         Err(format!("{}\nresults:\n{}", problems.join("\n"), dump(&o)))
     }
+}
+
+/// Whether a ResourceList came back as it went in but for a `results:` key: its lines in
+/// order, and the lines added all under a top-level `results:`.
+fn resource_list_unchanged(input: &str, output: &str) -> bool {
+    let added = common::added_lines(input, output);
+    common::is_line_subsequence(input, output)
+        && added.first().copied() == Some("results:")
+        && added[1..]
+            .iter()
+            .all(|l| l.is_empty() || l.starts_with(' ') || l.starts_with('-'))
 }
 
 /// Matches the stated results of one severity to the run's, one to one (when `want` is given,
@@ -374,7 +437,15 @@ fn match_one_to_one(want: &[Said], got: &[&Finding]) -> Vec<Option<usize>> {
 
 /// Compares the entries of each stated pool, in order.
 fn entries(o: &Outcome, want: &PoolEntries, problems: &mut Vec<String>) {
-    let Ok(all) = std::panic::catch_unwind(|| common::all_entries(o)) else {
+    let read = || match o.framing {
+        Framing::ResourceList => o
+            .outputs
+            .iter()
+            .flat_map(|t| common::rl_entries(t))
+            .collect(),
+        Framing::Stream => common::all_entries(o),
+    };
+    let Ok(all) = std::panic::catch_unwind(read) else {
         problems.push("the output cannot be read back as YAML".into());
         return;
     };
@@ -562,4 +633,124 @@ fn the_lint_refuses_cases_that_state_nothing() {
     ))
     .expect("a case");
     assert!(!lint("a-case.yaml", &short).is_empty());
+}
+
+#[test]
+fn the_runner_checks_a_refusal_of_the_whole_run() {
+    let not_yaml = "\
+shows: The runner's own check of a source that is not YAML.
+files:
+  good.yaml: |
+    apiVersion: v1
+    kind: ConfigMap
+    metadata: {name: x}
+  broken.yaml: |
+    kind: [ConfigMap
+expect:
+";
+    let right = parse(&format!("{not_yaml}  run_error: broken.yaml\n")).expect("a case");
+    assert_eq!(check(&right), Ok(()));
+    let wrong = parse(&format!("{not_yaml}  run_error: good.yaml\n")).expect("a case");
+    assert!(
+        check(&wrong).is_err(),
+        "passed: a refusal naming the other source"
+    );
+    let runs = with_expect("  run_error: not YAML\n");
+    assert!(
+        check(&runs).is_err(),
+        "passed: a refusal of a run that completes"
+    );
+    let both = parse(&format!(
+        "{not_yaml}  run_error: broken.yaml\n  output_has: [x]\n"
+    ))
+    .expect("a case");
+    assert!(!lint("a-case.yaml", &both).is_empty());
+}
+
+#[test]
+fn the_runner_fails_unchanged_when_the_run_fills() {
+    let case = with_expect("  unchanged: true\n");
+    assert!(
+        check(&case).is_err(),
+        "passed: unchanged, on a run that fills"
+    );
+    assert!(
+        lint("a-case.yaml", &case).is_empty(),
+        "unchanged states something"
+    );
+}
+
+#[test]
+fn the_runner_fails_a_result_that_says_what_it_must_not() {
+    let text = HOSTS_AND_POOL.replace(
+        "    prefix: 24\n",
+        "    prefix: 24\n    preAllocations: {node-1-pool: 10.0.0.12, node-2-pool: 10.0.0.12}\n",
+    );
+    let wrong = parse(&format!(
+        "{text}expect:\n  errors:\n  - {{object: IPPool/pool, says_not: \"10.0.0.12\"}}\n"
+    ))
+    .expect("a case");
+    assert!(
+        check(&wrong).is_err(),
+        "passed: says_not of text the message holds"
+    );
+    let right = parse(&format!(
+        "{text}expect:\n  errors:\n  - {{object: IPPool/pool, says: \"10.0.0.12\", says_not: webhook}}\n"
+    ))
+    .expect("a case");
+    assert_eq!(check(&right), Ok(()));
+}
+
+/// [`HOSTS_AND_POOL`] as a ResourceList.
+fn resource_list_case(expect: &str) -> Case {
+    let mut text = String::from(
+        "shows: The runner's own check, on a ResourceList.\ninput: |\n  apiVersion: config.kubernetes.io/v1\n  kind: ResourceList\n  items:\n",
+    );
+    let docs = HOSTS_AND_POOL
+        .split_once("input: |\n")
+        .expect("an input")
+        .1
+        .replace("\n  ---\n", "\n---\n");
+    for doc in docs.split("---\n") {
+        for (i, line) in doc.lines().enumerate() {
+            let line = line.strip_prefix("  ").unwrap_or(line);
+            let lead = if i == 0 { "  - " } else { "    " };
+            writeln!(text, "  {lead}{line}").unwrap();
+        }
+    }
+    parse(&format!("{text}expect:\n{expect}")).expect("a case")
+}
+
+#[test]
+fn the_runner_reads_a_resource_list_and_fails_wrong_expectations() {
+    let right = resource_list_case(
+        "  entries:\n    ns/pool: {node-1-pool: 10.0.0.10, node-2-pool: 10.0.0.11}\n",
+    );
+    assert_eq!(check(&right), Ok(()));
+    let wrong = resource_list_case("  entries:\n    ns/pool: {node-1-pool: 10.0.0.11}\n");
+    assert!(
+        check(&wrong).is_err(),
+        "passed: wrong entries of a ResourceList"
+    );
+    let unchanged = resource_list_case("  unchanged: true\n");
+    assert!(
+        check(&unchanged).is_err(),
+        "passed: unchanged, on a ResourceList that fills"
+    );
+}
+
+#[test]
+fn a_resource_list_with_an_item_changed_is_not_unchanged() {
+    let input = "apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems:\n- kind: A\n  metadata: {name: a}\n";
+    let results = "results:\n- message: m\n  severity: error\n";
+    assert!(resource_list_unchanged(input, &format!("{input}{results}")));
+    let changed = input.replace("name: a", "name: b");
+    assert!(!resource_list_unchanged(
+        input,
+        &format!("{changed}{results}")
+    ));
+    assert!(!resource_list_unchanged(
+        input,
+        &format!("{input}{results}extra: 1\n")
+    ));
 }

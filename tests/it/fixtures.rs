@@ -112,11 +112,6 @@ impl Range {
         self.prefix = Some(p.to_string());
         self
     }
-    /// A prefix written as any text (a template, a bad value).
-    pub fn prefix_text(mut self, p: &str) -> Self {
-        self.prefix = Some(p.into());
-        self
-    }
     pub fn gateway(mut self, g: &str) -> Self {
         self.gateway = Some(g.into());
         self
