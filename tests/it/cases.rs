@@ -81,6 +81,12 @@ pub struct Expect {
     /// Text the output must not hold.
     #[serde(default)]
     pub output_lacks: Vec<String>,
+    /// Every info (the per-namespace mapping and per-pool summaries), when given.
+    #[serde(default)]
+    pub infos: Option<Vec<Said>>,
+    /// `true`: every item comes back byte for byte and none is marked changed.
+    #[serde(default)]
+    pub unchanged: bool,
 }
 
 /// A result, as a case states it; a part left out is not checked.
@@ -207,10 +213,17 @@ pub fn lint(name: &str, case: &Case) -> Vec<String> {
         && e.warnings.as_ref().is_none_or(Vec::is_empty)
         && e.output_has.is_empty()
         && e.output_lacks.is_empty()
+        && e.infos.as_ref().is_none_or(Vec::is_empty)
+        && !e.unchanged
     {
         out.push("`expect` states nothing: give entries, errors, warnings or output text".into());
     }
-    for s in e.errors.iter().chain(e.warnings.iter().flatten()) {
+    for s in e
+        .errors
+        .iter()
+        .chain(e.warnings.iter().flatten())
+        .chain(e.infos.iter().flatten())
+    {
         if s.object.is_none() && s.field.is_none() && s.says.all().is_empty() {
             out.push(format!(
                 "a result states nothing to match: {}",
@@ -271,11 +284,15 @@ pub fn check(case: &Case) -> Result<(), String> {
         e.warnings.as_ref(),
         &mut problems,
     );
-    if !e.errors.is_empty() {
+    results(&o, Severity::Info, "infos", e.infos.as_ref(), &mut problems);
+    if e.unchanged && o.changed.iter().any(|c| *c) {
+        problems.push(format!("an item is marked changed: {:?}", o.changed));
+    }
+    if !e.errors.is_empty() || e.unchanged {
         for (out, src) in o.outputs.iter().zip(&srcs) {
             if *out != src.text {
                 problems.push(format!(
-                    "the run has errors but {} changed:\n{out}",
+                    "the run has errors or states `unchanged` but {} changed:\n{out}",
                     src.name
                 ));
             }
@@ -562,4 +579,38 @@ fn the_lint_refuses_cases_that_state_nothing() {
     ))
     .expect("a case");
     assert!(!lint("a-case.yaml", &short).is_empty());
+}
+
+#[test]
+fn the_runner_checks_infos_one_to_one() {
+    let right = with_expect(
+        "  infos:\n  - {says: 'namespace \"ns\": mapping all'}\n  - {object: IPPool/ns/pool, says: '0 kept, 2 added'}\n",
+    );
+    assert_eq!(check(&right), Ok(()));
+    for (what, expect) in [
+        (
+            "an info the run does not give",
+            "  infos:\n  - {says: 'namespace \"ns\": mapping all'}\n  - {object: IPPool/ns/pool, says: '0 kept, 3 added'}\n",
+        ),
+        (
+            "one info left unstated",
+            "  infos:\n  - {object: IPPool/ns/pool, says: '0 kept, 2 added'}\n",
+        ),
+    ] {
+        assert!(check(&with_expect(expect)).is_err(), "passed: {what}");
+    }
+}
+
+#[test]
+fn the_runner_checks_unchanged() {
+    // The run fills two entries: `unchanged` must fail it.
+    let err = check(&with_expect("  unchanged: true\n")).expect_err("a changed run passed");
+    assert!(err.contains("marked changed"), "{err}");
+    // Both hosts hold their entries already: nothing to write.
+    let full = HOSTS_AND_POOL.replace(
+        "    prefix: 24\n",
+        "    prefix: 24\n    preAllocations: {node-1-pool: 10.0.0.10, node-2-pool: 10.0.0.11}\n",
+    );
+    let case = parse(&format!("{full}expect:\n  unchanged: true\n")).expect("a case");
+    assert_eq!(check(&case), Ok(()));
 }
