@@ -85,6 +85,9 @@ pub struct Expect {
     /// be handed back at all, such as a source that is not YAML). Nothing else may be stated.
     #[serde(default)]
     pub run_error: Option<String>,
+    /// Every info (the per-namespace mapping and per-pool summaries), when given.
+    #[serde(default)]
+    pub infos: Option<Vec<Said>>,
     /// The run changes nothing: every source comes back byte for byte (and there is no error
     /// unless the case states one).
     #[serde(default)]
@@ -224,6 +227,7 @@ pub fn lint(name: &str, case: &Case) -> Vec<String> {
         && e.output_has.is_empty()
         && e.output_lacks.is_empty()
         && e.run_error.is_none()
+        && e.infos.as_ref().is_none_or(Vec::is_empty)
         && !e.unchanged
     {
         out.push("`expect` states nothing: give entries, errors, warnings or output text".into());
@@ -232,13 +236,19 @@ pub fn lint(name: &str, case: &Case) -> Vec<String> {
         && (e.entries.is_some()
             || !e.errors.is_empty()
             || e.warnings.is_some()
+            || e.infos.is_some()
             || !e.output_has.is_empty()
             || !e.output_lacks.is_empty()
             || e.unchanged)
     {
         out.push("a case with `run_error` has no output: it states nothing else".into());
     }
-    for s in e.errors.iter().chain(e.warnings.iter().flatten()) {
+    for s in e
+        .errors
+        .iter()
+        .chain(e.warnings.iter().flatten())
+        .chain(e.infos.iter().flatten())
+    {
         if s.object.is_none() && s.field.is_none() && s.says.all().is_empty() {
             out.push(format!(
                 "a result states nothing to match: {}",
@@ -312,6 +322,7 @@ pub fn check(case: &Case) -> Result<(), String> {
         e.warnings.as_ref(),
         &mut problems,
     );
+    results(&o, Severity::Info, "infos", e.infos.as_ref(), &mut problems);
     if !e.errors.is_empty() || e.unchanged {
         let why = if e.unchanged {
             "the case says nothing changes"
@@ -330,7 +341,10 @@ pub fn check(case: &Case) -> Result<(), String> {
         }
         // A ResourceList that comes back with results counts as changed.
         if o.framing == Framing::Stream && o.changed.iter().any(|c| *c) {
-            problems.push(format!("{why} but changed = {:?}", o.changed));
+            problems.push(format!(
+                "{why} but an item is marked changed: {:?}",
+                o.changed
+            ));
         }
     }
     if let Some(want) = &e.entries {
@@ -753,4 +767,38 @@ fn a_resource_list_with_an_item_changed_is_not_unchanged() {
         input,
         &format!("{input}{results}extra: 1\n")
     ));
+}
+
+#[test]
+fn the_runner_checks_infos_one_to_one() {
+    let right = with_expect(
+        "  infos:\n  - {says: 'namespace \"ns\": mapping all'}\n  - {object: IPPool/ns/pool, says: '0 kept, 2 added'}\n",
+    );
+    assert_eq!(check(&right), Ok(()));
+    for (what, expect) in [
+        (
+            "an info the run does not give",
+            "  infos:\n  - {says: 'namespace \"ns\": mapping all'}\n  - {object: IPPool/ns/pool, says: '0 kept, 3 added'}\n",
+        ),
+        (
+            "one info left unstated",
+            "  infos:\n  - {object: IPPool/ns/pool, says: '0 kept, 2 added'}\n",
+        ),
+    ] {
+        assert!(check(&with_expect(expect)).is_err(), "passed: {what}");
+    }
+}
+
+#[test]
+fn the_runner_checks_unchanged() {
+    // The run fills two entries: `unchanged` must fail it.
+    let err = check(&with_expect("  unchanged: true\n")).expect_err("a changed run passed");
+    assert!(err.contains("marked changed"), "{err}");
+    // Both hosts hold their entries already: nothing to write.
+    let full = HOSTS_AND_POOL.replace(
+        "    prefix: 24\n",
+        "    prefix: 24\n    preAllocations: {node-1-pool: 10.0.0.10, node-2-pool: 10.0.0.11}\n",
+    );
+    let case = parse(&format!("{full}expect:\n  unchanged: true\n")).expect("a case");
+    assert_eq!(check(&case), Ok(()));
 }

@@ -116,10 +116,6 @@ impl Range {
         self.gateway = Some(g.into());
         self
     }
-    pub fn subnet(mut self, cidr: &str) -> Self {
-        self.subnet = Some(cidr.into());
-        self
-    }
 }
 
 /// An `ipam.metal3.io/v1alpha1` IPPool.
