@@ -27,6 +27,7 @@
 //! `$IPREUSE_PRE_COMMIT`, a command, takes another): a failed install fails the test, it never
 //! skips.
 
+use crate::common::{self, range};
 use crate::support::tools;
 
 use std::ffi::OsString;
@@ -47,9 +48,7 @@ metadata:
 ";
 
 fn host(name: &str) -> String {
-    format!(
-        "apiVersion: metal3.io/v1alpha1\nkind: BareMetalHost\nmetadata:\n  name: {name}\n  namespace: metal3\nspec:\n  online: true\n"
-    )
+    common::host(name, "metal3").yaml()
 }
 
 fn hosts(names: &[&str]) -> String {
@@ -60,18 +59,20 @@ fn hosts(names: &[&str]) -> String {
         .join("---\n")
 }
 
-/// An IPPool with the given entries (none: no `preAllocations` at all).
+/// An IPPool of namespace `metal3` on `172.22.{third_octet}.0/24` with the given entries (none:
+/// no `preAllocations` at all), built by the shared fixtures.
 fn pool(name: &str, third_octet: u8, entries: &[(&str, &str)]) -> String {
-    let mut text = format!(
-        "apiVersion: ipam.metal3.io/v1alpha1\nkind: IPPool\nmetadata:\n  name: {name}\n  namespace: metal3\nspec:\n  namePrefix: test1-{name}\n  pools:\n    - start: 172.22.{third_octet}.100\n      end: 172.22.{third_octet}.200\n  prefix: 24\n  gateway: 172.22.{third_octet}.1\n"
-    );
-    if !entries.is_empty() {
-        text.push_str("  preAllocations:\n");
-        for (claim, ip) in entries {
-            text.push_str(&format!("    {claim}: \"{ip}\"\n"));
-        }
-    }
-    text
+    let net = |last: u8| format!("172.22.{third_octet}.{last}");
+    entries
+        .iter()
+        .fold(
+            common::pool(name, "metal3")
+                .range(range(&net(100), &net(200)))
+                .prefix(24)
+                .gateway(&net(1)),
+            |p, (claim, ip)| p.entry(claim, ip),
+        )
+        .yaml()
 }
 
 const KUSTOMIZATION_B: &str = "\
