@@ -11,13 +11,14 @@ use std::process::ExitCode;
 
 use anyhow::{Context, Result};
 use clap::{Parser, Subcommand};
-use ipreuse::config::{Choice, Mode};
+use ipreuse::config::Mode;
 use ipreuse::krm::{self, Source};
 use ipreuse::limits::Limits;
 use ipreuse::results::Severity;
 use ipreuse::run::{self, Options, RunError};
 
 use cli::in_place::{self, WriteError};
+use cli::plan::PlanFormat;
 
 /// Fills Metal3 IPPool spec.preAllocations so that every BareMetalHost keeps its IP address
 /// (CAPM3 BMH-name-based preallocation), from Git.
@@ -44,8 +45,8 @@ struct Cli {
     /// Use this mode instead of the functionConfig's `mode`. `check` changes nothing and fails
     /// (exit 1) exactly when `fill` would change an item or report an error; with --in-place
     /// it writes nothing and prints only the results (stderr).
-    #[arg(long, value_name = "MODE", value_parser = ["fill", "check"])]
-    mode: Option<String>,
+    #[arg(long, value_name = "MODE")]
+    mode: Option<ModeArg>,
     /// Read, for each PATH, the package it belongs to (the pre-commit hooks: PATHs are the
     /// staged files): the nearest folder at or above it holding a Kptfile or a kustomization,
     /// within the Git work tree, else a file's own folder. Each package is one run, as kpt
@@ -71,10 +72,9 @@ enum Command {
     /// kept, pinned, live or new): what fill would write, without writing anything. Errors
     /// are reported as the function reports them (exit 1, nothing on stdout).
     Plan {
-        /// table (aligned columns), csv, json, or hosts (/etc/hosts lines).
-        #[arg(long, value_name = "FORMAT", default_value = "table",
-              value_parser = ["table", "csv", "json", "hosts"])]
-        format: String,
+        /// How the rows are written: aligned columns, CSV, JSON or /etc/hosts lines.
+        #[arg(long, value_name = "FORMAT", value_enum, default_value_t = PlanFormat::Table)]
+        format: PlanFormat,
         /// The functionConfig (IPReuse or ConfigMap); its mode is ignored.
         #[arg(long, value_name = "FILE")]
         config: Option<PathBuf>,
@@ -88,6 +88,24 @@ enum Command {
         #[command(flatten)]
         limits: LimitArgs,
     },
+}
+
+/// `--mode`: the functionConfig's [`Mode`], as a flag (the library knows no clap).
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+enum ModeArg {
+    /// Fill the pools and write the changes.
+    Fill,
+    /// Change nothing; report what fill would do.
+    Check,
+}
+
+impl From<ModeArg> for Mode {
+    fn from(mode: ModeArg) -> Mode {
+        match mode {
+            ModeArg::Fill => Mode::Fill,
+            ModeArg::Check => Mode::Check,
+        }
+    }
 }
 
 /// The limits that bound a run on hostile or mistaken input (docs/limits.md).
@@ -234,7 +252,7 @@ fn execute(cli: Cli) -> Result<bool, Failure> {
             limits,
         }) => {
             return plan(
-                &format,
+                format,
                 pool.as_deref(),
                 config.as_deref(),
                 &paths,
@@ -268,7 +286,7 @@ fn execute(cli: Cli) -> Result<bool, Failure> {
         vec![cli.paths.clone()]
     };
     let options = Options {
-        mode: cli.mode.as_deref().and_then(Mode::from_word),
+        mode: cli.mode.map(Mode::from),
         limits,
         plan: false,
     };
@@ -354,7 +372,7 @@ fn read_sources(
 
 /// `ipreuse plan`: the run in fill mode, nothing written, the plan on stdout.
 fn plan(
-    format: &str,
+    format: PlanFormat,
     pool: Option<&str>,
     config: Option<&Path>,
     paths: &[PathBuf],
@@ -415,4 +433,30 @@ fn read_config(path: &Path) -> Result<serde_json::Value> {
     let text = std::fs::read_to_string(path)
         .with_context(|| format!("reading --config {}", path.display()))?;
     Ok(krm::read_config(&path.display().to_string(), &text)?)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::ValueEnum;
+    use ipreuse::config::Choice;
+
+    /// `--mode` takes the functionConfig's words, every one of them, each for its own mode.
+    #[test]
+    fn mode_flag_words_are_the_config_words() {
+        let words: Vec<(String, Mode)> = ModeArg::value_variants()
+            .iter()
+            .filter_map(|m| {
+                Some((
+                    m.to_possible_value()?.get_name().to_string(),
+                    Mode::from(*m),
+                ))
+            })
+            .collect();
+        let config: Vec<(String, Mode)> = Mode::ALL
+            .iter()
+            .map(|m| (m.as_str().to_string(), *m))
+            .collect();
+        assert_eq!(words, config);
+    }
 }

@@ -165,7 +165,7 @@ pub fn adopt(
                              The address stays taken, and no host is given it; if it is a host's, add \
                              what is missing to the export",
                             short(claim),
-                            ipam::canonical(l.addr.ip()),
+                            l.addr,
                             short(pool.name()),
                             chain.join(" → "),
                         ))
@@ -188,9 +188,9 @@ pub fn adopt(
                      one address per pool, so one of the claims is stale; delete it in the cluster, or \
                      take it out of the export ({} and {})",
                     short(&first.claim),
-                    ipam::canonical(first.addr.ip()),
+                    first.addr,
                     short(&other.claim),
-                    ipam::canonical(other.addr.ip()),
+                    other.addr,
                     short(idx.pools[p].name()),
                     short(idx.hosts[h].name()),
                     first.chain,
@@ -314,8 +314,8 @@ impl<'a> Live<'a> {
                             short(&first_name),
                             short(&o.name),
                             short(claim),
-                            ipam::canonical(first.addr.ip()),
-                            ipam::canonical(addr.ip())
+                            first.addr,
+                            addr
                         ))
                         .on(o.resource_ref())
                         .at("spec.address"),
@@ -364,9 +364,9 @@ impl<'a> Live<'a> {
                                  is used (the IPAM rebuilds status.indexes from the IPAddresses; it is stale \
                                  while the pool is paused)",
                                 short(claim),
-                                ipam::canonical(addr.ip()),
+                                addr,
                                 short(l.origin.map_or("", |o| o.name.as_str())),
-                                ipam::canonical(l.addr.ip())
+                                l.addr
                             ))
                             .on(pool.object.resource_ref())
                             .at(key_path("status.indexes", claim)),

@@ -419,7 +419,7 @@ impl<'a> Context<'a> {
                         "{} gives {} to host {} while {} gives it to host {}: one address cannot \
                          belong to two hosts of overlapping pools; change one of them",
                         self.describe(&g, false),
-                        ipam::canonical(g.addr.ip()),
+                        g.addr,
                         short(self.idx.hosts[g.host].name()),
                         self.describe(&first, false),
                         short(self.idx.hosts[first.host].name()),
@@ -458,7 +458,7 @@ impl<'a> Context<'a> {
                         net.name,
                         short(ns),
                         short(pool.name()),
-                        ipam::canonical(g.addr.ip()),
+                        g.addr,
                         short(self.idx.hosts[g.host].name()),
                         short(ns),
                         self.describe(&g, true),
@@ -796,13 +796,9 @@ fn check_in_use(
             continue;
         }
         findings.push(
-            Finding::error(outside(
-                claim,
-                &ipam::canonical(a.ip()),
-                "an IPAddress shows it",
-            ))
-            .on(pool.object.resource_ref())
-            .at("spec.pools"),
+            Finding::error(outside(claim, &a.to_string(), "an IPAddress shows it"))
+                .on(pool.object.resource_ref())
+                .at("spec.pools"),
         );
         out.insert(claim.clone());
     }
@@ -895,9 +891,9 @@ fn read_pins(
                         "pin {} for IPPool {} differs from the address the host holds now, {} ({}); \
                          remove the pin to keep the live address, or take the claim out of the input to \
                          move the host when it is re-provisioned",
-                        ipam::canonical(p.addr.ip()),
+                        p.addr,
                         short(pool),
-                        ipam::canonical(a.addr.ip()),
+                        a.addr,
                         a.chain
                     ))
                     .on(on)

@@ -11,7 +11,7 @@ use super::rank::Rank;
 use super::validate;
 use super::{EntryChanges, Planned, Status};
 use crate::config::Strategy;
-use crate::ipam::{self, Addr};
+use crate::ipam::Addr;
 use crate::model::host::PIN_PREFIX;
 use crate::model::{HostId, PoolId};
 use crate::names::{claim_name, is_dns1123_subdomain, list_some, short};
@@ -195,7 +195,7 @@ fn fill(
                         Finding::warning(format!(
                             "claim {claim} holds {} now ({shown}), which cannot be preallocated to it: it is {why}; \
                              a new address is chosen and host {} moves when it is re-provisioned",
-                            ipam::canonical(l.ip()),
+                            l,
                             short(host.name())
                         ))
                         .on(on)
@@ -220,7 +220,7 @@ fn fill(
         .into_iter()
         .map(|(h, k, a)| {
             let status = source.get(&h).copied().unwrap_or(Status::New);
-            let text = ipam::canonical(a.ip());
+            let text = a.to_string();
             changes.record(&v, &k, None, || {
                 format!(
                     "fill would add {}: {text:?} to IPPool {}/{} for BareMetalHost {} ({})",
@@ -340,11 +340,11 @@ fn warn_if_moves(
             Finding::warning(format!(
                 "{what} = {} differs from the address claim {} holds now in IPPool {}/{} ({}, {shown}); \
                  the host moves when it is re-provisioned",
-                ipam::canonical(a.ip()),
+                a,
                 short(claim),
                 short(v.ns),
                 short(v.name),
-                ipam::canonical(l.ip())
+                l
             ))
             .on(on)
             .at(field),

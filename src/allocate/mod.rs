@@ -20,7 +20,7 @@ mod validate;
 use serde_json::Value;
 
 use crate::config::Config;
-use crate::ipam::{self, Addr};
+use crate::ipam::Addr;
 use crate::mapping::Plan;
 use crate::model::{HostId, Index, PoolId};
 use crate::results::Finding;
@@ -65,7 +65,7 @@ impl Planned {
             namespace: pool.object.namespace.clone(),
             host: idx.hosts[self.host].name().to_string(),
             pool: pool.name().to_string(),
-            address: ipam::canonical(self.address.ip()),
+            address: self.address.to_string(),
             status: self.status,
             network: self.network.and_then(|i| networks.get(i)).cloned(),
         }

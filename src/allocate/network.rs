@@ -229,7 +229,7 @@ fn partly_inside(
         short(&pool.object.namespace),
         short(pool.name()),
         holding.join(" and "),
-        crate::ipam::canonical(outside.ip()),
+        outside,
     );
     let f = if cfg.strict_networks {
         Finding::error(format!(

@@ -204,7 +204,7 @@ pub fn assign(
                 offset + n.value(),
                 short(v.ns),
                 short(v.name),
-                ipam::canonical(a.ip()),
+                a,
             )));
             continue;
         }

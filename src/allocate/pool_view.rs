@@ -262,7 +262,7 @@ impl<'a> PoolView<'a> {
         (on, field): (&ResourceRef, &str),
         findings: &mut Vec<Finding>,
     ) {
-        let text = ipam::canonical(a.ip());
+        let text = a.to_string();
         if let Some(reason) = self.reserved_reason(a) {
             findings.push(
                 Finding::error(format!(

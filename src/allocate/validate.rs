@@ -4,7 +4,7 @@ use crate::{FastMap, FastSet};
 
 use super::context::{Pin, PinSource};
 use super::pool_view::PoolView;
-use crate::ipam::{self, Addr};
+use crate::ipam::Addr;
 use crate::model::HostId;
 use crate::names::{claim_name, short};
 use crate::results::Finding;
@@ -39,7 +39,7 @@ pub fn existing<'a>(
         let Some(a) = e.addr else { continue };
         let field = crate::results::key_path("spec.preAllocations", &e.key);
         out.by_key.insert(e.key.as_str(), a);
-        let text = ipam::canonical(a.ip());
+        let text = a.to_string();
         if !v.st.ipam.is_candidate(a) {
             findings.push(
                 Finding::error(format!(
@@ -129,7 +129,7 @@ pub fn pins(
         let host = &v.ctx.idx.hosts[pin.host];
         let (on, field) = pin.place(host, pname);
         let (what, from) = (pin.what(), pin.origin());
-        let text = ipam::canonical(pin.addr.ip());
+        let text = pin.addr.to_string();
         if !required.contains(&pin.host) {
             let message = match pin.source {
                 PinSource::Annotation => format!(
@@ -159,13 +159,13 @@ pub fn pins(
                 PinSource::Annotation => format!(
                     "pin {text} differs from the existing entry {claim} = {} in IPPool {ns}/{pname}; \
                      an existing entry is never moved: remove the pin or the entry",
-                    ipam::canonical(locked.ip())
+                    locked
                 ),
                 PinSource::Adopted(_) => format!(
                     "{what} {text}{from} differs from the existing entry {claim} = {} in IPPool {ns}/{pname}; \
                      an existing entry is never moved: remove the entry to keep the host on the address it \
                      holds now, or take its claim out of the input to move the host when it is re-provisioned",
-                    ipam::canonical(locked.ip())
+                    locked
                 ),
             }),
             Some(_) => {}

@@ -9,11 +9,23 @@ use ipreuse::natural;
 /// NETWORK comes last, so that scripts reading the first five columns keep working.
 const HEADER: [&str; 6] = ["NAMESPACE", "HOST", "POOL", "ADDRESS", "STATUS", "NETWORK"];
 
-/// The rows, ordered by namespace, host (natural order) and pool, in `format` (`table`, `csv`,
-/// `json`, `hosts`; clap admits no other). With `pool`, only that pool's rows, and `hosts`
+/// `plan --format`.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PlanFormat {
+    /// Aligned columns, with a header.
+    Table,
+    /// RFC 4180, with a header.
+    Csv,
+    /// An array of objects.
+    Json,
+    /// `/etc/hosts` lines.
+    Hosts,
+}
+
+/// The rows, ordered by namespace, host (natural order) and pool, in `format`. With `pool`, only that pool's rows, and `hosts`
 /// names each address by its bare host name. Refused (the message says why): a `pool` no row
 /// has, and `hosts` lines where one name would stand for two addresses.
-pub fn format(rows: &[Row], format: &str, pool: Option<&str>) -> Result<String, String> {
+pub fn format(rows: &[Row], format: PlanFormat, pool: Option<&str>) -> Result<String, String> {
     let mut rows: Vec<&Row> = rows.iter().collect();
     if let Some(pool) = pool {
         let mut pools: Vec<&str> = rows.iter().map(|r| r.pool.as_str()).collect();
@@ -34,10 +46,10 @@ pub fn format(rows: &[Row], format: &str, pool: Option<&str>) -> Result<String, 
             .then_with(|| a.pool.cmp(&b.pool))
     });
     Ok(match format {
-        "csv" => csv(&rows),
-        "json" => json(&rows),
-        "hosts" => hosts(&rows, pool.is_none())?,
-        _ => table(&rows),
+        PlanFormat::Table => table(&rows),
+        PlanFormat::Csv => csv(&rows),
+        PlanFormat::Json => json(&rows),
+        PlanFormat::Hosts => hosts(&rows, pool.is_none())?,
     })
 }
 

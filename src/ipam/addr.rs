@@ -1,4 +1,5 @@
-//! Addresses: one `u128` space for both families, strict parsing, canonical text.
+//! Addresses: one `u128` space for both families, strict parsing; canonical text is the
+//! standard library's `Display`.
 //!
 //! IPv4 `a.b.c.d` lives at `::ffff:a.b.c.d` (the IPv4-mapped block). IPv4-mapped IPv6
 //! text is rejected by [`parse_addr`], and IPv6 ranges are clipped around that block
@@ -182,90 +183,11 @@ impl From<Ipv6Addr> for Addr {
     }
 }
 
+/// Canonical text, as the standard library writes it: IPv4 as a dotted quad, IPv6 in lower-case
+/// RFC 5952 (IPv4-mapped IPv6 cannot be an `Addr`: it is the IPv4 address).
 impl fmt::Display for Addr {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}", self.ip())
-    }
-}
-
-/// Canonical text of an address: IPv4 dotted quad, IPv6 lower-case RFC 5952. The same text
-/// as `ip.to_string()` (a test holds them equal), written without the formatting machinery,
-/// which costs several times as much: this is made once per entry written.
-pub fn canonical(ip: IpAddr) -> String {
-    let mut out = String::with_capacity(39);
-    match ip {
-        IpAddr::V4(v4) => push_v4(&mut out, v4),
-        IpAddr::V6(v6) => match v6.to_ipv4_mapped() {
-            // As std writes it: `::ffff:` and the dotted quad.
-            Some(v4) => {
-                out.push_str("::ffff:");
-                push_v4(&mut out, v4);
-            }
-            None => push_v6(&mut out, &v6.segments()),
-        },
-    }
-    out
-}
-
-fn push_v4(out: &mut String, ip: Ipv4Addr) {
-    for (i, octet) in ip.octets().into_iter().enumerate() {
-        if i > 0 {
-            out.push('.');
-        }
-        if octet >= 100 {
-            out.push(char::from(b'0' + octet / 100));
-        }
-        if octet >= 10 {
-            out.push(char::from(b'0' + octet / 10 % 10));
-        }
-        out.push(char::from(b'0' + octet % 10));
-    }
-}
-
-/// RFC 5952: the longest run of two or more zero groups (the first of equal runs) is `::`,
-/// every other group lower-case hex without leading zeros.
-fn push_v6(out: &mut String, segments: &[u16; 8]) {
-    let (mut best, mut best_len) = (0, 0);
-    let mut i = 0;
-    while i < 8 {
-        if segments[i] == 0 {
-            let start = i;
-            while i < 8 && segments[i] == 0 {
-                i += 1;
-            }
-            if i - start > best_len {
-                (best, best_len) = (start, i - start);
-            }
-        } else {
-            i += 1;
-        }
-    }
-    let groups = |out: &mut String, part: &[u16]| {
-        for (i, g) in part.iter().enumerate() {
-            if i > 0 {
-                out.push(':');
-            }
-            push_hex(out, *g);
-        }
-    };
-    if best_len > 1 {
-        groups(out, &segments[..best]);
-        out.push_str("::");
-        groups(out, &segments[best + best_len..]);
-    } else {
-        groups(out, segments);
-    }
-}
-
-fn push_hex(out: &mut String, g: u16) {
-    const HEX: &[u8; 16] = b"0123456789abcdef";
-    let mut started = false;
-    for shift in [12, 8, 4, 0] {
-        let d = usize::from((g >> shift) & 0xf);
-        if d != 0 || started || shift == 0 {
-            started = true;
-            out.push(char::from(HEX[d]));
-        }
+        fmt::Display::fmt(&self.ip(), f)
     }
 }
 
@@ -388,8 +310,8 @@ fn suggest(s: &Option<String>) -> String {
 pub struct Parsed {
     /// The address.
     pub ip: IpAddr,
-    /// True when the text equals [`canonical`] of the address (always true for IPv4,
-    /// which has one accepted spelling).
+    /// True when the text equals the address's `Display` text, which for IPv6 is lower-case
+    /// RFC 5952 (always true for IPv4, which has one accepted spelling).
     pub canonical: bool,
 }
 
@@ -397,11 +319,6 @@ impl Parsed {
     /// The address in the shared space.
     pub fn addr(&self) -> Addr {
         Addr::from(self.ip)
-    }
-
-    /// The canonical text of the address.
-    pub fn canonical_text(&self) -> String {
-        canonical(self.ip)
     }
 }
 
@@ -562,59 +479,4 @@ pub fn parse_reserve(text: &str) -> Result<(Addr, Addr), AddrError> {
     }
     let a = parse_addr(text)?.addr();
     Ok((a, a))
-}
-
-#[cfg(test)]
-mod canonical_tests {
-    use super::*;
-    use proptest::prelude::*;
-
-    fn same_as_std(ip: IpAddr) {
-        assert_eq!(canonical(ip), ip.to_string(), "{ip:?}");
-    }
-
-    /// Every shape of zero and non-zero groups, with groups of each hex width.
-    #[test]
-    fn canonical_text_is_std_text_for_every_zero_run_shape() {
-        for mask in 0u32..256 {
-            for value in [1u16, 0xa, 0x10, 0xff, 0x100, 0xabc, 0x1000, 0xffff] {
-                let mut segments = [0u16; 8];
-                for (i, g) in segments.iter_mut().enumerate() {
-                    if mask & (1 << i) != 0 {
-                        *g = value.rotate_left(i as u32);
-                    }
-                }
-                same_as_std(IpAddr::V6(Ipv6Addr::from(segments)));
-            }
-        }
-        for text in [
-            "::ffff:10.0.0.1",
-            "::10.0.0.1",
-            "::1",
-            "::",
-            "64:ff9b::1.2.3.4",
-        ] {
-            same_as_std(text.parse().expect("an address"));
-        }
-        for text in ["0.0.0.0", "255.255.255.255", "10.0.9.99", "192.168.100.10"] {
-            same_as_std(text.parse().expect("an address"));
-        }
-    }
-
-    proptest! {
-        #![proptest_config(crate::prop_config::pt_config(256))]
-        #[test]
-        fn canonical_text_is_std_text(v4 in any::<u32>(), v6 in any::<u128>(), zeros in any::<u8>()) {
-            same_as_std(IpAddr::V4(Ipv4Addr::from(v4)));
-            same_as_std(IpAddr::V6(Ipv6Addr::from(v6)));
-            // Random groups with random ones zeroed, for runs of zeros among them.
-            let mut segments = Ipv6Addr::from(v6).segments();
-            for (i, g) in segments.iter_mut().enumerate() {
-                if zeros & (1 << i) != 0 {
-                    *g = 0;
-                }
-            }
-            same_as_std(IpAddr::V6(Ipv6Addr::from(segments)));
-        }
-    }
 }

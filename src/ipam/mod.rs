@@ -24,7 +24,7 @@ mod tests_prop;
 mod tests_size;
 
 pub use addr::{
-    Addr, AddrError, Family, Parsed, V4_BASE, V4_LAST, canonical, is_v4, parse_addr, parse_reserve,
+    Addr, AddrError, Family, Parsed, V4_BASE, V4_LAST, is_v4, parse_addr, parse_reserve,
     parse_subnet,
 };
 pub use bounds::WebhookBounds;

@@ -60,7 +60,7 @@ fn v4_other_errors() {
     ));
     let p = parse_addr("192.168.1.10").unwrap();
     assert!(p.canonical);
-    assert_eq!(p.canonical_text(), "192.168.1.10");
+    assert_eq!(p.ip.to_string(), "192.168.1.10");
 }
 
 #[test]
@@ -100,15 +100,16 @@ fn v6_mapped_embedded_and_zone_are_errors() {
 fn v6_canonical_detection() {
     let p = parse_addr("2001:DB8::0005").unwrap();
     assert!(!p.canonical);
-    assert_eq!(p.canonical_text(), "2001:db8::5");
-    assert_eq!(canonical(p.ip), "2001:db8::5");
+    assert_eq!(p.ip.to_string(), "2001:db8::5");
+    assert_eq!(p.addr().to_string(), "2001:db8::5");
     assert!(parse_addr("2001:db8::5").unwrap().canonical);
     assert!(!parse_addr("2001:db8:0:0:0:0:0:5").unwrap().canonical);
     assert!(!parse_addr("2001:db8::0:1:0:0:1").unwrap().canonical);
     assert_eq!(
         parse_addr("2001:0db8:0000:0001:0000:0000:0000:0001")
             .unwrap()
-            .canonical_text(),
+            .ip
+            .to_string(),
         "2001:db8:0:1::1"
     );
     // RFC 5952: a single zero group is not compressed.

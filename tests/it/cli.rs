@@ -283,9 +283,19 @@ fn mode_flag_overrides_the_config_mode() {
     );
     assert_eq!(code(&refused), 1);
     assert!(text(&refused.stderr).contains("data.mode"));
-    // Only fill and check.
-    let usage = bin().args(["--mode", "Check"]).output().expect("run");
-    assert_eq!(code(&usage), 2);
+    // Only fill and check, written as the config writes them (an empty value is "required"):
+    // a usage error that lists them.
+    for mode in ["Check", "dry-run", ""] {
+        let usage = bin().args(["--mode", mode]).output().expect("run");
+        assert_eq!(code(&usage), 2, "{mode:?}");
+        assert!(usage.stdout.is_empty(), "{mode:?}");
+        let stderr = text(&usage.stderr);
+        assert!(
+            stderr.contains("for '--mode <MODE>'")
+                && stderr.contains("[possible values: fill, check]"),
+            "{stderr}"
+        );
+    }
 }
 
 #[test]

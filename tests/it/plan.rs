@@ -201,6 +201,11 @@ fn every_format_carries_the_same_rows() {
 
     let table = ipreuse(&["plan"], &pkg);
     assert_eq!(table.status.code(), Some(0));
+    // table is the default.
+    assert_eq!(
+        ipreuse(&["plan", "--format", "table"], &pkg).stdout,
+        table.stdout
+    );
     let table = text(&table.stdout);
     let mut lines = table.lines();
     let header: Vec<&str> = lines.next().expect("header").split_whitespace().collect();
@@ -293,11 +298,22 @@ fn plan_ignores_the_config_mode_and_keeps_its_other_fields() {
     assert!(!rows.is_empty());
     // dual-stack's cp-1 is not a worker: no row.
     assert!(rows.iter().all(|r| r[1] != "cp-1"), "{rows:?}");
-    let bad = Command::new(BIN)
-        .args(["plan", "--format", "xml"])
-        .output()
-        .expect("run");
-    assert_eq!(bad.status.code(), Some(2));
+    // A format clap does not know is a usage error naming the formats, never a table.
+    for format in ["xml", "CSV", ""] {
+        let bad = Command::new(BIN)
+            .args(["plan", "--format", format])
+            .arg(example("dual-stack"))
+            .output()
+            .expect("run");
+        assert_eq!(bad.status.code(), Some(2), "{format:?}");
+        assert!(bad.stdout.is_empty(), "{format:?}");
+        let stderr = text(&bad.stderr);
+        assert!(
+            stderr.contains("for '--format <FORMAT>'")
+                && stderr.contains("[possible values: table, csv, json, hosts]"),
+            "{stderr}"
+        );
+    }
 }
 
 #[test]
