@@ -12,8 +12,9 @@ use std::fmt::Write as _;
 use std::time::{Duration, Instant};
 
 use ipreuse::krm::{self, Source};
+use ipreuse::transform::preallocations::{allocate, mapping};
 use ipreuse::yaml::{self, Edit, Node};
-use ipreuse::{allocate, config, mapping, model, run, verify};
+use ipreuse::{config, model, run, verify};
 
 fn main() {
     let mut args = std::env::args().skip(1).filter(|a| !a.starts_with('-'));

@@ -8,13 +8,10 @@
 //! pins) -> `allocate` -> edits -> `yaml::apply` -> `krm::write`.
 #![forbid(unsafe_code)]
 
-pub mod adopt;
-pub mod allocate;
 pub mod config;
 pub mod ipam;
 pub mod krm;
 pub mod limits;
-pub mod mapping;
 pub mod model;
 pub mod names;
 pub mod natural;

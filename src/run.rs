@@ -32,7 +32,7 @@ pub struct Outcome {
     /// The address plan: every required claim with the address its pool's entry holds once
     /// filled, and where it comes from (`ipreuse plan`). Empty when there is an error result,
     /// and unless [`Options::plan`] asks for it.
-    pub plan: Vec<crate::allocate::Row>,
+    pub plan: Vec<crate::transform::preallocations::allocate::Row>,
     /// Whether the run checked (`mode: check`, or `--mode check`): its results are its output.
     pub check: bool,
     /// Whether the input is a ResourceList from a caller that shows its results to people
@@ -340,7 +340,7 @@ impl Outcome {
         self
     }
 
-    fn with_plan(mut self, plan: Vec<crate::allocate::Row>) -> Outcome {
+    fn with_plan(mut self, plan: Vec<crate::transform::preallocations::allocate::Row>) -> Outcome {
         self.plan = plan;
         self
     }

@@ -21,7 +21,6 @@ use serde_json::Value;
 
 use super::{ItemEdit, Outcome};
 use crate::config::Config;
-use crate::mapping;
 use crate::model::data_template::{DataTemplate, PoolName, PoolRef};
 use crate::model::ip_claim::IpClaim;
 use crate::model::labels::{LabelValue, Labels};
@@ -29,6 +28,7 @@ use crate::model::metal3_data::Metal3Data;
 use crate::model::{CAPM3_GROUP, IPAM_GROUP, Index, ItemId, Object};
 use crate::names::{label_value_problem, short};
 use crate::results::{Finding, key_path};
+use crate::transform::preallocations::mapping;
 use crate::yaml::{Edit, Seg, WriteStyle};
 
 /// The label naming the Metal3Data a claim was made for (and a Metal3Data's own name).

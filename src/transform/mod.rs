@@ -48,8 +48,8 @@ pub struct Outcome {
     pub check: Vec<Finding>,
     /// The address plan (`ipreuse plan`): what the preallocations hold once filled, as ids
     /// of the index the transformation read.
-    pub rows: Vec<crate::allocate::Planned>,
-    /// The names of the networks the rows refer to ([`crate::allocate::Planned::network`]).
+    pub rows: Vec<crate::transform::preallocations::allocate::Planned>,
+    /// The names of the networks the rows refer to ([`crate::transform::preallocations::allocate::Planned::network`]).
     pub networks: Vec<String>,
 }
 

@@ -6,14 +6,14 @@ use std::collections::BTreeMap;
 use super::Status;
 use super::network::{self, Networks};
 use super::shared::{self, HeldBuilder, Shared};
-use crate::adopt::{Adopted, Adoption, PoolLive};
 use crate::config::Config;
 use crate::ipam::{self, Addr, IntervalSet};
-use crate::mapping::Plan;
 use crate::model::host::{Host, PIN_PREFIX};
 use crate::model::{HostId, Index, PoolId};
 use crate::names::short;
 use crate::results::{Finding, ResourceRef};
+use crate::transform::preallocations::adopt::{Adopted, Adoption, PoolLive};
+use crate::transform::preallocations::mapping::Plan;
 
 /// One existing `spec.preAllocations` entry.
 #[derive(Debug, Clone)]
@@ -37,7 +37,7 @@ pub struct Pin {
 pub enum PinSource {
     /// The host annotation `ipreuse.dev/ip.{pool}`.
     Annotation,
-    /// The address the host holds now, adopted from its live claim ([`crate::adopt`]).
+    /// The address the host holds now, adopted from its live claim ([`crate::transform::preallocations::adopt`]).
     Adopted(Box<Adopted>),
 }
 
@@ -136,7 +136,7 @@ pub struct Context<'a> {
 }
 
 impl<'a> Context<'a> {
-    /// Validates pools and pins; `adoption` is what [`crate::adopt::adopt`] found. `None`
+    /// Validates pools and pins; `adoption` is what [`crate::transform::preallocations::adopt::adopt`] found. `None`
     /// when nothing can be allocated safely.
     pub fn build(
         idx: &'a Index,

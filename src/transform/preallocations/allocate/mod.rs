@@ -2,7 +2,7 @@
 //! `{host}-{pool}` an address, and say so as edits on the pool items.
 //!
 //! Pins are the host annotations `ipreuse.dev/ip.{pool}` and the live addresses adoption
-//! ([`crate::adopt`]) follows to their hosts; both are step 2 of the precedence.
+//! ([`crate::transform::preallocations::adopt`]) follows to their hosts; both are step 2 of the precedence.
 //!
 //! Pools are filled in byte order of (namespace, name), so the entries just added to earlier
 //! pools count as taken for later overlapping ones. Nothing here touches text.
@@ -21,10 +21,10 @@ use serde_json::Value;
 
 use crate::config::Config;
 use crate::ipam::{self, Addr};
-use crate::mapping::Plan;
 use crate::model::{HostId, Index, PoolId};
 use crate::results::Finding;
 use crate::transform::ItemEdit;
+use crate::transform::preallocations::mapping::Plan;
 
 /// What allocation decided.
 #[derive(Debug, Default)]
@@ -162,7 +162,7 @@ impl EntryChanges {
 }
 
 /// Computes the edits that fill the managed pools; warnings and errors go to `findings`.
-/// `values` are the items as [`Index::objects`] numbers them: adoption ([`crate::adopt`]) reads
+/// `values` are the items as [`Index::objects`] numbers them: adoption ([`crate::transform::preallocations::adopt`]) reads
 /// the live objects among them.
 pub fn allocate(
     idx: &Index,
@@ -171,7 +171,8 @@ pub fn allocate(
     cfg: &Config,
     findings: &mut Vec<Finding>,
 ) -> Allocation {
-    let adoption = crate::adopt::adopt(idx, values, &plan.managed, findings);
+    let adoption =
+        crate::transform::preallocations::adopt::adopt(idx, values, &plan.managed, findings);
     let Some(mut ctx) = context::Context::build(idx, plan, cfg, adoption, findings) else {
         return Allocation::default();
     };
