@@ -57,7 +57,7 @@ fn main() {
         let t = Instant::now();
         let mut to_apply: Vec<(&Node, Edit)> = Vec::new();
         let mut meant: Vec<(usize, Edit)> = Vec::new();
-        for ipreuse::transform::ItemEdit { item, edit } in &allocation.edits {
+        for ipreuse::edits::ItemEdit { item, edit } in &allocation.edits {
             let at = &input.items[item.0];
             to_apply.push((nodes[item.0], edit.clone()));
             meant.push((at.doc, edit.prefixed(&at.segments())));

@@ -10,12 +10,13 @@ use serde_json::Value;
 use thiserror::Error;
 
 use crate::config::{self, Mode};
+use crate::edits::ItemEdit;
 use crate::krm::{self, Framing, ReadError, Source};
 use crate::limits::Limits;
 use crate::model;
 use crate::model::ItemId;
 use crate::results::{self, Finding};
-use crate::transform::{self, ItemEdit};
+use crate::transform;
 use crate::verify;
 use crate::yaml::{self, Edit, Node, Seg};
 
