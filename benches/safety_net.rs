@@ -12,8 +12,9 @@ use std::fmt::Write as _;
 use std::time::{Duration, Instant};
 
 use ipreuse::krm::{self, Source};
+use ipreuse::transform::preallocations::{allocate, mapping};
 use ipreuse::yaml::{self, Edit, Node};
-use ipreuse::{allocate, config, mapping, model, run, verify};
+use ipreuse::{config, model, run, verify};
 
 fn main() {
     let mut args = std::env::args().skip(1).filter(|a| !a.starts_with('-'));
@@ -56,7 +57,7 @@ fn main() {
         let t = Instant::now();
         let mut to_apply: Vec<(&Node, Edit)> = Vec::new();
         let mut meant: Vec<(usize, Edit)> = Vec::new();
-        for ipreuse::transform::ItemEdit { item, edit } in &allocation.edits {
+        for ipreuse::edits::ItemEdit { item, edit } in &allocation.edits {
             let at = &input.items[item.0];
             to_apply.push((nodes[item.0], edit.clone()));
             meant.push((at.doc, edit.prefixed(&at.segments())));

@@ -4,22 +4,23 @@
 //! ([`run::run`]); the binary in `main.rs` is a thin edge around it.
 //!
 //! Data flows one way:
-//! `krm::read` (framing) -> `model` (typed views) -> `mapping` -> `adopt` (live objects ->
-//! pins) -> `allocate` -> edits -> `yaml::apply` -> `krm::write`.
+//! `krm::read` (framing) -> `model` (typed views) -> the transformations (`transform`: the
+//! preallocations' `mapping` -> `adopt` (live objects -> pins) -> `allocate`, then the labels and
+//! the controller flag) -> edits -> `yaml::apply` -> `verify` -> `krm::write`. The modules are in
+//! layers without import cycles (docs/design.md, "Layers"; `tests/it/layers.rs` holds it).
 #![forbid(unsafe_code)]
 
-pub mod adopt;
-pub mod allocate;
 pub mod config;
+pub mod edits;
 pub mod ipam;
 pub mod krm;
 pub mod limits;
-pub mod mapping;
 pub mod model;
 pub mod names;
 pub mod natural;
 #[cfg(test)]
 mod prop_config;
+pub mod results;
 pub mod run;
 pub mod selector;
 pub mod transform;
@@ -32,10 +33,6 @@ pub mod yaml;
 #[path = "../tests/it/fixtures.rs"]
 #[allow(dead_code)]
 pub(crate) mod fixtures;
-
-/// KRM results (`Finding`), as the stages that report them name them: `crate::results`. They
-/// live in `krm/`, whose framing writes them out.
-pub use krm::results;
 
 /// The hash map of the tables built after the parse, keyed by addresses, ids and names: std's
 /// `HashMap` with foldhash's hasher instead of SipHash. Why it is safe for these keys: docs/design.md,

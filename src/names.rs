@@ -1,4 +1,5 @@
-//! Kubernetes name rules, and the claim names CAPM3 makes from hosts and pools.
+//! Kubernetes name rules, the claim names CAPM3 makes from hosts and pools, and the "did you
+//! mean" hint for a misspelt field or value (the config's and the model's readers both give it).
 
 /// Whether `s` is a DNS-1123 label: lower-case alphanumerics and '-', starting and ending
 /// alphanumeric, at most 63 characters (namespaces).
@@ -96,6 +97,38 @@ pub fn list_some(items: impl ExactSizeIterator<Item = String>, shown: usize) -> 
         (Some((last, rest)), 0) => format!("{} and {last}", rest.join(", ")),
         (Some(_), more) => format!("{} and {more} more", parts.join(", ")),
     }
+}
+
+/// The known word closest to `unknown`, ignoring case, `_` and `-`, when close enough to be
+/// a slip (`hostselector`, `host_selector`, `matchLabel`, `stratgy`, `fil`, `sequental`): an
+/// optimal-string-alignment distance (a swap of neighbours is one edit) of at most 2, and at
+/// most a third of the known word, so that short words do not match anything.
+fn suggestion<'a>(unknown: &str, known: &[&'a str]) -> Option<&'a str> {
+    let fold = |s: &str| -> String {
+        s.chars()
+            .filter(|c| *c != '_' && *c != '-')
+            .map(|c| c.to_ascii_lowercase())
+            .collect()
+    };
+    let folded = fold(unknown);
+    known
+        .iter()
+        .copied()
+        .map(|k| {
+            let k_folded = fold(k);
+            let d = strsim::osa_distance(&k_folded, &folded);
+            (d, k_folded.chars().count(), k)
+        })
+        .filter(|&(d, len, _)| d <= 2 && d * 3 <= len)
+        .min_by_key(|&(d, _, _)| d)
+        .map(|(_, _, k)| k)
+}
+
+/// ` (did you mean x?)` when `unknown` is close to one of `known`, else nothing.
+pub(crate) fn did_you_mean(unknown: &str, known: &[&str]) -> String {
+    suggestion(unknown, known)
+        .map(|k| format!(" (did you mean {k}?)"))
+        .unwrap_or_default()
 }
 
 #[cfg(test)]

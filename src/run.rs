@@ -10,12 +10,13 @@ use serde_json::Value;
 use thiserror::Error;
 
 use crate::config::{self, Mode};
+use crate::edits::ItemEdit;
 use crate::krm::{self, Framing, ReadError, Source};
 use crate::limits::Limits;
 use crate::model;
 use crate::model::ItemId;
 use crate::results::{self, Finding};
-use crate::transform::{self, ItemEdit};
+use crate::transform;
 use crate::verify;
 use crate::yaml::{self, Edit, Node, Seg};
 
@@ -32,7 +33,7 @@ pub struct Outcome {
     /// The address plan: every required claim with the address its pool's entry holds once
     /// filled, and where it comes from (`ipreuse plan`). Empty when there is an error result,
     /// and unless [`Options::plan`] asks for it.
-    pub plan: Vec<crate::allocate::Row>,
+    pub plan: Vec<crate::transform::preallocations::allocate::Row>,
     /// Whether the run checked (`mode: check`, or `--mode check`): its results are its output.
     pub check: bool,
     /// Whether the input is a ResourceList from a caller that shows its results to people
@@ -340,7 +341,7 @@ impl Outcome {
         self
     }
 
-    fn with_plan(mut self, plan: Vec<crate::allocate::Row>) -> Outcome {
+    fn with_plan(mut self, plan: Vec<crate::transform::preallocations::allocate::Row>) -> Outcome {
         self.plan = plan;
         self
     }

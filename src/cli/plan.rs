@@ -3,8 +3,8 @@
 
 use std::fmt::Write as _;
 
-use ipreuse::allocate::Row;
 use ipreuse::natural;
+use ipreuse::transform::preallocations::allocate::Row;
 
 /// NETWORK comes last, so that scripts reading the first five columns keep working.
 const HEADER: [&str; 6] = ["NAMESPACE", "HOST", "POOL", "ADDRESS", "STATUS", "NETWORK"];

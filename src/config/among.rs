@@ -14,10 +14,8 @@
 use serde_json::Value;
 
 use super::{Config, resolve};
+use crate::model::{IPREUSE_GROUP, group_of};
 use crate::results::{Finding, ResourceRef};
-
-/// The API group of the typed config.
-pub const GROUP: &str = "fn.ipreuse.dev";
 
 /// An `IPReuse` object found among the items.
 #[derive(Debug, Clone)]
@@ -38,7 +36,7 @@ impl ConfigItem {
         let text = |v: &Value, key: &str| v.get(key).and_then(Value::as_str).map(str::to_string);
         let api_version = text(&value, "apiVersion")?;
         let kind = text(&value, "kind")?;
-        if kind != "IPReuse" || crate::model::group_of(&api_version) != GROUP {
+        if kind != "IPReuse" || group_of(&api_version) != IPREUSE_GROUP {
             return None;
         }
         let metadata = value.get("metadata").cloned().unwrap_or(Value::Null);

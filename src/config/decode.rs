@@ -8,9 +8,10 @@ use k8s_openapi::apimachinery::pkg::apis::meta::v1::{LabelSelector, LabelSelecto
 use serde_json::{Map, Value};
 
 use super::{
-    Choice, Config, ConfigSource, MappingMode, Mode, NetworkCidr, PoolName, ReserveRange, Strategy,
-    Version,
+    Choice, Config, ConfigSource, FIELDS, MappingMode, Mode, NetworkCidr, PoolName, ReserveRange,
+    Strategy, Version,
 };
+use crate::names::did_you_mean;
 use crate::results::{Finding, ResourceRef};
 use crate::selector::{STRING_SYNTAX, Selector};
 
@@ -19,24 +20,6 @@ pub const ACCEPTED_KINDS: &str = "apiVersion fn.ipreuse.dev/v1alpha1 kind IPReus
 
 const TYPED_API_VERSION: &str = "fn.ipreuse.dev/v1alpha1";
 const TYPED_KIND: &str = "IPReuse";
-
-/// The fields of `spec` (typed form) and `data` (ConfigMap form), in SPEC order.
-pub const FIELDS: [&str; 14] = [
-    "mode",
-    "mapping",
-    "hostSelector",
-    "pools",
-    "strategy",
-    "ordinalOffset",
-    "reserve",
-    "prune",
-    "labels",
-    "controllerFlag",
-    "capm3Version",
-    "networks",
-    "strictNetworks",
-    "defaultNamespace",
-];
 
 const TYPED_TOP: [&str; 4] = ["apiVersion", "kind", "metadata", "spec"];
 const CONFIGMAP_TOP: [&str; 4] = ["apiVersion", "kind", "metadata", "data"];
@@ -144,38 +127,6 @@ struct Decoder {
 /// A value as JSON text, for messages (strings come out quoted).
 fn json_text(value: &Value) -> String {
     serde_json::to_string(value).unwrap_or_else(|_| value.to_string())
-}
-
-/// The known word closest to `unknown`, ignoring case, `_` and `-`, when close enough to be
-/// a slip (`hostselector`, `host_selector`, `matchLabel`, `stratgy`, `fil`, `sequental`): an
-/// optimal-string-alignment distance (a swap of neighbours is one edit) of at most 2, and at
-/// most a third of the known word, so that short words do not match anything.
-fn suggestion<'a>(unknown: &str, known: &[&'a str]) -> Option<&'a str> {
-    let fold = |s: &str| -> String {
-        s.chars()
-            .filter(|c| *c != '_' && *c != '-')
-            .map(|c| c.to_ascii_lowercase())
-            .collect()
-    };
-    let folded = fold(unknown);
-    known
-        .iter()
-        .copied()
-        .map(|k| {
-            let k_folded = fold(k);
-            let d = strsim::osa_distance(&k_folded, &folded);
-            (d, k_folded.chars().count(), k)
-        })
-        .filter(|&(d, len, _)| d <= 2 && d * 3 <= len)
-        .min_by_key(|&(d, _, _)| d)
-        .map(|(_, _, k)| k)
-}
-
-/// ` (did you mean x?)` when `unknown` is close to one of `known`, else nothing.
-pub(crate) fn did_you_mean(unknown: &str, known: &[&str]) -> String {
-    suggestion(unknown, known)
-        .map(|k| format!(" (did you mean {k}?)"))
-        .unwrap_or_default()
 }
 
 impl Decoder {

@@ -25,9 +25,8 @@ use crate::ipam::{self, Addr, AddrError};
 use crate::results::{Finding, ResourceRef};
 pub use crate::selector::Selector;
 pub use among::{Chosen, ConfigItem, choose};
-pub(crate) use decode::did_you_mean;
-pub use decode::{ACCEPTED_KINDS, FIELDS, decode, resolve};
-pub use typed::{IPReuse, IPReuseSpec, NetworkSpec};
+pub use decode::{ACCEPTED_KINDS, decode, resolve};
+pub use typed::{IPReuse, IPReuseSpec, NetworkSpec, crd_yaml};
 
 // `spec.mode`. (No doc comment: schemars would put it over the field's description in the CRD.)
 #[derive(
@@ -246,6 +245,25 @@ impl Version {
     }
 }
 
+/// The fields of `spec` (typed form) and `data` (ConfigMap form), in SPEC order: what
+/// [`decode`] reads and [`Config::differences`] compares.
+pub const FIELDS: [&str; 14] = [
+    "mode",
+    "mapping",
+    "hostSelector",
+    "pools",
+    "strategy",
+    "ordinalOffset",
+    "reserve",
+    "prune",
+    "labels",
+    "controllerFlag",
+    "capm3Version",
+    "networks",
+    "strictNetworks",
+    "defaultNamespace",
+];
+
 /// Where the resolved config came from, so that a result about a config field found after
 /// resolving (a name in `pools` that is not in the input; `reserve` as the reason an address
 /// is refused) points at the field as the person wrote it, on the functionConfig.
@@ -426,26 +444,5 @@ impl Config {
             .filter(|(_, same)| !same)
             .map(|(f, _)| *f)
             .collect()
-    }
-}
-
-/// The CRD of the typed functionConfig, as YAML (`ipreuse schema`).
-pub fn crd_yaml() -> String {
-    use kube::CustomResourceExt;
-    let mut crd = IPReuse::crd();
-    // kube marks `spec` required; the function accepts an IPReuse without one (all defaults).
-    for version in &mut crd.spec.versions {
-        if let Some(schema) = version
-            .schema
-            .as_mut()
-            .and_then(|s| s.open_api_v3_schema.as_mut())
-        {
-            schema.required = None;
-        }
-    }
-    match serde_saphyr::to_string(&crd) {
-        Ok(yaml) => yaml,
-        // Serialising a CRD built from a Rust type cannot fail; keep a readable fallback.
-        Err(e) => format!("# cannot serialise the CRD: {e}\n"),
     }
 }

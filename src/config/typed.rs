@@ -133,3 +133,24 @@ pub struct NetworkSpec {
     /// the network's CIDRs is on the network.
     pub cidr: String,
 }
+
+/// The CRD of the typed functionConfig, as YAML (`ipreuse schema`).
+pub fn crd_yaml() -> String {
+    use kube::CustomResourceExt;
+    let mut crd = IPReuse::crd();
+    // kube marks `spec` required; the function accepts an IPReuse without one (all defaults).
+    for version in &mut crd.spec.versions {
+        if let Some(schema) = version
+            .schema
+            .as_mut()
+            .and_then(|s| s.open_api_v3_schema.as_mut())
+        {
+            schema.required = None;
+        }
+    }
+    match serde_saphyr::to_string(&crd) {
+        Ok(yaml) => yaml,
+        // Serialising a CRD built from a Rust type cannot fail; keep a readable fallback.
+        Err(e) => format!("# cannot serialise the CRD: {e}\n"),
+    }
+}

@@ -1,10 +1,10 @@
-//! `spec.allocationStrategy` and the size of an entry as the IPAM's `random` strategy indexes it
-//! (IPAM v1.14, `GetPoolSize`; FACTS §4). Arithmetic on the ends of the entry, never by listing.
+//! `spec.allocationStrategy` and the arithmetic of an entry's size as the IPAM's `random` strategy
+//! indexes it (IPAM v1.14, `GetPoolSize`; FACTS §4): on the ends of the entry, never by listing.
+//! `Entry::random_size` (in `spec.rs`, beside the entry) puts it together.
 
 use std::fmt;
 
 use super::addr::Addr;
-use super::spec::Entry;
 
 /// `spec.allocationStrategy` of an IPPool (IPAM v1.14). Absent means `sequential`: the IPAM
 /// webhook fills that in. ipreuse's own choice of new addresses is the same under both (the IPAM
@@ -88,37 +88,8 @@ impl fmt::Display for SizeError {
     }
 }
 
-impl Entry {
-    /// The number of addresses the IPAM's `random` strategy indexes in this entry (IPAM
-    /// `GetPoolSize`, FACTS §4): `start..=end` when both are set (whatever `subnet` says);
-    /// `start..=` the subnet's last address when there is no `end`; with only a `subnet`, its
-    /// network address + 1 ..= its last address (the network address, not the address as
-    /// written: a size, not the walk). An error when the entry has no size or more than
-    /// [`RANDOM_SIZE_LIMIT`] addresses.
-    pub fn random_size(&self) -> Result<u64, SizeError> {
-        let count = match (self.start, self.end, self.subnet) {
-            (Some(start), Some(end), _) => inclusive(start, end)?,
-            (Some(start), None, Some(subnet)) => {
-                let last = subnet.last();
-                if start > last {
-                    return Err(SizeError::StartAfterSubnet { start, last });
-                }
-                inclusive(start, last)?
-            }
-            (Some(_), None, None) => return Err(SizeError::Unbounded),
-            // The network address itself is not indexed (a /32 or /128 has size 0).
-            (None, _, Some(subnet)) => subnet.last().value() - subnet.network().value(),
-            (None, _, None) => return Err(SizeError::NoStart),
-        };
-        if count > RANDOM_SIZE_LIMIT {
-            return Err(SizeError::TooLarge(Some(count)));
-        }
-        u64::try_from(count).map_err(|_| SizeError::TooLarge(Some(count)))
-    }
-}
-
 /// `lo..=hi` as a count; 2^128 (`::` to the last IPv6 address) is too large.
-fn inclusive(lo: Addr, hi: Addr) -> Result<u128, SizeError> {
+pub(super) fn inclusive(lo: Addr, hi: Addr) -> Result<u128, SizeError> {
     if hi < lo {
         // A validated entry never has start after end; count it as empty.
         return Ok(0);

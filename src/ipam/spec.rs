@@ -3,7 +3,7 @@
 use thiserror::Error;
 
 use super::addr::{Addr, AddrError, Family, parse_addr, parse_subnet};
-use super::size::{AllocationStrategy, SizeError};
+use super::size::{AllocationStrategy, RANDOM_SIZE_LIMIT, SizeError, inclusive};
 
 /// An IPPool `spec` as far as addresses go, filled by the caller from YAML.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -103,6 +103,35 @@ pub struct Entry {
     pub dns_servers: Vec<Addr>,
     /// The one family of start, end, subnet and gateway.
     pub family: Family,
+}
+
+impl Entry {
+    /// The number of addresses the IPAM's `random` strategy indexes in this entry (IPAM
+    /// `GetPoolSize`, FACTS §4): `start..=end` when both are set (whatever `subnet` says);
+    /// `start..=` the subnet's last address when there is no `end`; with only a `subnet`, its
+    /// network address + 1 ..= its last address (the network address, not the address as
+    /// written: a size, not the walk). An error when the entry has no size or more than
+    /// [`RANDOM_SIZE_LIMIT`] addresses.
+    pub fn random_size(&self) -> Result<u64, SizeError> {
+        let count = match (self.start, self.end, self.subnet) {
+            (Some(start), Some(end), _) => inclusive(start, end)?,
+            (Some(start), None, Some(subnet)) => {
+                let last = subnet.last();
+                if start > last {
+                    return Err(SizeError::StartAfterSubnet { start, last });
+                }
+                inclusive(start, last)?
+            }
+            (Some(_), None, None) => return Err(SizeError::Unbounded),
+            // The network address itself is not indexed (a /32 or /128 has size 0).
+            (None, _, Some(subnet)) => subnet.last().value() - subnet.network().value(),
+            (None, _, None) => return Err(SizeError::NoStart),
+        };
+        if count > RANDOM_SIZE_LIMIT {
+            return Err(SizeError::TooLarge(Some(count)));
+        }
+        u64::try_from(count).map_err(|_| SizeError::TooLarge(Some(count)))
+    }
 }
 
 /// What the pool-level fields hold after validation.

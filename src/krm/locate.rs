@@ -4,7 +4,7 @@
 //! `path:line` when the line is known (only when the file itself was read).
 
 use super::read::{Framing, Input, ItemAt, Source};
-use super::results::FileRef;
+use crate::results::FileRef;
 use crate::yaml::{self, Node};
 
 /// kpt's annotations for the file an item came from, the current one first (kpt writes both).

@@ -2,11 +2,10 @@
 //! (stdin or files). Both ends of a run are here: [`mod@read`] finds the items (and the
 //! functionConfig, of a ResourceList or of a `--config` file); [`mod@write`] frames what goes out
 //! (the results of a ResourceList as an edit the run applies, the output stream, the lines for
-//! stderr); [`results`] are the KRM results the stages report.
+//! stderr). The KRM results the stages report are [`crate::results`], a leaf below every stage.
 
 pub mod locate;
 pub mod read;
-pub mod results;
 pub mod text;
 pub mod write;
 

@@ -4,7 +4,7 @@
 use serde_json::Value;
 use thiserror::Error;
 
-use super::results::Finding;
+use crate::results::Finding;
 use crate::yaml::{self, Document, Node, Seg};
 
 /// One named input text (a file, or `-` for stdin).

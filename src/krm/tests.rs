@@ -1,7 +1,7 @@
 //! The framing's own units: what `run` and `main.rs` hand to `krm` to write.
 
-use super::results::{self, Finding, ResourceRef};
 use super::*;
+use crate::results::{self, Finding, ResourceRef};
 use crate::yaml;
 
 fn source(name: &str, text: &str) -> Source {

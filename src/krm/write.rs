@@ -5,7 +5,7 @@
 use serde_json::Value;
 
 use super::read::{Framing, Input};
-use super::results::{Finding, Severity};
+use crate::results::{Finding, Severity};
 use crate::yaml::{self, Edit, Node};
 
 /// The `results` list of a ResourceList, as block YAML at indent 0.

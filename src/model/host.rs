@@ -5,7 +5,7 @@ use std::sync::Arc;
 
 use serde_json::Value;
 
-use super::labels::kind_of;
+use super::json::kind_of;
 use super::value::{Reported, is_template, read_found, string_map};
 use super::{BMO_GROUP, ItemId, LOCAL_CONFIG, Object, group_of, skipped_for_template};
 use crate::results::Finding;
@@ -29,6 +29,8 @@ pub struct Host {
     /// keeps no host's JSON value ([`super::index_items`]).
     pub consumer_ref: Option<Value>,
 }
+
+super::ids::indexes!(super::ids::HostId => Host);
 
 /// A host's labels, key → value: sorted by key in one block of exactly their size. A run holds
 /// every host's at once, and a `BTreeMap` of one label takes 540 bytes where this takes 48 (its

@@ -1,23 +1,29 @@
 //! Typed positions: which list a number indexes is in its type, so a host's position can never
 //! be used as a pool's, nor either as an item's.
+//!
+//! A leaf below the readers: `Vec<Host>` and `Vec<Pool>` are indexed by their ids (`indexes!`)
+//! where `Host` and `Pool` are defined, so that this module knows no reader.
 
 use serde_json::Value;
 
-use super::host::Host;
-use super::pool::Pool;
-
-macro_rules! id {
-    ($(#[$doc:meta])* $name:ident indexes $of:ty) => {
-        $(#[$doc])*
-        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
-        pub struct $name(pub usize);
-
+/// `impl Index<$id> for Vec<$of>`: an id indexes only its own list.
+macro_rules! indexes {
+    ($name:ty => $of:ty) => {
         impl std::ops::Index<$name> for Vec<$of> {
             type Output = $of;
             fn index(&self, id: $name) -> &$of {
                 &self[id.0]
             }
         }
+    };
+}
+pub(crate) use indexes;
+
+macro_rules! id {
+    ($(#[$doc:meta])* $name:ident) => {
+        $(#[$doc])*
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+        pub struct $name(pub usize);
 
         impl $name {
             /// Every position of a list of `len` elements, in order.
@@ -31,15 +37,17 @@ macro_rules! id {
 id!(
     /// An item of the input: its position in the input's items (and in
     /// [`super::Index::objects`]). Edits name the item they change by it.
-    ItemId indexes Value
+    ItemId
+);
+indexes!(ItemId => Value);
+id!(
+    /// A BareMetalHost: its position in [`super::Index::hosts`] (`Vec<Host>` is indexed by it in
+    /// `host.rs`).
+    HostId
 );
 id!(
-    /// A BareMetalHost: its position in [`super::Index::hosts`].
-    HostId indexes Host
-);
-id!(
-    /// An IPPool: its position in [`super::Index::pools`].
-    PoolId indexes Pool
+    /// An IPPool: its position in [`super::Index::pools`] (`Vec<Pool>`: `pool.rs`).
+    PoolId
 );
 
 #[cfg(test)]

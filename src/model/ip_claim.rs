@@ -6,7 +6,8 @@
 
 use serde_json::Value;
 
-use super::labels::{self, Labels, kind_of};
+use super::json::kind_of;
+use super::labels::{self, Labels};
 use super::owners::{self, Owner};
 use super::value::{at, is_template};
 use super::{Object, skipped_for_template};

@@ -7,7 +7,7 @@ use std::collections::BTreeMap;
 use serde_json::Value;
 
 use super::Object;
-use super::value::{at, is_template};
+use super::json::{at, is_template, kind_of};
 use crate::results::{Finding, key_path};
 
 /// One label value as written.
@@ -66,18 +66,6 @@ pub fn read(object: &Object, value: &Value, findings: &mut Vec<Finding>) -> Opti
         labels.insert(k.clone(), label);
     }
     Some(labels)
-}
-
-/// `a list`, `a string "x"`, ... for messages about a value of the wrong kind.
-pub fn kind_of(v: &Value) -> String {
-    match v {
-        Value::Null => "null".into(),
-        Value::Bool(b) => format!("the boolean {b}"),
-        Value::Number(n) => format!("the number {n}"),
-        Value::String(s) => format!("the string {:?}", crate::names::short(s)),
-        Value::Array(_) => "a list".into(),
-        Value::Object(_) => "a mapping".into(),
-    }
 }
 
 #[cfg(test)]

@@ -3,7 +3,8 @@
 
 use serde_json::Value;
 
-use super::labels::{self, Labels, kind_of};
+use super::json::kind_of;
+use super::labels::{self, Labels};
 use super::value::{Reported, is_template, read_text};
 use super::{Object, skipped_for_template};
 use crate::results::Finding;

@@ -7,7 +7,7 @@
 
 use serde_json::Value;
 
-use super::labels::kind_of;
+use super::json::kind_of;
 use super::value::{at, is_template};
 use super::{Object, skipped_for_template};
 use crate::results::Finding;

@@ -4,8 +4,8 @@ use serde_json::Value;
 
 use super::value::{at, is_template, scalar_text};
 use super::{Object, skipped_for_template};
-use crate::config::did_you_mean;
 use crate::ipam::{AllocationStrategy, EntrySpec, PoolSpec};
+use crate::names::did_you_mean;
 use crate::results::Finding;
 
 /// What `spec.preAllocations` looks like now (decides how new entries are written).
@@ -33,6 +33,8 @@ pub struct Pool {
     /// The annotation `ipreuse.dev/network` (SPEC §10): the network the pool is on.
     pub network: Option<String>,
 }
+
+super::ids::indexes!(super::ids::PoolId => Pool);
 
 /// The annotation that puts an IPPool on a network shared across namespaces (SPEC §10).
 pub const NETWORK_ANNOTATION: &str = "ipreuse.dev/network";

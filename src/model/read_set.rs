@@ -40,7 +40,7 @@ pub const READ: &[(&str, &str)] = &[
     ("", "ConfigMap"),
     ("", "Secret"),
     // the config among the inputs (SPEC §1), read whole by `config::ConfigItem`
-    (crate::config::among::GROUP, "IPReuse"),
+    (super::IPREUSE_GROUP, "IPReuse"),
 ];
 
 /// Top-level fields never read of a kind in [`READ`].

@@ -1,50 +1,13 @@
-//! Small readers over JSON values: paths, strings, unrendered templates.
+//! Small readers over JSON values that report on the object they read: a field's text, and the
+//! field spellings of another version. The plain paths and names of values are in
+//! [`super::json`], re-exported here for the readers.
 
 use serde_json::Value;
 
-use super::labels::kind_of;
-use super::{Object, skipped_for_template};
+use super::json::kind_of;
+pub use super::json::{at, is_template, scalar_text, str_at, string_map};
+use super::object::{Object, skipped_for_template};
 use crate::results::Finding;
-
-/// The string at `path` (object keys), if it is a string.
-pub fn str_at<'a>(value: &'a Value, path: &[&str]) -> Option<&'a str> {
-    at(value, path)?.as_str()
-}
-
-/// The value at `path` (object keys).
-pub fn at<'a>(value: &'a Value, path: &[&str]) -> Option<&'a Value> {
-    path.iter().try_fold(value, |v, k| v.get(*k))
-}
-
-/// Whether a string is an unrendered template (`${...}` or `{{ ... }}`) that must never be guessed at.
-pub fn is_template(s: &str) -> bool {
-    // one pass over the bytes: most strings read are short names, where setting up a substring
-    // search twice costs more than the search
-    s.as_bytes()
-        .windows(2)
-        .any(|w| w[1] == b'{' && matches!(w[0], b'$' | b'{'))
-}
-
-/// A scalar as the text a person wrote (strings as they are, numbers and booleans printed).
-pub fn scalar_text(v: &Value) -> Option<String> {
-    match v {
-        Value::String(s) => Some(s.clone()),
-        Value::Number(n) => Some(n.to_string()),
-        Value::Bool(b) => Some(b.to_string()),
-        _ => None,
-    }
-}
-
-/// A string → string map at `path` (labels, annotations); non-string values are printed.
-pub fn string_map(value: &Value, path: &[&str]) -> Vec<(String, String)> {
-    match at(value, path) {
-        Some(Value::Object(m)) => m
-            .iter()
-            .map(|(k, v)| (k.clone(), scalar_text(v).unwrap_or_default()))
-            .collect(),
-        _ => Vec::new(),
-    }
-}
 
 /// A problem with an object was reported: an error naming its field, or a warning that skips
 /// the object (an unrendered template).

@@ -30,8 +30,9 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use serde_json::Value;
 
-use super::{ItemEdit, Outcome};
+use super::Outcome;
 use crate::config::{Config, Version};
+use crate::edits::ItemEdit;
 use crate::model::config_data::{ConfigData, DataEntry, DataMap, encode_base64};
 use crate::model::deployment::{CONTAINERS, Container, Deployment, ImageRef};
 use crate::model::provider::{DEPLOYMENT_CONTAINERS, OPERATOR_GROUP, Provider, SecretRef};

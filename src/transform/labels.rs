@@ -19,9 +19,9 @@ use crate::{FastMap, FastSet};
 
 use serde_json::Value;
 
-use super::{ItemEdit, Outcome};
+use super::Outcome;
 use crate::config::Config;
-use crate::mapping;
+use crate::edits::ItemEdit;
 use crate::model::data_template::{DataTemplate, PoolName, PoolRef};
 use crate::model::ip_claim::IpClaim;
 use crate::model::labels::{LabelValue, Labels};
@@ -29,12 +29,8 @@ use crate::model::metal3_data::Metal3Data;
 use crate::model::{CAPM3_GROUP, IPAM_GROUP, Index, ItemId, Object};
 use crate::names::{label_value_problem, short};
 use crate::results::{Finding, key_path};
+use crate::transform::preallocations::mapping::{self, DATA_NAME, POOL_NAME};
 use crate::yaml::{Edit, Seg, WriteStyle};
-
-/// The label naming the Metal3Data a claim was made for (and a Metal3Data's own name).
-pub const DATA_NAME: &str = "infrastructure.cluster.x-k8s.io/data-name";
-/// The label naming the pool a claim allocates from.
-pub const POOL_NAME: &str = "infrastructure.cluster.x-k8s.io/pool-name";
 
 /// The labels of every IPClaim and Metal3Data of the input that needs them (nothing when
 /// `config.labels` is false).

@@ -9,55 +9,10 @@
 
 pub mod controller_flag;
 pub mod labels;
+mod outcome;
 pub mod preallocations;
 
-use serde_json::Value;
-
-use crate::config::Config;
-use crate::model::{Index, ItemId};
-
-use crate::results::Finding;
-use crate::yaml::Edit;
-
-/// One edit of one input item: `edit`'s path starts at the item's root.
-#[derive(Debug, Clone, PartialEq)]
-pub struct ItemEdit {
-    /// The item's position in the input (as in [`crate::model::Index::objects`]).
-    pub item: ItemId,
-    pub edit: Edit,
-}
-
-impl ItemEdit {
-    pub fn new(item: ItemId, edit: Edit) -> ItemEdit {
-        ItemEdit { item, edit }
-    }
-}
-
-/// What a transformation returns.
-#[derive(Debug, Clone, Default)]
-pub struct Outcome {
-    /// What `fill` writes.
-    pub edits: Vec<ItemEdit>,
-    /// Results that hold in either mode: what is wrong or worth knowing about the input.
-    pub findings: Vec<Finding>,
-    /// Infos that say what the edits wrote (a pool's summary, a flag turned on): reported only
-    /// when the edits are written.
-    pub written: Vec<Finding>,
-    /// What `mode: check` reports instead of writing: an error at each object and field that
-    /// `fill` would change.
-    pub check: Vec<Finding>,
-    /// The address plan (`ipreuse plan`): what the preallocations hold once filled, as ids
-    /// of the index the transformation read.
-    pub rows: Vec<crate::allocate::Planned>,
-    /// The names of the networks the rows refer to ([`crate::allocate::Planned::network`]).
-    pub networks: Vec<String>,
-}
-
-/// One transformation: whether the config turns it on, and its entry point.
-pub struct Transformation {
-    pub on: fn(&Config) -> bool,
-    pub apply: fn(&Index, &[Value], &Config) -> Outcome,
-}
+pub use outcome::{Outcome, Transformation};
 
 /// The transformations in the order they run: the preallocations always, then the labels
 /// (SPEC §7), then the controller flag (SPEC §8).

@@ -32,6 +32,7 @@ mod ipam_upstream;
 mod kpt_pipeline;
 mod kustomize;
 mod labels;
+mod layers;
 mod namespaces;
 mod network_properties;
 mod networks;

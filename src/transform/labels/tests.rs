@@ -5,10 +5,11 @@ use serde_json::Value;
 
 use super::{DATA_NAME, POOL_NAME, apply};
 use crate::config::{Config, PoolName};
+use crate::edits::ItemEdit;
 use crate::fixtures;
 use crate::model::{self, Index};
 use crate::results::{Finding, Severity};
-use crate::transform::{ItemEdit, Outcome};
+use crate::transform::Outcome;
 use crate::yaml::{self, Edit, Seg, WriteStyle};
 
 const HOST: &str = "apiVersion: metal3.io/v1alpha1\nkind: BareMetalHost\nmetadata:\n  name: {name}\n  namespace: lab\nspec:\n  online: true\n";

@@ -23,8 +23,8 @@ use crate::model::pool::Pool;
 use crate::model::{HostId, Index, PoolId};
 use crate::names::{LABEL_VALUE_MAX, claim_name, short};
 use crate::results::Finding;
-use crate::transform::labels::POOL_NAME;
 use templates::Templates;
+pub use templates::{DATA_NAME, POOL_NAME};
 
 /// The work the mapping asks for.
 #[derive(Debug, Default)]

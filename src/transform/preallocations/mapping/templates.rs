@@ -31,7 +31,13 @@ use crate::model::value::{Spelling, other_spellings};
 use crate::model::{CAPM3_GROUP, HostId, Index, ItemId, PoolId};
 use crate::names::{LABEL_VALUE_MAX, ordinal, short};
 use crate::results::{Finding, key_path};
-use crate::transform::labels::DATA_NAME;
+
+/// The label CAPM3 gives each IPClaim it names after a host: the Metal3Data the claim was made
+/// for (and a Metal3Data's own name). The mapping names it in its messages, the labels
+/// transformation writes it; it lives here, below the labels (and beside the templates that name it), so that the arrow points one way.
+pub const DATA_NAME: &str = "infrastructure.cluster.x-k8s.io/data-name";
+/// The label naming the pool a claim allocates from (as [`DATA_NAME`]).
+pub const POOL_NAME: &str = "infrastructure.cluster.x-k8s.io/pool-name";
 
 /// At most this many names in an info result, then "and N more".
 const NAMED: usize = 3;

@@ -1,4 +1,6 @@
-//! KRM results (SPEC §9): what the function tells the person running it.
+//! KRM results (SPEC §9): what the function tells the person running it. A leaf below every
+//! stage that reports (config, model, the transformations, the run) and the framing that writes
+//! them out (`krm::write`); it takes only `yaml::path_key` for the field paths.
 
 use serde::Serialize;
 

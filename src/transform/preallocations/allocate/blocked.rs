@@ -7,9 +7,10 @@
 
 use crate::{FastMap, FastSet};
 
-use super::context::{Context, Pin, PoolState};
+use super::context::Context;
 use super::network::Network;
 use super::shared::Shared;
+use super::state::{Pin, PoolState};
 use crate::ipam::{self, Addr, FreeCursor, IntervalSet};
 use crate::model::PoolId;
 

@@ -3,7 +3,8 @@
 
 use crate::FastMap;
 
-use super::context::{Context, PinSource, PoolState};
+use super::context::Context;
+use super::state::{PinSource, PoolState};
 use crate::ipam::{self, Addr};
 use crate::model::host::PIN_PREFIX;
 use crate::model::pool::Pool;

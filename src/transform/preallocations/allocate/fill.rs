@@ -4,19 +4,20 @@
 use crate::{FastMap, FastSet};
 
 use super::blocked::Blocked;
-use super::context::{Context, Pin, PinSource};
+use super::context::Context;
 use super::ordinal;
 use super::pool_view::PoolView;
 use super::rank::Rank;
+use super::state::{Pin, PinSource};
 use super::validate;
 use super::{EntryChanges, Planned, Status};
 use crate::config::Strategy;
+use crate::edits::ItemEdit;
 use crate::ipam::Addr;
 use crate::model::host::PIN_PREFIX;
 use crate::model::{HostId, PoolId};
 use crate::names::{claim_name, is_dns1123_subdomain, list_some, short};
 use crate::results::Finding;
-use crate::transform::ItemEdit;
 use crate::yaml::Edit;
 
 /// Fills pool `p`, pushing edits on its item and results; records what it added in `ctx`.
@@ -221,7 +222,7 @@ fn fill(
         .map(|(h, k, a)| {
             let status = source.get(&h).copied().unwrap_or(Status::New);
             let text = a.to_string();
-            changes.record(&v, &k, None, || {
+            changes.record(&v.rref, &k, None, || {
                 format!(
                     "fill would add {}: {text:?} to IPPool {}/{} for BareMetalHost {} ({})",
                     short(&k),
@@ -413,7 +414,7 @@ fn prune(
                 short(v.ns)
             );
             changes.record(
-                v,
+                &v.rref,
                 &e.key,
                 Some(format!("entry {} removed: {why}", short(&e.key))),
                 || {

@@ -2,29 +2,29 @@
 //! `{host}-{pool}` an address, and say so as edits on the pool items.
 //!
 //! Pins are the host annotations `ipreuse.dev/ip.{pool}` and the live addresses adoption
-//! ([`crate::adopt`]) follows to their hosts; both are step 2 of the precedence.
+//! ([`crate::transform::preallocations::adopt`]) follows to their hosts; both are step 2 of the precedence.
 //!
 //! Pools are filled in byte order of (namespace, name), so the entries just added to earlier
 //! pools count as taken for later overlapping ones. Nothing here touches text.
 
 mod blocked;
 mod context;
+mod driver;
 mod fill;
 mod network;
 mod ordinal;
 mod pool_view;
 mod rank;
 mod shared;
+mod state;
 mod validate;
 
-use serde_json::Value;
-
-use crate::config::Config;
 use crate::ipam::Addr;
-use crate::mapping::Plan;
 use crate::model::{HostId, Index, PoolId};
-use crate::results::Finding;
-use crate::transform::ItemEdit;
+use crate::results::{Finding, ResourceRef};
+
+use crate::edits::ItemEdit;
+pub use driver::allocate;
 
 /// What allocation decided.
 #[derive(Debug, Default)]
@@ -131,11 +131,11 @@ impl EntryChanges {
         }
     }
 
-    /// Records one change of an entry of pool `v`: `written` when fill writes it, and in check
+    /// Records one change of an entry of the pool `on`: `written` when fill writes it, and in check
     /// mode the check error (`would`: what fill would do, naming the pool).
     fn record(
         &mut self,
-        v: &pool_view::PoolView,
+        on: &ResourceRef,
         key: &str,
         written: Option<String>,
         would: impl FnOnce() -> String,
@@ -146,7 +146,7 @@ impl EntryChanges {
         let field = crate::results::key_path("spec.preAllocations", key);
         if let Some(w) = written {
             self.written
-                .push(Finding::warning(w).on(v.rref.clone()).at(field.clone()));
+                .push(Finding::warning(w).on(on.clone()).at(field.clone()));
         }
         if self.checking {
             self.check.push(
@@ -154,73 +154,9 @@ impl EntryChanges {
                     "check: {}; run ipreuse in fill mode and commit the result",
                     would()
                 ))
-                .on(v.rref.clone())
+                .on(on.clone())
                 .at(field),
             );
-        }
-    }
-}
-
-/// Computes the edits that fill the managed pools; warnings and errors go to `findings`.
-/// `values` are the items as [`Index::objects`] numbers them: adoption ([`crate::adopt`]) reads
-/// the live objects among them.
-pub fn allocate(
-    idx: &Index,
-    values: &[Value],
-    plan: &Plan,
-    cfg: &Config,
-    findings: &mut Vec<Finding>,
-) -> Allocation {
-    let adoption = crate::adopt::adopt(idx, values, &plan.managed, findings);
-    let Some(mut ctx) = context::Context::build(idx, plan, cfg, adoption, findings) else {
-        return Allocation::default();
-    };
-    let mut edits = Vec::new();
-    let mut changes = EntryChanges::new(cfg.mode == crate::config::Mode::Check);
-    let rank = rank::Rank::of(idx);
-    for &p in &plan.managed {
-        fill::fill_pool(&mut ctx, &rank, p, findings, &mut edits, &mut changes);
-    }
-    ctx.check_cross_pool(findings);
-    ctx.check_cross_network(findings);
-    warn_pins_without_pool(&ctx, findings);
-    Allocation {
-        edits,
-        networks: ctx.networks.names(),
-        summaries: ctx.summaries,
-        rows: ctx.rows,
-        changes,
-    }
-}
-
-/// A pin for a pool that is not managed in the host's namespace is only a warning.
-fn warn_pins_without_pool(ctx: &context::Context, findings: &mut Vec<Finding>) {
-    let managed: crate::FastSet<(&str, &str)> = ctx
-        .plan
-        .managed
-        .iter()
-        .map(|&p| {
-            (
-                ctx.idx.pools[p].object.namespace.as_str(),
-                ctx.idx.pools[p].name(),
-            )
-        })
-        .collect();
-    for host in &ctx.idx.hosts {
-        for pool in host.pins.keys() {
-            if !managed.contains(&(host.object.namespace.as_str(), pool.as_str())) {
-                findings.push(
-                    Finding::warning(format!(
-                        "pin for IPPool {pool:?}, which is not a managed pool of namespace {:?}; the pin is not used",
-                        host.object.namespace
-                    ))
-                    .on(host.object.resource_ref())
-                    .at(crate::results::key_path(
-                        "metadata.annotations",
-                        &format!("{}{pool}", crate::model::host::PIN_PREFIX),
-                    )),
-                );
-            }
         }
     }
 }

@@ -22,8 +22,8 @@ use crate::FastMap;
 use std::cmp::Reverse;
 use std::collections::{BTreeMap, BTreeSet, BinaryHeap};
 
-use super::context::{Pin, PoolState};
 use super::shared::{Holder, note_holder};
+use super::state::{Pin, PoolState, holdings};
 use crate::config::Config;
 use crate::ipam::{Addr, IntervalSet};
 use crate::model::pool::NETWORK_ANNOTATION;
@@ -281,7 +281,7 @@ pub fn build(
             let pins_of = pins
                 .get(&(pool.object.namespace.clone(), pool.name().to_string()))
                 .map_or(no_pins, Vec::as_slice);
-            for a in super::context::holdings(st, pins_of) {
+            for a in holdings(st, pins_of) {
                 held.push((a.value(), a.value()));
                 note_holder(&mut holders, a.value(), q);
             }

@@ -2,13 +2,13 @@
 
 use crate::{FastMap, FastSet};
 
-use super::context::{Pin, PinSource};
 use super::pool_view::PoolView;
+use super::state::{Pin, PinSource};
+use crate::edits::ItemEdit;
 use crate::ipam::Addr;
 use crate::model::HostId;
 use crate::names::{claim_name, short};
 use crate::results::Finding;
-use crate::transform::ItemEdit;
 use crate::yaml::{Edit, Seg, WriteStyle};
 
 /// The valid existing entries of a pool.
@@ -76,7 +76,7 @@ pub fn existing<'a>(
                     format!(" (BareMetalHost {})", short(v.ctx.idx.hosts[h].name()))
                 });
             changes.record(
-                v,
+                &v.rref,
                 &e.key,
                 Some(format!(
                     "entry {} is written {:?}; rewritten as {text:?} because the IPAM reserves preallocations by their exact text",

@@ -1,15 +1,18 @@
 //! The preallocations (SPEC §4–§5): the mapping decides which `{host}-{pool}` claims each
-//! managed pool needs ([`crate::mapping`]), and allocation validates what is there and gives
-//! each required claim an address ([`crate::allocate`]). Edits on the IPPools'
+//! managed pool needs ([`mapping`]), adoption follows the live objects to the addresses hosts
+//! hold ([`adopt`]), and allocation validates what is there and gives each required claim an
+//! address ([`allocate`]). Edits on the IPPools'
 //! `spec.preAllocations`; one summary per filled pool, true only when the edits are written, and in `mode: check` one
 //! error per entry fill would change.
+
+pub mod adopt;
+pub mod allocate;
+pub mod mapping;
 
 use serde_json::Value;
 
 use super::Outcome;
-use crate::allocate;
 use crate::config::Config;
-use crate::mapping;
 use crate::model::Index;
 
 /// Fills every managed pool's `spec.preAllocations`.

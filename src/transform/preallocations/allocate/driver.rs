@@ -1,0 +1,75 @@
+//! The allocation's one pass: adoption, the context, each managed pool filled in order, then
+//! the checks across pools and networks.
+
+use serde_json::Value;
+
+use super::{Allocation, EntryChanges, context, fill, rank};
+use crate::config::Config;
+use crate::model::Index;
+use crate::results::Finding;
+use crate::transform::preallocations::mapping::Plan;
+
+/// Computes the edits that fill the managed pools; warnings and errors go to `findings`.
+/// `values` are the items as [`Index::objects`] numbers them: adoption ([`crate::transform::preallocations::adopt`]) reads
+/// the live objects among them.
+pub fn allocate(
+    idx: &Index,
+    values: &[Value],
+    plan: &Plan,
+    cfg: &Config,
+    findings: &mut Vec<Finding>,
+) -> Allocation {
+    let adoption =
+        crate::transform::preallocations::adopt::adopt(idx, values, &plan.managed, findings);
+    let Some(mut ctx) = context::Context::build(idx, plan, cfg, adoption, findings) else {
+        return Allocation::default();
+    };
+    let mut edits = Vec::new();
+    let mut changes = EntryChanges::new(cfg.mode == crate::config::Mode::Check);
+    let rank = rank::Rank::of(idx);
+    for &p in &plan.managed {
+        fill::fill_pool(&mut ctx, &rank, p, findings, &mut edits, &mut changes);
+    }
+    ctx.check_cross_pool(findings);
+    ctx.check_cross_network(findings);
+    warn_pins_without_pool(&ctx, findings);
+    Allocation {
+        edits,
+        networks: ctx.networks.names(),
+        summaries: ctx.summaries,
+        rows: ctx.rows,
+        changes,
+    }
+}
+
+/// A pin for a pool that is not managed in the host's namespace is only a warning.
+fn warn_pins_without_pool(ctx: &context::Context, findings: &mut Vec<Finding>) {
+    let managed: crate::FastSet<(&str, &str)> = ctx
+        .plan
+        .managed
+        .iter()
+        .map(|&p| {
+            (
+                ctx.idx.pools[p].object.namespace.as_str(),
+                ctx.idx.pools[p].name(),
+            )
+        })
+        .collect();
+    for host in &ctx.idx.hosts {
+        for pool in host.pins.keys() {
+            if !managed.contains(&(host.object.namespace.as_str(), pool.as_str())) {
+                findings.push(
+                    Finding::warning(format!(
+                        "pin for IPPool {pool:?}, which is not a managed pool of namespace {:?}; the pin is not used",
+                        host.object.namespace
+                    ))
+                    .on(host.object.resource_ref())
+                    .at(crate::results::key_path(
+                        "metadata.annotations",
+                        &format!("{}{pool}", crate::model::host::PIN_PREFIX),
+                    )),
+                );
+            }
+        }
+    }
+}
