@@ -50,8 +50,9 @@ fn main() {
         let mut findings = Vec::new();
         let cfg = config::resolve(None).expect("defaults");
         let index = model::index(&values, &mut findings);
-        let plan = mapping::plan(&index, &values, &cfg, &mut findings);
-        let allocation = allocate::allocate(&index, &values, &plan, &cfg, &mut findings);
+        let run = ipreuse::transform::RunContext::default();
+        let plan = mapping::plan(&index, &values, &cfg, run.max_claims, &mut findings);
+        let allocation = allocate::allocate(&index, &values, &plan, &cfg, &run, &mut findings);
         let decide = t.elapsed();
 
         let t = Instant::now();

@@ -139,13 +139,14 @@ pub fn run_with(
     if findings.iter().all(|f| !f.is_error()) {
         match config::resolve(chosen.config) {
             Err(errs) => findings.extend(errs),
-            Ok(mut cfg) => {
-                if let Some(mode) = options.mode {
-                    cfg.mode = mode;
-                }
-                check = cfg.mode == Mode::Check;
-                cfg.max_claims = options.limits.max_claims;
-                cfg.plan = options.plan;
+            Ok(cfg) => {
+                // What the run adds to the config, which stays as `resolve` returned it.
+                let context = transform::RunContext {
+                    mode: options.mode.unwrap_or(cfg.mode),
+                    max_claims: options.limits.max_claims,
+                    plan: options.plan,
+                };
+                check = context.checking();
                 let items: Vec<(usize, &Node)> = (input.items.iter().map(|at| at.source))
                     .zip(nodes.iter().copied())
                     .collect();
@@ -169,13 +170,12 @@ pub fn run_with(
                         });
                     }
                 };
-                for t in transform::ALL.iter().filter(|t| (t.on)(&cfg)) {
-                    let out = (t.apply)(&index, &values, &cfg);
+                for out in transform::apply(&index, &values, &cfg, &context) {
                     findings.extend(out.findings);
                     if options.plan {
                         plan.extend(out.rows.iter().map(|r| r.row(&index, &out.networks)));
                     }
-                    match cfg.mode {
+                    match context.mode {
                         Mode::Fill => {
                             edits.extend(out.edits);
                             summaries.extend(out.written);

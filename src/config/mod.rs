@@ -348,11 +348,15 @@ impl NetworkCidr {
 }
 
 /// The resolved functionConfig. `Default` is every default of SPEC §2. From [`resolve`], every
-/// value is one this version can run ([`Choice::available`]).
+/// value is one this version can run ([`Choice::available`]). Only the functionConfig's fields:
+/// nothing writes to it after [`resolve`]; what a run adds (`--mode`, the claim limit, the
+/// plan) is [`crate::transform::RunContext`].
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Config {
     /// Where it came from, for results about its fields.
     pub source: ConfigSource,
+    /// `mode` as the functionConfig writes it; `--mode` overrides it in the run's
+    /// [`crate::transform::RunContext::mode`].
     pub mode: Mode,
     pub mapping: MappingMode,
     /// Narrows the hosts (over BareMetalHost labels); empty = all hosts.
@@ -375,12 +379,6 @@ pub struct Config {
     /// `defaultNamespace`: the namespace of the items without `metadata.namespace`; `None`
     /// when unset or empty (`default`).
     pub default_namespace: Option<String>,
-    /// The most host-pool claims a run may fill ([`crate::limits::Limits::max_claims`]): not a
-    /// functionConfig field, the run sets it from its limits.
-    pub max_claims: u64,
-    /// Whether the run spells out the address plan (`ipreuse plan`): not a functionConfig
-    /// field, the run sets it from its options. Without it the allocation keeps no plan rows.
-    pub plan: bool,
 }
 
 impl Default for Config {
@@ -397,8 +395,6 @@ impl Default for Config {
             prune: false,
             labels: true,
             controller_flag: true,
-            max_claims: crate::limits::DEFAULT_MAX_CLAIMS,
-            plan: false,
             capm3_version: None,
             networks: Vec::new(),
             strict_networks: false,
@@ -419,7 +415,7 @@ impl Config {
     }
 
     /// The functionConfig fields (as [`FIELDS`] spells them) whose values differ between two
-    /// resolved configs; where they came from, and what the run sets itself, do not count.
+    /// resolved configs; where they came from does not count.
     pub fn differences(a: &Config, b: &Config) -> Vec<&'static str> {
         // one per field, in the order of FIELDS (a field added there must be added here)
         let same: [bool; FIELDS.len()] = [

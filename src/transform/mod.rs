@@ -2,31 +2,40 @@
 //! edits and results; none touches text ([`crate::run`] applies every edit once, and the write
 //! safety net checks them all).
 //!
-//! Each transformation is a module with one entry point of the same shape,
-//! `fn apply(index: &Index, values: &[Value], config: &Config) -> Outcome`, and none reads the
-//! mode: it says both what `fill` writes and what `check` reports instead, and the run picks.
-//! They run in the order of [`ALL`].
+//! Each transformation is a module with one entry point, `apply(index, values, config, ...)`,
+//! that returns an [`Outcome`] (edits, findings, what the edits wrote, what `check` reports):
+//!
+//! - `preallocations::apply(index, values, config, run: &RunContext) -> Outcome` (SPEC §4–5).
+//!   They alone read the [`RunContext`] (the claim limit, whether to keep the plan, whether
+//!   the check errors are worth writing).
+//! - `labels::apply(index, values, config) -> Outcome` (SPEC §7).
+//! - `controller_flag::apply(index, values, config) -> Outcome` (SPEC §8).
+//!
+//! None decides by the mode: each says both what `fill` writes and what `check` reports
+//! instead, and the run picks. The `config` is the functionConfig as
+//! [`crate::config::resolve`] returned it, never changed after; what the run adds (`--mode`,
+//! limits, plan) is the [`RunContext`]. [`apply`] runs them in order.
 
 pub mod controller_flag;
 pub mod labels;
 mod outcome;
 pub mod preallocations;
 
-pub use outcome::{Outcome, Transformation};
+use serde_json::Value;
 
-/// The transformations in the order they run: the preallocations always, then the labels
-/// (SPEC §7), then the controller flag (SPEC §8).
-pub const ALL: [Transformation; 3] = [
-    Transformation {
-        on: |_| true,
-        apply: preallocations::apply,
-    },
-    Transformation {
-        on: |c| c.labels,
-        apply: labels::apply,
-    },
-    Transformation {
-        on: |c| c.controller_flag,
-        apply: controller_flag::apply,
-    },
-];
+use crate::config::Config;
+use crate::model::Index;
+pub use outcome::{Outcome, RunContext};
+
+/// Runs the transformations in order: the preallocations always, then the labels (SPEC §7)
+/// when `config.labels`, then the controller flag (SPEC §8) when `config.controller_flag`.
+pub fn apply(index: &Index, values: &[Value], config: &Config, run: &RunContext) -> Vec<Outcome> {
+    let mut outcomes = vec![preallocations::apply(index, values, config, run)];
+    if config.labels {
+        outcomes.push(labels::apply(index, values, config));
+    }
+    if config.controller_flag {
+        outcomes.push(controller_flag::apply(index, values, config));
+    }
+    outcomes
+}

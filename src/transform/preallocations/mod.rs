@@ -11,15 +11,15 @@ pub mod mapping;
 
 use serde_json::Value;
 
-use super::Outcome;
+use super::{Outcome, RunContext};
 use crate::config::Config;
 use crate::model::Index;
 
 /// Fills every managed pool's `spec.preAllocations`.
-pub fn apply(index: &Index, values: &[Value], config: &Config) -> Outcome {
+pub fn apply(index: &Index, values: &[Value], config: &Config, run: &RunContext) -> Outcome {
     let mut out = Outcome::default();
-    let plan = mapping::plan(index, values, config, &mut out.findings);
-    let allocation = allocate::allocate(index, values, &plan, config, &mut out.findings);
+    let plan = mapping::plan(index, values, config, run.max_claims, &mut out.findings);
+    let allocation = allocate::allocate(index, values, &plan, config, run, &mut out.findings);
     out.edits = allocation.edits;
     out.written = allocation.summaries;
     out.written.extend(allocation.changes.written);

@@ -13,6 +13,7 @@ use crate::model::host::PIN_PREFIX;
 use crate::model::{HostId, Index, PoolId};
 use crate::names::short;
 use crate::results::{Finding, ResourceRef};
+use crate::transform::RunContext;
 use crate::transform::preallocations::adopt::{Adopted, Adoption};
 use crate::transform::preallocations::mapping::Plan;
 
@@ -21,6 +22,8 @@ pub struct Context<'a> {
     pub idx: &'a Index,
     pub plan: &'a Plan,
     pub cfg: &'a Config,
+    /// What the run asks: whether it keeps the plan rows.
+    pub run: RunContext,
     /// Valid pools by index into `idx.pools`.
     pub pools: FastMap<PoolId, PoolState>,
     /// Pins by (namespace, pool name).
@@ -50,6 +53,7 @@ impl<'a> Context<'a> {
         idx: &'a Index,
         plan: &'a Plan,
         cfg: &'a Config,
+        run: RunContext,
         adoption: Adoption,
         findings: &mut Vec<Finding>,
     ) -> Option<Self> {
@@ -173,6 +177,7 @@ impl<'a> Context<'a> {
             idx,
             plan,
             cfg,
+            run,
             pools,
             pins,
             reserve,

@@ -7,6 +7,7 @@ use super::{Allocation, EntryChanges, context, fill, rank};
 use crate::config::Config;
 use crate::model::Index;
 use crate::results::Finding;
+use crate::transform::RunContext;
 use crate::transform::preallocations::mapping::Plan;
 
 /// Computes the edits that fill the managed pools; warnings and errors go to `findings`.
@@ -17,15 +18,16 @@ pub fn allocate(
     values: &[Value],
     plan: &Plan,
     cfg: &Config,
+    run: &RunContext,
     findings: &mut Vec<Finding>,
 ) -> Allocation {
     let adoption =
         crate::transform::preallocations::adopt::adopt(idx, values, &plan.managed, findings);
-    let Some(mut ctx) = context::Context::build(idx, plan, cfg, adoption, findings) else {
+    let Some(mut ctx) = context::Context::build(idx, plan, cfg, *run, adoption, findings) else {
         return Allocation::default();
     };
     let mut edits = Vec::new();
-    let mut changes = EntryChanges::new(cfg.mode == crate::config::Mode::Check);
+    let mut changes = EntryChanges::new(run.checking());
     let rank = rank::Rank::of(idx);
     for &p in &plan.managed {
         fill::fill_pool(&mut ctx, &rank, p, findings, &mut edits, &mut changes);

@@ -264,7 +264,7 @@ fn fill(
         ))
         .on(v.rref.clone())
     });
-    if !ctx.cfg.plan {
+    if !ctx.run.plan {
         return Some((added, summary, Vec::new()));
     }
     let network = ctx.networks.index_of(p);

@@ -57,8 +57,14 @@ pub fn managed(idx: &Index, values: &[Value], cfg: &Config) -> FastSet<PoolId> {
 
 /// Decides the managed pools and required pairs. `cfg` is resolved
 /// ([`crate::config::resolve`]); `values` are the items (the machine and data templates are
-/// read from them).
-pub fn plan(idx: &Index, values: &[Value], cfg: &Config, findings: &mut Vec<Finding>) -> Plan {
+/// read from them); more than `max_claims` claims is an error, and nothing is planned.
+pub fn plan(
+    idx: &Index,
+    values: &[Value],
+    cfg: &Config,
+    max_claims: u64,
+    findings: &mut Vec<Finding>,
+) -> Plan {
     let mut plan = Plan::default();
     let mut order: Vec<PoolId> = PoolId::all(idx.pools.len()).collect();
     order.sort_by(|&a, &b| {
@@ -122,7 +128,7 @@ pub fn plan(idx: &Index, values: &[Value], cfg: &Config, findings: &mut Vec<Find
         findings.push(templates.info(ns));
     }
     check_config_pools(idx, cfg, &templates, &plan, findings);
-    if let Some(refusal) = too_many_claims(idx, &plan, cfg) {
+    if let Some(refusal) = too_many_claims(idx, &plan, max_claims) {
         // Nothing is filled: every later step's work grows with the claims.
         findings.push(refusal);
         return Plan::default();
@@ -158,12 +164,12 @@ fn check_pool_names(idx: &Index, plan: &Plan, findings: &mut Vec<Finding>) {
     }
 }
 
-/// The error when the mapping asks for more claims than [`Config::max_claims`], before any
+/// The error when the mapping asks for more claims than `max_claims`, before any
 /// claim is named or pool filled: a few hosts with many pools (or the reverse) is a small input whose output
 /// would not be. It is reported at the first pool with the most claims.
-fn too_many_claims(idx: &Index, plan: &Plan, cfg: &Config) -> Option<Finding> {
+fn too_many_claims(idx: &Index, plan: &Plan, max_claims: u64) -> Option<Finding> {
     let total: u64 = plan.required.values().map(|h| h.len() as u64).sum();
-    if total <= cfg.max_claims {
+    if total <= max_claims {
         return None;
     }
     // The first of the largest in (namespace, name) order.
@@ -175,7 +181,7 @@ fn too_many_claims(idx: &Index, plan: &Plan, cfg: &Config) -> Option<Finding> {
             "the mapping asks for {total} host-pool claims over {} pools ({} in this one), more than the limit of {}; narrow the mapping (hostSelector, pools, mapping: templates), or raise the limit with --max-claims or IPREUSE_MAX_CLAIMS",
             plan.required.len(),
             claims(largest),
-            cfg.max_claims
+            max_claims
         ))
         .on(pool.object.resource_ref())
         .at("spec.preAllocations"),

@@ -86,7 +86,13 @@ fn run(docs: &[String], cfg: &Config) -> Run {
         "the test input itself is wrong: {findings:?}"
     );
     let mut findings = Vec::new();
-    let plan = plan(&index, &values, cfg, &mut findings);
+    let plan = plan(
+        &index,
+        &values,
+        cfg,
+        crate::limits::DEFAULT_MAX_CLAIMS,
+        &mut findings,
+    );
     let run = Run {
         index,
         values,
