@@ -170,11 +170,12 @@ pub fn run_with(
                         });
                     }
                 };
-                for out in transform::apply(&index, &values, &cfg, &context) {
+                let applied = transform::apply(&index, &values, &cfg, &context);
+                if options.plan {
+                    plan = applied.plan.rows(&index);
+                }
+                for out in applied.outcomes {
                     findings.extend(out.findings);
-                    if options.plan {
-                        plan.extend(out.rows.iter().map(|r| r.row(&index, &out.networks)));
-                    }
                     match context.mode {
                         Mode::Fill => {
                             edits.extend(out.edits);

@@ -5,9 +5,10 @@
 //! Each transformation is a module with one entry point, `apply(index, values, config, ...)`,
 //! that returns an [`Outcome`] (edits, findings, what the edits wrote, what `check` reports):
 //!
-//! - `preallocations::apply(index, values, config, run: &RunContext) -> Outcome` (SPEC §4–5).
-//!   They alone read the [`RunContext`] (the claim limit, whether to keep the plan, whether
-//!   the check errors are worth writing).
+//! - `preallocations::apply(index, values, config, run: &RunContext) -> preallocations::Output`:
+//!   the `Outcome`, and what only the preallocations know, the address plan
+//!   ([`preallocations::AddressPlan`], `ipreuse plan`). They alone read the [`RunContext`]
+//!   (the claim limit, whether to keep the plan, whether the check errors are worth writing).
 //! - `labels::apply(index, values, config) -> Outcome` (SPEC §7).
 //! - `controller_flag::apply(index, values, config) -> Outcome` (SPEC §8).
 //!
@@ -27,15 +28,28 @@ use crate::config::Config;
 use crate::model::Index;
 pub use outcome::{Outcome, RunContext};
 
+/// What the transformations of one run returned.
+#[derive(Debug, Default)]
+pub struct Applied {
+    /// Each transformation's outcome, in the order they ran.
+    pub outcomes: Vec<Outcome>,
+    /// The preallocations' address plan ([`preallocations::Output::plan`]).
+    pub plan: preallocations::AddressPlan,
+}
+
 /// Runs the transformations in order: the preallocations always, then the labels (SPEC §7)
 /// when `config.labels`, then the controller flag (SPEC §8) when `config.controller_flag`.
-pub fn apply(index: &Index, values: &[Value], config: &Config, run: &RunContext) -> Vec<Outcome> {
-    let mut outcomes = vec![preallocations::apply(index, values, config, run)];
+pub fn apply(index: &Index, values: &[Value], config: &Config, run: &RunContext) -> Applied {
+    let preallocations = preallocations::apply(index, values, config, run);
+    let mut outcomes = vec![preallocations.outcome];
     if config.labels {
         outcomes.push(labels::apply(index, values, config));
     }
     if config.controller_flag {
         outcomes.push(controller_flag::apply(index, values, config));
     }
-    outcomes
+    Applied {
+        outcomes,
+        plan: preallocations.plan,
+    }
 }

@@ -19,11 +19,6 @@ pub struct Outcome {
     /// What `mode: check` reports instead of writing: an error at each object and field that
     /// `fill` would change.
     pub check: Vec<Finding>,
-    /// The address plan (`ipreuse plan`): what the preallocations hold once filled, as ids
-    /// of the index the transformation read.
-    pub rows: Vec<crate::transform::preallocations::allocate::Planned>,
-    /// The names of the networks the rows refer to ([`crate::transform::preallocations::allocate::Planned::network`]).
-    pub networks: Vec<String>,
 }
 
 /// What the run asks of the transformations beyond the functionConfig, from the binary's

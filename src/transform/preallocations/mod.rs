@@ -14,9 +14,39 @@ use serde_json::Value;
 use super::{Outcome, RunContext};
 use crate::config::Config;
 use crate::model::Index;
+use allocate::{Planned, Row};
+
+/// What the preallocations return: the [`Outcome`] every transformation returns, and what only
+/// they know, the address plan.
+#[derive(Debug, Default)]
+pub struct Output {
+    pub outcome: Outcome,
+    pub plan: AddressPlan,
+}
+
+/// The address plan (`ipreuse plan`): every required claim with the address its pool's entry
+/// holds once filled, as ids of the index the preallocations read. Empty unless
+/// [`RunContext::plan`] asks for it.
+#[derive(Debug, Default)]
+pub struct AddressPlan {
+    rows: Vec<Planned>,
+    /// The names of the networks the rows refer to ([`Planned::network`]).
+    networks: Vec<String>,
+}
+
+impl AddressPlan {
+    /// The rows as `ipreuse plan` shows them, named from `index` (the one the preallocations
+    /// read).
+    pub fn rows(&self, index: &Index) -> Vec<Row> {
+        self.rows
+            .iter()
+            .map(|r| r.row(index, &self.networks))
+            .collect()
+    }
+}
 
 /// Fills every managed pool's `spec.preAllocations`.
-pub fn apply(index: &Index, values: &[Value], config: &Config, run: &RunContext) -> Outcome {
+pub fn apply(index: &Index, values: &[Value], config: &Config, run: &RunContext) -> Output {
     let mut out = Outcome::default();
     let plan = mapping::plan(index, values, config, run.max_claims, &mut out.findings);
     let allocation = allocate::allocate(index, values, &plan, config, run, &mut out.findings);
@@ -26,7 +56,11 @@ pub fn apply(index: &Index, values: &[Value], config: &Config, run: &RunContext)
     // `mode: check`: one error per entry fill would add, rewrite or prune, at the entry's own
     // field, naming the host, the pool and the address (SPEC §9).
     out.check = allocation.changes.check;
-    out.rows = allocation.rows;
-    out.networks = allocation.networks;
-    out
+    Output {
+        outcome: out,
+        plan: AddressPlan {
+            rows: allocation.rows,
+            networks: allocation.networks,
+        },
+    }
 }
