@@ -26,15 +26,16 @@ use crate::model::data_template::{DataTemplate, PoolName, PoolRef};
 use crate::model::ip_claim::IpClaim;
 use crate::model::labels::{LabelValue, Labels};
 use crate::model::metal3_data::Metal3Data;
-use crate::model::{CAPM3_GROUP, IPAM_GROUP, Index, ItemId, Object};
+use crate::model::{CAPM3_GROUP, IPAM_GROUP, Index, ItemId, Object, PoolId};
 use crate::names::{label_value_problem, short};
 use crate::results::{Finding, key_path};
-use crate::transform::preallocations::mapping::{self, DATA_NAME, POOL_NAME};
+use crate::transform::preallocations::mapping::{DATA_NAME, POOL_NAME};
 use crate::yaml::{Edit, Seg, WriteStyle};
 
 /// The labels of every IPClaim and Metal3Data of the input that needs them (nothing when
-/// `config.labels` is false).
-pub fn apply(index: &Index, values: &[Value], config: &Config) -> Outcome {
+/// `config.labels` is false). `managed` is the pools the preallocations' mapping manages
+/// ([`crate::transform::preallocations::Output::managed`]): a claim is labelled for them.
+pub fn apply(index: &Index, values: &[Value], config: &Config, managed: &[PoolId]) -> Outcome {
     let mut out = Outcome::default();
     if !config.labels {
         return out;
@@ -49,7 +50,7 @@ pub fn apply(index: &Index, values: &[Value], config: &Config) -> Outcome {
             .insert(o.name.as_str(), o.index);
     }
     if !claims.is_empty() {
-        let pairs = Pairs::new(index, values, config);
+        let pairs = Pairs::new(index, managed);
         for o in claims {
             if let Some(v) = values.get(o.index.0) {
                 label_claim(o, v, &pairs, &mut out);
@@ -115,8 +116,7 @@ struct Pairs<'a> {
 }
 
 impl<'a> Pairs<'a> {
-    fn new(index: &'a Index, values: &[Value], config: &Config) -> Pairs<'a> {
-        let managed = mapping::managed(index, values, config);
+    fn new(index: &'a Index, managed: &[PoolId]) -> Pairs<'a> {
         let mut pools: FastMap<&str, Vec<&str>> = FastMap::default();
         for pool in managed.iter().map(|&p| &index.pools[p]) {
             pools

@@ -9,7 +9,9 @@
 //!   the `Outcome`, and what only the preallocations know, the address plan
 //!   ([`preallocations::AddressPlan`], `ipreuse plan`). They alone read the [`RunContext`]
 //!   (the claim limit, whether to keep the plan, whether the check errors are worth writing).
-//! - `labels::apply(index, values, config) -> Outcome` (SPEC §7).
+//! - `labels::apply(index, values, config, managed) -> Outcome` (SPEC §7): `managed` is the
+//!   pools the preallocations' mapping manages ([`preallocations::Output::managed`]), handed
+//!   on, never recomputed.
 //! - `controller_flag::apply(index, values, config) -> Outcome` (SPEC §8).
 //!
 //! None decides by the mode: each says both what `fill` writes and what `check` reports
@@ -43,7 +45,12 @@ pub fn apply(index: &Index, values: &[Value], config: &Config, run: &RunContext)
     let preallocations = preallocations::apply(index, values, config, run);
     let mut outcomes = vec![preallocations.outcome];
     if config.labels {
-        outcomes.push(labels::apply(index, values, config));
+        outcomes.push(labels::apply(
+            index,
+            values,
+            config,
+            &preallocations.managed,
+        ));
     }
     if config.controller_flag {
         outcomes.push(controller_flag::apply(index, values, config));

@@ -91,8 +91,16 @@ fn input(docs: &[String]) -> Input {
 }
 
 impl Input {
+    /// The labels, with the managed pools the preallocations decide, as a run hands them on.
     fn apply(&self, config: &Config) -> Outcome {
-        apply(&self.index, &self.values, config)
+        let managed = crate::transform::preallocations::apply(
+            &self.index,
+            &self.values,
+            config,
+            &crate::transform::RunContext::default(),
+        )
+        .managed;
+        apply(&self.index, &self.values, config, &managed)
     }
 
     /// The text with the edits made.

@@ -13,15 +13,18 @@ use serde_json::Value;
 
 use super::{Outcome, RunContext};
 use crate::config::Config;
-use crate::model::Index;
+use crate::model::{Index, PoolId};
 use allocate::{Planned, Row};
 
 /// What the preallocations return: the [`Outcome`] every transformation returns, and what only
-/// they know, the address plan.
+/// they know: the address plan, and the pools the mapping manages.
 #[derive(Debug, Default)]
 pub struct Output {
     pub outcome: Outcome,
     pub plan: AddressPlan,
+    /// The pools the mapping manages ([`mapping::Plan::mapped`]), which the labels label
+    /// ([`crate::transform::labels::apply`]): decided once, never recomputed.
+    pub managed: Vec<PoolId>,
 }
 
 /// The address plan (`ipreuse plan`): every required claim with the address its pool's entry
@@ -62,5 +65,6 @@ pub fn apply(index: &Index, values: &[Value], config: &Config, run: &RunContext)
             rows: allocation.rows,
             networks: allocation.networks,
         },
+        managed: plan.mapped,
     }
 }

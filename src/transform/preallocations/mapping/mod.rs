@@ -33,26 +33,17 @@ pub struct Plan {
     pub managed: Vec<PoolId>,
     /// Required claims: pool index → host indexes (into [`Index::hosts`]), natural host order not yet applied.
     pub required: BTreeMap<PoolId, Vec<HostId>>,
+    /// The pools the mapping manages: `managed`, kept even when the claim limit refuses to
+    /// fill them (then `managed` and `required` are empty). What the labels label, so that
+    /// "managed pool" is decided once, here.
+    pub mapped: Vec<PoolId>,
 }
 
 /// Whether the config lets the function manage `pool`: the config names it (or names no
 /// pools) and it is rendered (a pool with an unrendered template is skipped, with a warning
-/// from the index). The mapping manages such a pool when it also names it ([`managed`]).
+/// from the index). The mapping manages such a pool when it also names it ([`Plan::managed`]).
 pub fn manages(cfg: &Config, pool: &Pool) -> bool {
     cfg.manages_pool(&pool.object.namespace, pool.name()) && pool.skipped.is_none()
-}
-
-/// The pools the function manages, as [`plan`] decides them, without its results (they are
-/// the preallocations' to report): what the labels need to know.
-pub fn managed(idx: &Index, values: &[Value], cfg: &Config) -> FastSet<PoolId> {
-    let templates = Templates::new(idx, values, cfg, &mut Vec::new());
-    PoolId::all(idx.pools.len())
-        .filter(|&p| {
-            let pool = &idx.pools[p];
-            manages(cfg, pool)
-                && (!templates.maps(&pool.object.namespace) || templates.hosts(p).is_some())
-        })
-        .collect()
 }
 
 /// Decides the managed pools and required pairs. `cfg` is resolved
@@ -131,10 +122,14 @@ pub fn plan(
     if let Some(refusal) = too_many_claims(idx, &plan, max_claims) {
         // Nothing is filled: every later step's work grows with the claims.
         findings.push(refusal);
-        return Plan::default();
+        return Plan {
+            mapped: plan.managed,
+            ..Plan::default()
+        };
     }
     check_claim_names(idx, &plan, findings);
     check_pool_names(idx, &plan, findings);
+    plan.mapped.clone_from(&plan.managed);
     plan
 }
 

@@ -5,7 +5,7 @@ use std::collections::BTreeMap;
 
 use serde_json::Value;
 
-use super::{Plan, managed, plan};
+use super::{Plan, plan};
 use crate::config::{Config, MappingMode, PoolName};
 use crate::fixtures;
 use crate::model::{self, Index};
@@ -70,7 +70,6 @@ fn templates() -> Config {
 
 struct Run {
     index: Index,
-    values: Vec<Value>,
     plan: Plan,
     findings: Vec<Finding>,
 }
@@ -95,16 +94,11 @@ fn run(docs: &[String], cfg: &Config) -> Run {
     );
     let run = Run {
         index,
-        values,
         plan,
         findings,
     };
-    // The labels' view of the managed pools is the plan's.
-    let mut planned: Vec<_> = run.plan.managed.clone();
-    planned.sort();
-    let mut seen: Vec<_> = managed(&run.index, &run.values, cfg).into_iter().collect();
-    seen.sort();
-    assert_eq!(planned, seen, "mapping::managed agrees with the plan");
+    // What the labels are handed is the plan's managed pools when the fill is not refused.
+    assert_eq!(run.plan.mapped, run.plan.managed);
     run
 }
 
@@ -226,6 +220,34 @@ fn all_pairs_every_selected_host_with_every_pool_of_its_namespace() {
         [
             " @ : namespace \"lab\": mapping all (every selected BareMetalHost with every selected IPPool of the namespace)"
         ]
+    );
+}
+
+/// More claims than the limit: nothing is planned, but the pools the mapping manages are kept
+/// in `mapped`, so that the labels (which are handed them) label the same claims as without
+/// the limit.
+#[test]
+fn over_the_claim_limit_nothing_is_planned_and_the_managed_pools_are_kept_for_the_labels() {
+    let cfg = Config {
+        mapping: MappingMode::All,
+        ..Config::default()
+    };
+    let within = run(&cluster(), &cfg);
+    assert_eq!(within.plan.managed.len(), 3);
+    let (text, mut findings) = (cluster(), Vec::new());
+    let text = text.iter().map(|d| format!("---\n{d}")).collect::<String>();
+    let parsed = yaml::parse(&text).expect("test YAML parses");
+    let values: Vec<Value> = parsed.iter().map(|d| d.root.to_json()).collect();
+    let index = model::index(&values, &mut findings);
+    let refused = plan(&index, &values, &cfg, 11, &mut findings);
+    assert!(refused.managed.is_empty() && refused.required.is_empty());
+    assert_eq!(refused.mapped, within.plan.managed);
+    let errors: Vec<&Finding> = findings.iter().filter(|f| f.is_error()).collect();
+    assert_eq!(errors.len(), 1, "{errors:?}");
+    assert!(
+        errors[0].message.contains("asks for 12 host-pool claims"),
+        "{}",
+        errors[0].message
     );
 }
 
