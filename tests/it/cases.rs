@@ -298,15 +298,8 @@ pub fn check(case: &Case) -> Result<(), String> {
         (Ok(o), None) => o,
     };
     let mut problems = Vec::new();
-    if let Err(p) = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-        common::assert_fields_resolve(&srcs, cfg.as_ref(), &o)
-    })) {
-        let msg = p
-            .downcast_ref::<String>()
-            .cloned()
-            .or_else(|| p.downcast_ref::<&str>().map(|s| s.to_string()))
-            .unwrap_or_default();
-        problems.push(format!("a result's field is not in its object: {msg}"));
+    for p in common::field_problems(&srcs, cfg.as_ref(), &o) {
+        problems.push(format!("a result's field is not in its object: {p}"));
     }
     results(
         &o,

@@ -5,7 +5,7 @@
 //! read the output back with an independent YAML parser (`serde-saphyr`).
 
 mod fields;
-pub use fields::assert_fields_resolve;
+pub use fields::{assert_fields_resolve, field_problems};
 
 use std::collections::BTreeMap;
 use std::fmt::{self, Write as _};
