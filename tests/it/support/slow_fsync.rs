@@ -15,7 +15,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::OnceLock;
 
-use super::tools::cache_dir;
+use super::tools::{cache_dir, lock_cache};
 
 /// The environment variable that sets the wait before each `fsync` of a regular file, in ms.
 pub const MS_VAR: &str = "SLOW_FSYNC_MS";
@@ -50,17 +50,8 @@ pub fn slowed_down(log: &Path) -> usize {
 }
 
 fn build() -> PathBuf {
+    let _lock = lock_cache("slow_fsync");
     let dir = cache_dir();
-    std::fs::create_dir_all(&dir).unwrap_or_else(|e| panic!("creating {}: {e}", dir.display()));
-    let lock_path = dir.join("slow_fsync.lock");
-    let lock = std::fs::OpenOptions::new()
-        .create(true)
-        .truncate(false)
-        .write(true)
-        .open(&lock_path)
-        .unwrap_or_else(|e| panic!("opening {}: {e}", lock_path.display()));
-    rustix::fs::flock(&lock, rustix::fs::FlockOperation::LockExclusive)
-        .unwrap_or_else(|e| panic!("locking {}: {e}", lock_path.display()));
     let library = dir.join("slow_fsync.so");
     let partial = dir.join(format!("slow_fsync.so.{}", std::process::id()));
     let mut cc = Command::new("cc");

