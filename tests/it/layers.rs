@@ -783,26 +783,7 @@ fn is_pub(tokens: &[Token], i: usize) -> bool {
 
 /// The names a file re-exports (`pub use`), with what each stands for.
 fn reexports(tokens: &[Token], module: &Module, graph: &Graph) -> BTreeMap<String, Module> {
-    let mut out = BTreeMap::new();
-    let mut i = 0;
-    while i < tokens.len() {
-        if ident(tokens.get(i)) == Some("use") {
-            let mut j = i + 1;
-            let mut leaves = Vec::new();
-            use_tree(tokens, &mut j, Vec::new(), &mut leaves);
-            if is_pub(tokens, i) {
-                for (path, bound) in leaves {
-                    if let Some(target) = graph.absolute(module, &path, &BTreeMap::new()) {
-                        out.insert(bound, target);
-                    }
-                }
-            }
-            i = j;
-        } else {
-            i += 1;
-        }
-    }
-    out
+    bindings(tokens, module, graph, true)
 }
 
 /// Reads a `use` tree from `tokens[*i..]`; pushes each leaf path with the name it binds.
@@ -873,6 +854,17 @@ fn use_tree(
 /// The names the file's `use` items bring in that are modules or items of the crate, with what
 /// they stand for.
 fn aliases(tokens: &[Token], module: &Module, graph: &Graph) -> BTreeMap<String, Module> {
+    bindings(tokens, module, graph, false)
+}
+
+/// The names the file's `use` items (only its `pub use` items, with `only_pub`) bind to modules
+/// or items of the crate, with what each stands for.
+fn bindings(
+    tokens: &[Token],
+    module: &Module,
+    graph: &Graph,
+    only_pub: bool,
+) -> BTreeMap<String, Module> {
     let mut out = BTreeMap::new();
     let mut i = 0;
     while i < tokens.len() {
@@ -880,12 +872,14 @@ fn aliases(tokens: &[Token], module: &Module, graph: &Graph) -> BTreeMap<String,
             let mut j = i + 1;
             let mut leaves = Vec::new();
             use_tree(tokens, &mut j, Vec::new(), &mut leaves);
-            for (path, bound) in leaves {
-                if bound.is_empty() || bound == "_" {
-                    continue;
-                }
-                if let Some(target) = graph.absolute(module, &path, &BTreeMap::new()) {
-                    out.insert(bound, target);
+            if !only_pub || is_pub(tokens, i) {
+                for (path, bound) in leaves {
+                    if bound.is_empty() || bound == "_" {
+                        continue;
+                    }
+                    if let Some(target) = graph.absolute(module, &path, &BTreeMap::new()) {
+                        out.insert(bound, target);
+                    }
                 }
             }
             i = j;
