@@ -712,8 +712,8 @@ fn read_existing(
     pool.pre_allocations
         .iter()
         .map(|(key, text)| {
-            let addr = match ipam::parse_addr(text) {
-                Ok(p) => Some(p.addr()),
+            let (addr, canonical) = match ipam::parse_addr(text) {
+                Ok(p) => (Some(p.addr()), p.canonical),
                 Err(e) => {
                     if managed {
                         findings.push(
@@ -724,13 +724,14 @@ fn read_existing(
                             .at(crate::results::key_path("spec.preAllocations", key)),
                         );
                     }
-                    None
+                    (None, false)
                 }
             };
             Existing {
                 key: key.clone(),
                 text: text.clone(),
                 addr,
+                canonical,
             }
         })
         .collect()

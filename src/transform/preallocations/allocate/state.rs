@@ -18,6 +18,8 @@ pub struct Existing {
     pub text: String,
     /// `None` when the text is not a valid address (already reported).
     pub addr: Option<Addr>,
+    /// Whether `text` is already the address's canonical text (`Display`), as the parse found.
+    pub canonical: bool,
 }
 
 /// A pin (SPEC §5 step 2): the address a host must get in a pool.

@@ -1,5 +1,7 @@
 //! SPEC §5 "Validation": the pool's existing entries and the pins on its hosts.
 
+use std::borrow::Cow;
+
 use crate::{FastMap, FastSet};
 
 use super::pool_view::PoolView;
@@ -39,7 +41,12 @@ pub fn existing<'a>(
         let Some(a) = e.addr else { continue };
         let field = crate::results::key_path("spec.preAllocations", &e.key);
         out.by_key.insert(e.key.as_str(), a);
-        let text = a.to_string();
+        // The canonical text, formatted only when the entry is not written that way already.
+        let text: Cow<str> = if e.canonical {
+            Cow::Borrowed(&e.text)
+        } else {
+            Cow::Owned(a.to_string())
+        };
         if !v.st.ipam.is_candidate(a) {
             findings.push(
                 Finding::error(format!(
@@ -67,7 +74,8 @@ pub fn existing<'a>(
         if v.is_host_key(&e.key) {
             v.check_host_address(a, &e.key, "entry", (&v.rref, &field), findings);
         }
-        if e.text != text && !(v.ctx.cfg.prune && v.stale_host(&e.key).is_some()) {
+        let stale_pruned = v.ctx.cfg.prune && v.stale_host(&e.key).is_some();
+        if !e.canonical && !stale_pruned {
             out.rewritten += 1;
             let host = v
                 .ctx
@@ -97,7 +105,7 @@ pub fn existing<'a>(
                 v.item(),
                 Edit::SetScalar {
                     path,
-                    value: text,
+                    value: text.into_owned(),
                     style: WriteStyle::DoubleQuoted,
                 },
             ));
