@@ -46,13 +46,19 @@ fn main() {
 
         let t = Instant::now();
         let nodes: Vec<&Node> = input.items.iter().filter_map(|at| input.node(at)).collect();
-        let values: Vec<_> = nodes.iter().map(|n| n.to_json()).collect();
         let mut findings = Vec::new();
         let cfg = config::resolve(None).expect("defaults");
-        let index = model::index(&values, &mut findings);
+        let model = model::Model::of_nodes(&nodes, &mut findings);
         let run = ipreuse::transform::RunContext::default();
-        let plan = mapping::plan(&index, &values, &cfg, run.max_claims, &mut findings);
-        let allocation = allocate::allocate(&index, &values, &plan, &cfg, &run, &mut findings);
+        let plan = mapping::plan(&model, &cfg, run.max_claims, &mut findings);
+        let allocation = allocate::allocate(
+            &model.index,
+            &model.values,
+            &plan,
+            &cfg,
+            &run,
+            &mut findings,
+        );
         let decide = t.elapsed();
 
         let t = Instant::now();

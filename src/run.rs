@@ -150,7 +150,7 @@ pub fn run_with(
                 let items: Vec<(usize, &Node)> = (input.items.iter().map(|at| at.source))
                     .zip(nodes.iter().copied())
                     .collect();
-                let (index, values) = match model::index_items(
+                let model = match model::Model::read(
                     &items,
                     std::mem::take(&mut taken),
                     cfg.default_namespace.as_deref(),
@@ -170,9 +170,10 @@ pub fn run_with(
                         });
                     }
                 };
-                let applied = transform::apply(&index, &values, &cfg, &context);
+                let applied = transform::apply(&model, &cfg, &context);
+                let index = &model.index;
                 if options.plan {
-                    plan = applied.plan.rows(&index);
+                    plan = applied.plan.rows(index);
                 }
                 for out in applied.outcomes {
                     findings.extend(out.findings);
@@ -186,8 +187,8 @@ pub fn run_with(
                     }
                 }
                 // Each result about an object that came from a file names it (SPEC §9).
-                locate(&mut findings, &index, &input, sources);
-                locate(&mut summaries, &index, &input, sources);
+                locate(&mut findings, index, &input, sources);
+                locate(&mut summaries, index, &input, sources);
             }
         }
     }
@@ -287,7 +288,7 @@ fn config_items(
         .zip(nodes)
         .filter(|(_, node)| node.get("kind").and_then(Node::as_str) == Some("IPReuse"))
         .filter_map(|(at, node)| {
-            config::ConfigItem::read(model::read_set::item_value(node), || {
+            config::ConfigItem::read(model::registry::item_value(node), || {
                 input.place(at, sources)
             })
         })
@@ -553,7 +554,7 @@ impl Write<'_> {
         let at = self.input.items.get(item.0)?;
         let node = *self.nodes.get(item.0)?;
         if !node.is_taken() {
-            return model::Object::read(item, &model::read_set::item_value(node));
+            return model::Object::read(item, &model::registry::item_value(node));
         }
         let docs = yaml::parse(&self.sources.get(at.source)?.text).ok()?;
         let node = at.within(&docs.get(at.doc)?.root)?;

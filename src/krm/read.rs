@@ -146,11 +146,11 @@ const RESOURCE_LIST_VERSIONS: [&str; 2] =
     ["config.kubernetes.io/v1", "config.kubernetes.io/v1alpha1"];
 
 /// What the reader never reads of the input, so that it is parsed but not built: the fields
-/// [`crate::model::read_set`] never reads, of the objects that can be items (any object holding
+/// [`crate::model::registry`] never reads, of the objects that can be items (any object holding
 /// items is built whole).
 pub(crate) const SKIP: yaml::SkipRule = yaml::SkipRule {
-    field: crate::model::read_set::never_read,
-    only: crate::model::read_set::read_only,
+    field: crate::model::registry::never_read,
+    only: crate::model::registry::read_only,
     container: |api_version, kind| {
         kind == "ResourceList" || (api_version == "v1" && kind == "List")
     },

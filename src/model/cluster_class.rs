@@ -57,8 +57,9 @@ pub struct Patch {
 
 impl ClusterClass {
     /// Reads a class. Values of another shape than CAPI allows are skipped: the API server
-    /// refuses such a class, so it stamps no Cluster.
-    pub fn read(object: &Object, value: &Value) -> ClusterClass {
+    /// refuses such a class, so it stamps no Cluster. Read by the registry
+    /// ([`super::registry::KINDS`]).
+    pub(super) fn read(object: &Object, value: &Value) -> ClusterClass {
         ClusterClass {
             object: object.clone(),
             templates: templates(value),

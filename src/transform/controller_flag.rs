@@ -37,7 +37,7 @@ use crate::model::config_data::{ConfigData, DataEntry, DataMap, encode_base64};
 use crate::model::deployment::{CONTAINERS, Container, Deployment, ImageRef};
 use crate::model::provider::{DEPLOYMENT_CONTAINERS, OPERATOR_GROUP, Provider, SecretRef};
 use crate::model::value::scalar_text;
-use crate::model::{Index, Object};
+use crate::model::{Model, Object};
 use crate::results::Finding;
 use crate::yaml::{self, Edit, Seg, WriteStyle};
 
@@ -204,7 +204,8 @@ pub fn tag_version(tag: Option<&str>) -> Option<TagVersion> {
 }
 
 /// Turns the CAPM3 controller flag on (see the module doc).
-pub fn apply(index: &Index, values: &[Value], config: &Config) -> Outcome {
+pub fn apply(model: &Model, config: &Config) -> Outcome {
+    let (index, values) = (&model.index, &model.values[..]);
     let mut cx = Cx {
         config,
         out: Outcome::default(),

@@ -26,7 +26,7 @@ use crate::model::data_template::{DataTemplate, PoolName, PoolRef};
 use crate::model::ip_claim::IpClaim;
 use crate::model::labels::{LabelValue, Labels};
 use crate::model::metal3_data::Metal3Data;
-use crate::model::{CAPM3_GROUP, IPAM_GROUP, Index, ItemId, Object, PoolId};
+use crate::model::{CAPM3_GROUP, IPAM_GROUP, Index, ItemId, Model, Object, PoolId};
 use crate::names::{label_value_problem, short};
 use crate::results::{Finding, key_path};
 use crate::transform::preallocations::mapping::{DATA_NAME, POOL_NAME};
@@ -35,7 +35,8 @@ use crate::yaml::{Edit, Seg, WriteStyle};
 /// The labels of every IPClaim and Metal3Data of the input that needs them (nothing when
 /// `config.labels` is false). `managed` is the pools the preallocations' mapping manages
 /// ([`crate::transform::preallocations::Output::managed`]): a claim is labelled for them.
-pub fn apply(index: &Index, values: &[Value], config: &Config, managed: &[PoolId]) -> Outcome {
+pub fn apply(model: &Model, config: &Config, managed: &[PoolId]) -> Outcome {
+    let (index, values) = (&model.index, &model.values[..]);
     let mut out = Outcome::default();
     if !config.labels {
         return out;

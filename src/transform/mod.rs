@@ -2,17 +2,18 @@
 //! edits and results; none touches text ([`crate::run`] applies every edit once, and the write
 //! safety net checks them all).
 //!
-//! Each transformation is a module with one entry point, `apply(index, values, config, ...)`,
-//! that returns an [`Outcome`] (edits, findings, what the edits wrote, what `check` reports):
+//! Each transformation is a module with one entry point, `apply(model, config, ...)`, that
+//! reads the [`Model`] (every object of the input, read once by its kind's reader) and returns
+//! an [`Outcome`] (edits, findings, what the edits wrote, what `check` reports):
 //!
-//! - `preallocations::apply(index, values, config, run: &RunContext) -> preallocations::Output`:
+//! - `preallocations::apply(model, config, run: &RunContext) -> preallocations::Output`:
 //!   the `Outcome`, and what only the preallocations know, the address plan
 //!   ([`preallocations::AddressPlan`], `ipreuse plan`). They alone read the [`RunContext`]
 //!   (the claim limit, whether to keep the plan, whether the check errors are worth writing).
-//! - `labels::apply(index, values, config, managed) -> Outcome` (SPEC §7): `managed` is the
+//! - `labels::apply(model, config, managed) -> Outcome` (SPEC §7): `managed` is the
 //!   pools the preallocations' mapping manages ([`preallocations::Output::managed`]), handed
 //!   on, never recomputed.
-//! - `controller_flag::apply(index, values, config) -> Outcome` (SPEC §8).
+//! - `controller_flag::apply(model, config) -> Outcome` (SPEC §8).
 //!
 //! None decides by the mode: each says both what `fill` writes and what `check` reports
 //! instead, and the run picks. The `config` is the functionConfig as
@@ -24,10 +25,8 @@ pub mod labels;
 mod outcome;
 pub mod preallocations;
 
-use serde_json::Value;
-
 use crate::config::Config;
-use crate::model::Index;
+use crate::model::Model;
 pub use outcome::{Outcome, RunContext};
 
 /// What the transformations of one run returned.
@@ -41,19 +40,14 @@ pub struct Applied {
 
 /// Runs the transformations in order: the preallocations always, then the labels (SPEC §7)
 /// when `config.labels`, then the controller flag (SPEC §8) when `config.controller_flag`.
-pub fn apply(index: &Index, values: &[Value], config: &Config, run: &RunContext) -> Applied {
-    let preallocations = preallocations::apply(index, values, config, run);
+pub fn apply(model: &Model, config: &Config, run: &RunContext) -> Applied {
+    let preallocations = preallocations::apply(model, config, run);
     let mut outcomes = vec![preallocations.outcome];
     if config.labels {
-        outcomes.push(labels::apply(
-            index,
-            values,
-            config,
-            &preallocations.managed,
-        ));
+        outcomes.push(labels::apply(model, config, &preallocations.managed));
     }
     if config.controller_flag {
-        outcomes.push(controller_flag::apply(index, values, config));
+        outcomes.push(controller_flag::apply(model, config));
     }
     Applied {
         outcomes,

@@ -2,8 +2,6 @@
 //! writes its edits into the text with the YAML layer, and compares the text (so that only the
 //! flag lines change) and the results (object, field, severity).
 
-use serde_json::Value;
-
 use super::*;
 use crate::config::{Config, Mode};
 use crate::results::Severity;
@@ -11,14 +9,14 @@ use crate::results::Severity;
 /// The stream with the transformation's edits written, and its outcome.
 fn run_with(text: &str, config: &Config) -> (String, Outcome) {
     let docs = yaml::parse(text).expect("test YAML parses");
-    let values: Vec<Value> = docs.iter().map(|d| d.root.to_json()).collect();
+    let nodes: Vec<&yaml::Node> = docs.iter().map(|d| &d.root).collect();
     let mut findings = Vec::new();
-    let index = crate::model::index(&values, &mut findings);
+    let model = crate::model::Model::of_nodes(&nodes, &mut findings);
     assert!(
         findings.iter().all(|f| !f.is_error()),
         "the index refuses the test input: {findings:?}"
     );
-    let mut out = apply(&index, &values, config);
+    let mut out = apply(&model, config);
     // The results the run reports in this mode: what fill wrote, or what check would change.
     let reported = match config.mode {
         Mode::Fill => std::mem::take(&mut out.written),

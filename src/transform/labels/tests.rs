@@ -1,13 +1,11 @@
 //! One test per rule of SPEC §7, on the library: the edits and results of [`apply`] for small
 //! packages, and the text those edits make.
 
-use serde_json::Value;
-
 use super::{DATA_NAME, POOL_NAME, apply};
 use crate::config::{Config, PoolName};
 use crate::edits::ItemEdit;
 use crate::fixtures;
-use crate::model::{self, Index};
+use crate::model::Model;
 use crate::results::{Finding, Severity};
 use crate::transform::Outcome;
 use crate::yaml::{self, Edit, Seg, WriteStyle};
@@ -68,16 +66,15 @@ fn data_template(name: &str, first: &str, second: &str) -> String {
 struct Input {
     text: String,
     docs: Vec<yaml::Document>,
-    values: Vec<Value>,
-    index: Index,
+    model: Model,
 }
 
 fn input(docs: &[String]) -> Input {
     let text = docs.iter().map(|d| format!("---\n{d}")).collect::<String>();
     let parsed = yaml::parse(&text).expect("test YAML parses");
-    let values: Vec<Value> = parsed.iter().map(|d| d.root.to_json()).collect();
+    let nodes: Vec<&yaml::Node> = parsed.iter().map(|d| &d.root).collect();
     let mut findings = Vec::new();
-    let index = model::index(&values, &mut findings);
+    let model = Model::of_nodes(&nodes, &mut findings);
     assert!(
         findings.iter().all(|f| !f.is_error()),
         "the test input itself is wrong: {findings:?}"
@@ -85,8 +82,7 @@ fn input(docs: &[String]) -> Input {
     Input {
         text,
         docs: parsed,
-        values,
-        index,
+        model,
     }
 }
 
@@ -94,13 +90,12 @@ impl Input {
     /// The labels, with the managed pools the preallocations decide, as a run hands them on.
     fn apply(&self, config: &Config) -> Outcome {
         let managed = crate::transform::preallocations::apply(
-            &self.index,
-            &self.values,
+            &self.model,
             config,
             &crate::transform::RunContext::default(),
         )
         .managed;
-        apply(&self.index, &self.values, config, &managed)
+        apply(&self.model, config, &managed)
     }
 
     /// The text with the edits made.

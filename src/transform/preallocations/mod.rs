@@ -9,11 +9,9 @@ pub mod adopt;
 pub mod allocate;
 pub mod mapping;
 
-use serde_json::Value;
-
 use super::{Outcome, RunContext};
 use crate::config::Config;
-use crate::model::{Index, PoolId};
+use crate::model::{Index, Model, PoolId};
 use allocate::{Planned, Row};
 
 /// What the preallocations return: the [`Outcome`] every transformation returns, and what only
@@ -49,9 +47,10 @@ impl AddressPlan {
 }
 
 /// Fills every managed pool's `spec.preAllocations`.
-pub fn apply(index: &Index, values: &[Value], config: &Config, run: &RunContext) -> Output {
+pub fn apply(model: &Model, config: &Config, run: &RunContext) -> Output {
+    let (index, values) = (&model.index, &model.values[..]);
     let mut out = Outcome::default();
-    let plan = mapping::plan(index, values, config, run.max_claims, &mut out.findings);
+    let plan = mapping::plan(model, config, run.max_claims, &mut out.findings);
     let allocation = allocate::allocate(index, values, &plan, config, run, &mut out.findings);
     out.edits = allocation.edits;
     out.written = allocation.summaries;

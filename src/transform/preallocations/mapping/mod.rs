@@ -16,11 +16,9 @@ mod tests;
 use crate::{FastMap, FastSet};
 use std::collections::{BTreeMap, BTreeSet};
 
-use serde_json::Value;
-
 use crate::config::Config;
 use crate::model::pool::Pool;
-use crate::model::{HostId, Index, PoolId};
+use crate::model::{HostId, Index, Model, PoolId};
 use crate::names::{LABEL_VALUE_MAX, claim_name, short};
 use crate::results::Finding;
 use templates::Templates;
@@ -47,15 +45,10 @@ pub fn manages(cfg: &Config, pool: &Pool) -> bool {
 }
 
 /// Decides the managed pools and required pairs. `cfg` is resolved
-/// ([`crate::config::resolve`]); `values` are the items (the machine and data templates are
-/// read from them); more than `max_claims` claims is an error, and nothing is planned.
-pub fn plan(
-    idx: &Index,
-    values: &[Value],
-    cfg: &Config,
-    max_claims: u64,
-    findings: &mut Vec<Finding>,
-) -> Plan {
+/// ([`crate::config::resolve`]); more than `max_claims` claims is an error, and nothing is
+/// planned.
+pub fn plan(model: &Model, cfg: &Config, max_claims: u64, findings: &mut Vec<Finding>) -> Plan {
+    let (idx, values) = (&model.index, &model.values[..]);
     let mut plan = Plan::default();
     let mut order: Vec<PoolId> = PoolId::all(idx.pools.len()).collect();
     order.sort_by(|&a, &b| {
@@ -63,7 +56,7 @@ pub fn plan(
         (pa.namespace.as_bytes(), pa.name.as_bytes())
             .cmp(&(pb.namespace.as_bytes(), pb.name.as_bytes()))
     });
-    let templates = Templates::new(idx, values, cfg, findings);
+    let templates = Templates::new(model, cfg, findings);
     // What CAPM3 would not see or could not label, whichever mapping is used.
     templates::check_data_template_names(idx, values, findings);
     templates::check_spellings(idx, values, findings);

@@ -23,12 +23,10 @@ use std::collections::{BTreeMap, BTreeSet};
 use serde_json::Value;
 
 use crate::config::{Config, MappingMode};
-use crate::model::cluster::CLUSTER_GROUP;
-use crate::model::cluster_class::ClusterClass;
 use crate::model::data_template::{self, AnnotatedObject, DataTemplate, PoolName, PoolRef};
 use crate::model::machine_template::{self, DATA_TEMPLATE, DataTemplateRef, MachineTemplate};
 use crate::model::value::{Spelling, other_spellings};
-use crate::model::{CAPM3_GROUP, HostId, Index, ItemId, PoolId};
+use crate::model::{CAPM3_GROUP, HostId, Index, ItemId, Model, PoolId};
 use crate::names::{LABEL_VALUE_MAX, ordinal, short};
 use crate::results::{Finding, key_path};
 
@@ -66,12 +64,8 @@ impl Templates {
     /// Reads the machine templates (unless the mapping is `all`), decides which namespaces
     /// use them, and derives their pairs. Problems of what those namespaces use go to
     /// `findings`, and one info per namespace counts the hosts no template selects.
-    pub(super) fn new(
-        idx: &Index,
-        values: &[Value],
-        cfg: &Config,
-        findings: &mut Vec<Finding>,
-    ) -> Templates {
+    pub(super) fn new(model: &Model, cfg: &Config, findings: &mut Vec<Finding>) -> Templates {
+        let (idx, values) = (&model.index, &model.values[..]);
         let mut t = Templates {
             namespaces: BTreeMap::new(),
             not_used: BTreeMap::new(),
@@ -82,7 +76,7 @@ impl Templates {
         }
         // The templates of ClusterClasses whose patches may change them: never mapped by
         // their own fields.
-        let patched = class_templates(idx, values, findings);
+        let patched = class_templates(model, findings);
         // Every machine template, read with its own findings (reported only if it is used).
         let mut by_ns: BTreeMap<&str, Vec<(MachineTemplate, Vec<Finding>)>> = BTreeMap::new();
         let mut skipped: BTreeMap<&str, Vec<Finding>> = BTreeMap::new();
@@ -585,17 +579,18 @@ pub(super) fn check_spellings(idx: &Index, values: &[Value], findings: &mut Vec<
 /// left out of the mapping: their own `dataTemplate` and `hostSelector` are not what the
 /// Clusters' copies use. A class whose patches change neither gets an info: its templates are
 /// mapped as they are, which every copy is in these fields.
-fn class_templates(idx: &Index, values: &[Value], findings: &mut Vec<Finding>) -> FastSet<ItemId> {
+fn class_templates(model: &Model, findings: &mut Vec<Finding>) -> FastSet<ItemId> {
+    let idx = &model.index;
     let mut out = FastSet::default();
     let machine_templates: FastMap<(&str, &str), ItemId> = idx
         .objects_of(CAPM3_GROUP, "Metal3MachineTemplate")
         .map(|o| ((o.namespace.as_str(), o.name.as_str()), o.index))
         .collect();
-    for o in idx.objects_of(CLUSTER_GROUP, "ClusterClass") {
-        let Some(value) = values.get(o.index.0) else {
+    for read in model.cluster_classes.iter() {
+        let Some(class) = &read.value else {
             continue;
         };
-        let class = ClusterClass::read(o, value);
+        let o = &class.object;
         let mut names: Vec<&str> = Vec::new();
         // Where the class names the first of them.
         let mut first_field = "";

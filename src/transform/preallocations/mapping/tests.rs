@@ -3,12 +3,10 @@
 
 use std::collections::BTreeMap;
 
-use serde_json::Value;
-
 use super::{Plan, plan};
 use crate::config::{Config, MappingMode, PoolName};
 use crate::fixtures;
-use crate::model::{self, Index};
+use crate::model::Model;
 use crate::results::{Finding, Severity};
 use crate::selector::Selector;
 use crate::yaml;
@@ -69,7 +67,7 @@ fn templates() -> Config {
 // ---- running ----------------------------------------------------------------------------------
 
 struct Run {
-    index: Index,
+    model: Model,
     plan: Plan,
     findings: Vec<Finding>,
 }
@@ -77,23 +75,22 @@ struct Run {
 fn run(docs: &[String], cfg: &Config) -> Run {
     let text = docs.iter().map(|d| format!("---\n{d}")).collect::<String>();
     let parsed = yaml::parse(&text).expect("test YAML parses");
-    let values: Vec<Value> = parsed.iter().map(|d| d.root.to_json()).collect();
+    let nodes: Vec<&yaml::Node> = parsed.iter().map(|d| &d.root).collect();
     let mut findings = Vec::new();
-    let index = model::index(&values, &mut findings);
+    let model = Model::of_nodes(&nodes, &mut findings);
     assert!(
         findings.iter().all(|f| !f.is_error()),
         "the test input itself is wrong: {findings:?}"
     );
     let mut findings = Vec::new();
     let plan = plan(
-        &index,
-        &values,
+        &model,
         cfg,
         crate::limits::DEFAULT_MAX_CLAIMS,
         &mut findings,
     );
     let run = Run {
-        index,
+        model,
         plan,
         findings,
     };
@@ -109,10 +106,10 @@ impl Run {
             .managed
             .iter()
             .map(|&p| {
-                let pool = &self.index.pools[p];
+                let pool = &self.model.index.pools[p];
                 let mut hosts: Vec<String> = self.plan.required[&p]
                     .iter()
-                    .map(|&h| self.index.hosts[h].name().to_string())
+                    .map(|&h| self.model.index.hosts[h].name().to_string())
                     .collect();
                 hosts.sort();
                 (format!("{}/{}", pool.object.namespace, pool.name()), hosts)
@@ -237,9 +234,9 @@ fn over_the_claim_limit_nothing_is_planned_and_the_managed_pools_are_kept_for_th
     let (text, mut findings) = (cluster(), Vec::new());
     let text = text.iter().map(|d| format!("---\n{d}")).collect::<String>();
     let parsed = yaml::parse(&text).expect("test YAML parses");
-    let values: Vec<Value> = parsed.iter().map(|d| d.root.to_json()).collect();
-    let index = model::index(&values, &mut findings);
-    let refused = plan(&index, &values, &cfg, 11, &mut findings);
+    let nodes: Vec<&yaml::Node> = parsed.iter().map(|d| &d.root).collect();
+    let model = Model::of_nodes(&nodes, &mut findings);
+    let refused = plan(&model, &cfg, 11, &mut findings);
     assert!(refused.managed.is_empty() && refused.required.is_empty());
     assert_eq!(refused.mapped, within.plan.managed);
     let errors: Vec<&Finding> = findings.iter().filter(|f| f.is_error()).collect();

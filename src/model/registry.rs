@@ -1,56 +1,148 @@
-//! Which parts of the input the function reads, so that nothing else is converted to JSON.
+//! The one place that says which kinds the function reads, with which reader, and the
+//! [`Model`] they are read into.
 //!
-//! Every item's identity is read (`apiVersion`, `kind`, `metadata`: names, namespaces, the
-//! local-config annotation, duplicates). Beyond that, only the kinds listed in [`READ`] are
-//! read at all; of a BareMetalHost never its `status` (inspection data, often most of a
-//! host's text), and of its `spec` only the `consumerRef` (`READ_ONLY`). An item of any
-//! other kind is, to the function, its identity alone: its JSON value holds `apiVersion`,
-//! `kind` and `metadata` and nothing else. Its text is untouched either way (edits are spliced
-//! into the source text).
+//! Every kind the function reads beyond an item's identity is one [`Kind`] in [`KINDS`]: its
+//! API group and kind (any version), the top-level fields its reader reads, and its reader,
+//! which [`Model::read`] calls once per object of that kind. A kind's reader lives in the
+//! kind's own module; adding a kind is its module, its reader and one line here. An object of a
+//! kind not listed here is, to the function, its identity alone (`apiVersion`, `kind`,
+//! `metadata`: names, namespaces, the local-config annotation, duplicates).
 //!
-//! The reader does not even build what is never read: [`never_read`] and [`read_only`] are its
-//! rule ([`crate::yaml::parse_items`]), so what [`item_value`] drops is parsed (checked as
-//! YAML) but kept only as its place in the text.
-//!
-//! A reader for a new kind must add it to [`READ`]: without it, the reader sees no `spec`.
-
-use serde_json::{Map, Value};
+//! The parser does not even build what is never read: [`never_read`] and [`read_only`] are
+//! its rule ([`crate::yaml::parse_items`]), so what [`item_value`] drops is parsed (checked as
+//! YAML) but kept only as its place in the text. Its text is untouched either way (edits are
+//! spliced into the source text).
 
 use super::cluster::CLUSTER_GROUP;
+use super::cluster_class::ClusterClass;
+use super::index::{Index, NotTaken, Taken, index_items};
+use super::objects::{Objects, Read};
 use super::provider::OPERATOR_GROUP;
-use super::{BMO_GROUP, CAPM3_GROUP, IPAM_GROUP, group_of};
+use super::{BMO_GROUP, CAPM3_GROUP, IPAM_GROUP, IPREUSE_GROUP, Object, group_of};
+use crate::results::Finding;
 use crate::yaml::Node;
+use serde_json::{Map, Value};
 
-/// The (API group, kind) pairs the function reads beyond their identity, any version.
-pub const READ: &[(&str, &str)] = &[
-    (BMO_GROUP, "BareMetalHost"),
-    (IPAM_GROUP, "IPPool"),
-    (IPAM_GROUP, "IPClaim"),
-    (IPAM_GROUP, "IPAddress"),
-    (CAPM3_GROUP, "Metal3Cluster"),
-    (CAPM3_GROUP, "Metal3Data"),
-    (CAPM3_GROUP, "Metal3DataClaim"),
-    (CAPM3_GROUP, "Metal3DataTemplate"),
-    (CAPM3_GROUP, "Metal3Machine"),
-    (CAPM3_GROUP, "Metal3MachineTemplate"),
-    (CLUSTER_GROUP, "Cluster"),
-    (CLUSTER_GROUP, "ClusterClass"),
-    (OPERATOR_GROUP, "InfrastructureProvider"),
-    ("apps", "Deployment"),
-    ("", "ConfigMap"),
-    ("", "Secret"),
+/// Which top-level fields of an object of a kind its reader reads.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Fields {
+    /// Every field.
+    All,
+    /// Every field but these, never read (a host's `status`: inspection data, often most of
+    /// its text); of each `(field, keys)` in `only`, only those keys (a host's `spec` is read
+    /// for its `consumerRef` alone).
+    Some {
+        never: &'static [&'static str],
+        only: &'static [(&'static str, &'static [&'static str])],
+    },
+}
+
+/// Everything the function reads of the input, read once per run: the [`Index`] (every item's
+/// identity, the hosts, the pools, the control-plane endpoints) and, by kind, every other
+/// object of a kind in [`KINDS`], read by its kind's reader. The transformations take
+/// `&Model` and the resolved config ([`crate::transform`]).
+#[derive(Debug, Default)]
+pub struct Model {
+    pub index: Index,
+    /// The items' JSON values, by input position (`null` for a host the index read): what the
+    /// readers of the kinds not yet held by kind read.
+    pub values: Vec<Value>,
+    pub cluster_classes: Objects<ClusterClass>,
+}
+
+impl Model {
+    /// Reads the model of the items (each with its source and node; see [`super::index_items`]).
+    pub fn read(
+        items: &[(usize, &Node)],
+        taken: Taken,
+        default_namespace: Option<&str>,
+        findings: &mut Vec<Finding>,
+    ) -> Result<Model, NotTaken> {
+        let (index, values) = index_items(items, taken, default_namespace, item_value, findings)?;
+        let mut model = Model {
+            index,
+            ..Model::default()
+        };
+        read_all(&mut model, &values);
+        model.values = values;
+        Ok(model)
+    }
+
+    /// The model of parsed items, none read as it was parsed (tests, and callers that hold
+    /// their items' trees).
+    pub fn of_nodes(nodes: &[&Node], findings: &mut Vec<Finding>) -> Model {
+        let items: Vec<(usize, &Node)> = nodes.iter().map(|&n| (0, n)).collect();
+        // nothing was taken, so every item is read here and this never errs
+        Model::read(&items, Taken::default(), None, findings).unwrap_or_default()
+    }
+}
+
+/// A kind's reader: reads `object` (its value) into its kind's place in the model, with the
+/// results of reading it ([`super::objects::Read`]).
+pub type Reader = fn(&Object, &Value, &mut Model);
+
+/// A kind the function reads.
+#[derive(Debug, Clone, Copy)]
+pub struct Kind {
+    pub group: &'static str,
+    pub kind: &'static str,
+    pub fields: Fields,
+    /// Its reader; `None` for the kinds the [`super::Index`] reads itself (hosts, pools,
+    /// clusters' endpoints) and those read apart (the config among the inputs).
+    pub read: Option<Reader>,
+}
+
+impl Kind {
+    const fn all(group: &'static str, kind: &'static str) -> Kind {
+        Kind {
+            group,
+            kind,
+            fields: Fields::All,
+            read: None,
+        }
+    }
+
+    /// This kind, read by `read`.
+    const fn read_by(self, read: Reader) -> Kind {
+        Kind {
+            read: Some(read),
+            ..self
+        }
+    }
+}
+
+/// Every kind the function reads beyond its identity, any version.
+pub const KINDS: &[Kind] = &[
+    Kind {
+        group: BMO_GROUP,
+        kind: "BareMetalHost",
+        fields: Fields::Some {
+            never: &["status"],
+            only: &[("spec", &["consumerRef"])],
+        },
+        read: None,
+    },
+    Kind::all(IPAM_GROUP, "IPPool"),
+    Kind::all(IPAM_GROUP, "IPClaim"),
+    Kind::all(IPAM_GROUP, "IPAddress"),
+    Kind::all(CAPM3_GROUP, "Metal3Cluster"),
+    Kind::all(CAPM3_GROUP, "Metal3Data"),
+    Kind::all(CAPM3_GROUP, "Metal3DataClaim"),
+    Kind::all(CAPM3_GROUP, "Metal3DataTemplate"),
+    Kind::all(CAPM3_GROUP, "Metal3Machine"),
+    Kind::all(CAPM3_GROUP, "Metal3MachineTemplate"),
+    Kind::all(CLUSTER_GROUP, "Cluster"),
+    Kind::all(CLUSTER_GROUP, "ClusterClass").read_by(|o, v, m| {
+        m.cluster_classes
+            .push(Read::of(o, |_| Some(ClusterClass::read(o, v))))
+    }),
+    Kind::all(OPERATOR_GROUP, "InfrastructureProvider"),
+    Kind::all("apps", "Deployment"),
+    Kind::all("", "ConfigMap"),
+    Kind::all("", "Secret"),
     // the config among the inputs (SPEC §1), read whole by `config::ConfigItem`
-    (super::IPREUSE_GROUP, "IPReuse"),
+    Kind::all(IPREUSE_GROUP, "IPReuse"),
 ];
-
-/// Top-level fields never read of a kind in [`READ`].
-const NEVER_READ: &[(&str, &str, &str)] = &[(BMO_GROUP, "BareMetalHost", "status")];
-
-/// Top-level fields of a kind in [`READ`] of which only some keys are read: a host's `spec` is
-/// read for its `consumerRef` alone (adoption), never for its BMC, boot MAC or images. The
-/// reader builds only those keys' values ([`read_only`]) and the JSON value leaves the rest out.
-const READ_ONLY: &[(&str, &str, &str, &[&str])] =
-    &[(BMO_GROUP, "BareMetalHost", "spec", &["consumerRef"])];
 
 /// The fields of every item that are read whatever its kind.
 const IDENTITY: [&str; 3] = ["apiVersion", "kind", "metadata"];
@@ -62,23 +154,23 @@ pub fn never_read(api_version: &str, kind: &str, key: &str) -> bool {
     if IDENTITY.contains(&key) {
         return false;
     }
-    let group = group_of(api_version);
-    if READ.contains(&(group, kind)) {
-        NEVER_READ.contains(&(group, kind, key))
-    } else {
-        true
+    match kind_of(api_version, kind) {
+        Some(k) => match k.fields {
+            Fields::All => false,
+            Fields::Some { never, .. } => never.contains(&key),
+        },
+        None => true,
     }
 }
 
 /// The keys read of the top-level field `key` of an item with this `apiVersion` and `kind`,
-/// when only some are (`READ_ONLY`): the reader builds only their values
+/// when only some are ([`Fields::Some`]): the reader builds only their values
 /// ([`crate::yaml::SkipRule::only`]).
 pub fn read_only(api_version: &str, kind: &str, key: &str) -> Option<&'static [&'static str]> {
-    let group = group_of(api_version);
-    READ_ONLY
-        .iter()
-        .find(|(g, k, f, _)| (*g, *k, *f) == (group, kind, key))
-        .map(|(_, _, _, keys)| *keys)
+    match kind_of(api_version, kind)?.fields {
+        Fields::All => None,
+        Fields::Some { only, .. } => only.iter().find(|(f, _)| *f == key).map(|(_, keys)| *keys),
+    }
 }
 
 /// The JSON value of an item, holding what the function reads of it (see the module).
@@ -90,9 +182,7 @@ pub fn item_value(node: &Node) -> Value {
         // Not an object the function reads by kind: read as written (the framing reports it).
         return node.to_json();
     };
-    let group = group_of(api_version);
-    let read = READ.contains(&(group, kind));
-    if read && !NEVER_READ.iter().any(|(g, k, _)| (*g, *k) == (group, kind)) {
+    if kind_of(api_version, kind).is_some_and(|k| k.fields == Fields::All) {
         return node.to_json();
     }
     let skipped = |key: &str| never_read(api_version, kind, key);
@@ -162,6 +252,31 @@ fn keep_keys(value: Value, keys: &[&str]) -> Value {
         ),
         other => other,
     }
+}
+
+/// Reads every object of `model`'s index whose kind has a reader, in input order, from its
+/// value in `values`.
+pub fn read_all(model: &mut Model, values: &[Value]) {
+    let objects: Vec<std::sync::Arc<Object>> = model
+        .index
+        .objects
+        .iter()
+        .flatten()
+        .filter(|o| !o.local_config && o.bad_identity.is_none())
+        .cloned()
+        .collect();
+    for o in objects {
+        let read = kind_of(&o.api_version, &o.kind).and_then(|k| k.read);
+        if let (Some(read), Some(value)) = (read, values.get(o.index.0)) {
+            read(&o, value, model);
+        }
+    }
+}
+
+/// The kind of an object with this `apiVersion` and `kind`, if the function reads it.
+pub fn kind_of(api_version: &str, kind: &str) -> Option<&'static Kind> {
+    let group = group_of(api_version);
+    KINDS.iter().find(|k| k.group == group && k.kind == kind)
 }
 
 #[cfg(test)]

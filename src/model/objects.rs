@@ -1,0 +1,72 @@
+//! The objects of one kind as the [`super::Model`] holds them: each with what its kind's
+//! reader read of it, in input order.
+
+use super::ItemId;
+use crate::results::Finding;
+
+/// What the reader of a kind read of one object: the typed object (`None` when it cannot be
+/// used) and the results its reading made, which the transformation that uses the object
+/// reports (an object no transformation uses reports nothing).
+#[derive(Debug, Clone)]
+pub struct Read<T> {
+    /// The object's position in the input.
+    pub item: ItemId,
+    pub value: Option<T>,
+    pub findings: Vec<Finding>,
+}
+
+impl<T> Read<T> {
+    /// What `read` reads of `object`, with the results it pushes.
+    pub fn of(object: &super::Object, read: impl FnOnce(&mut Vec<Finding>) -> Option<T>) -> Self {
+        let mut findings = Vec::new();
+        let value = read(&mut findings);
+        Read {
+            item: object.index,
+            value,
+            findings,
+        }
+    }
+
+    /// The object, its findings pushed onto `findings` (as a reader pushes them).
+    pub fn report(&self, findings: &mut Vec<Finding>) -> Option<&T> {
+        findings.extend(self.findings.iter().cloned());
+        self.value.as_ref()
+    }
+}
+
+/// The objects of one kind, in input order.
+#[derive(Debug, Clone)]
+pub struct Objects<T>(Vec<Read<T>>);
+
+impl<T> Default for Objects<T> {
+    fn default() -> Self {
+        Objects(Vec::new())
+    }
+}
+
+impl<T> Objects<T> {
+    /// Adds the next object read (the model reads them in input order).
+    pub fn push(&mut self, read: Read<T>) {
+        debug_assert!(self.0.last().is_none_or(|last| last.item < read.item));
+        self.0.push(read);
+    }
+
+    /// The object at input position `item`, if it is of this kind.
+    pub fn get(&self, item: ItemId) -> Option<&Read<T>> {
+        let i = self.0.binary_search_by_key(&item, |r| r.item).ok()?;
+        self.0.get(i)
+    }
+
+    /// Every object of this kind, in input order.
+    pub fn iter(&self) -> impl Iterator<Item = &Read<T>> {
+        self.0.iter()
+    }
+
+    pub fn len(&self) -> usize {
+        self.0.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+}
