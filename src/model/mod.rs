@@ -30,6 +30,7 @@ pub mod pool;
 pub mod provider;
 pub mod read_set;
 pub mod value;
+pub mod view;
 
 use crate::{FastMap, FastSet};
 use std::collections::BTreeMap;
