@@ -252,12 +252,17 @@ fn merge_keys_read_in_the_order_and_precedence_of_the_json_object() {
         "a: &a {x: 1, y: 1}\nb: &b {y: 2, z: 2, w: 2}\nitem:\n  w: 0\n  <<: [*a, *b]\n  x: 9\n";
     let docs = crate::yaml::parse(text).expect("parses");
     let item = View::new(&docs[0].root).get("item").expect("item");
-    let keys: Vec<String> = item
+    let entries: Vec<(String, Option<u64>)> = item
         .entries()
         .expect("mapping")
-        .map(|(k, _)| k.into())
+        .map(|(k, v)| (k.into(), v.as_u64()))
         .collect();
-    assert_eq!(keys, ["w", "y", "z", "x"]);
+    let expected = [("w", 0), ("y", 1), ("z", 2), ("x", 9)];
+    assert_eq!(
+        entries,
+        expected.map(|(k, n)| (k.to_string(), Some(n))),
+        "own keys in place, merged ones at the `<<`, the earlier source winning"
+    );
     let read = |k: &str| item.get(k).and_then(View::as_u64);
     assert_eq!(
         (read("w"), read("x"), read("y"), read("z")),
