@@ -554,11 +554,11 @@ impl Write<'_> {
         let at = self.input.items.get(item.0)?;
         let node = *self.nodes.get(item.0)?;
         if !node.is_taken() {
-            return model::Object::read(item, &model::registry::item_value(node));
+            return model::Object::read(item, model::view::View::new(node));
         }
         let docs = yaml::parse(&self.sources.get(at.source)?.text).ok()?;
         let node = at.within(&docs.get(at.doc)?.root)?;
-        model::Object::read(item, &node.to_json())
+        model::Object::read(item, model::view::View::new(node))
     }
 
     /// The error result for a failure, on its object when known.

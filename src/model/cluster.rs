@@ -4,10 +4,9 @@
 
 use std::net::IpAddr;
 
-use serde_json::Value;
-
 use super::Object;
-use super::value::{is_template, str_at};
+use super::value::is_template;
+use super::view::View;
 
 /// The group of Cluster API's `Cluster`.
 pub const CLUSTER_GROUP: &str = "cluster.x-k8s.io";
@@ -20,20 +19,23 @@ pub fn is_cluster(object: &Object) -> bool {
 /// The IP-literal `spec.controlPlaneEndpoint.host` of a cluster, as written. A host name, an
 /// unrendered template or a missing endpoint is `None`: only an address can collide with a
 /// host's.
-pub fn endpoint(value: &Value) -> Option<&str> {
-    let host = str_at(value, &["spec", "controlPlaneEndpoint", "host"])?;
+pub fn endpoint(value: View<'_>) -> Option<&str> {
+    let host = value
+        .at(&["spec", "controlPlaneEndpoint", "host"])?
+        .as_str()?;
     (!is_template(host) && host.parse::<IpAddr>().is_ok()).then_some(host)
 }
 
 #[cfg(test)]
 mod tests {
-    use serde_json::json;
+    use serde_json::{Value, json};
 
     use super::*;
 
     fn object(api_version: &str, kind: &str) -> Object {
         let v = json!({"apiVersion": api_version, "kind": kind, "metadata": {"name": "c"}});
-        Object::read(crate::model::ItemId(0), &v).unwrap()
+        let doc = crate::model::view::tree_of(&v);
+        Object::read(crate::model::ItemId(0), View::new(&doc.root)).unwrap()
     }
 
     #[test]
@@ -49,16 +51,21 @@ mod tests {
 
     #[test]
     fn only_an_address_is_an_endpoint() {
-        let with =
-            |host: Value| json!({"spec": {"controlPlaneEndpoint": {"host": host, "port": 6443}}});
+        let of = |v: Value| {
+            let doc = crate::model::view::tree_of(&v);
+            endpoint(View::new(&doc.root)).map(str::to_owned)
+        };
+        let with = |host: Value| {
+            of(json!({"spec": {"controlPlaneEndpoint": {"host": host, "port": 6443}}}))
+        };
         assert_eq!(
-            endpoint(&with(json!("192.168.111.249"))),
+            with(json!("192.168.111.249")).as_deref(),
             Some("192.168.111.249")
         );
-        assert_eq!(endpoint(&with(json!("fd00::5"))), Some("fd00::5"));
-        assert_eq!(endpoint(&with(json!("api.example.com"))), None);
-        assert_eq!(endpoint(&with(json!("${CLUSTER_APIENDPOINT_HOST}"))), None);
-        assert_eq!(endpoint(&with(json!(5))), None);
-        assert_eq!(endpoint(&json!({"spec": {}})), None);
+        assert_eq!(with(json!("fd00::5")).as_deref(), Some("fd00::5"));
+        assert_eq!(with(json!("api.example.com")), None);
+        assert_eq!(with(json!("${CLUSTER_APIENDPOINT_HOST}")), None);
+        assert_eq!(with(json!(5)), None);
+        assert_eq!(of(json!({"spec": {}})), None);
     }
 }

@@ -227,7 +227,7 @@ mod tests {
     fn class(spec: Value) -> ClusterClass {
         let v = json!({"apiVersion": "cluster.x-k8s.io/v1beta1", "kind": "ClusterClass",
                        "metadata": {"name": "cc", "namespace": "m"}, "spec": spec});
-        let o = Object::read(crate::model::ItemId(0), &v).expect("an object");
+        let o = Object::of_json(crate::model::ItemId(0), &v).expect("an object");
         ClusterClass::read(&o, &v)
     }
 

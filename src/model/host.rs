@@ -3,14 +3,11 @@
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
-use serde_json::Value;
-
-use super::json::kind_of;
-use super::value::{Reported, is_template, read_found, string_map};
-use super::{BMO_GROUP, ItemId, LOCAL_CONFIG, Object, group_of, skipped_for_template};
+use super::value::{Reported, is_template, text_found};
+use super::view::View;
+use super::{Object, skipped_for_template};
 use crate::results::Finding;
 use crate::selector::Selector;
-use crate::yaml::Node;
 
 /// Prefix of the pin annotation: `ipreuse.dev/ip.{pool-name}: <address>`.
 pub const PIN_PREFIX: &str = "ipreuse.dev/ip.";
@@ -25,10 +22,14 @@ pub struct Host {
     pub annotations: BTreeMap<String, String>,
     /// Pins: pool name → address text, from `ipreuse.dev/ip.{pool}` annotations.
     pub pins: BTreeMap<String, String>,
-    /// `spec.consumerRef` as written, read by [`read_consumer`] only when adoption asks: a run
-    /// keeps no host's JSON value ([`super::index_items`]).
-    pub consumer_ref: Option<Value>,
+    /// `spec.consumerRef`, or the error about it that adoption reports when it follows it
+    /// ([`read_consumer`]).
+    pub consumer: Consumer,
 }
+
+/// `spec.consumerRef` as read: `None` when absent or null; `Err` holds the error naming the
+/// field.
+pub type Consumer = Result<Option<ConsumerRef>, Box<Finding>>;
 
 super::ids::indexes!(super::ids::HostId => Host);
 
@@ -72,10 +73,17 @@ impl FromIterator<(String, String)> for HostLabels {
 
 impl Host {
     /// Reads a host; `None` (with a warning) when a field it needs is an unrendered template.
-    pub fn read(object: &Arc<Object>, value: &Value, findings: &mut Vec<Finding>) -> Option<Host> {
-        let annotations: BTreeMap<String, String> = string_map(value, &["metadata", "annotations"])
-            .into_iter()
-            .collect();
+    /// Its `spec.consumerRef` is read too, and a problem with it kept for adoption to report
+    /// ([`read_consumer`]): only adoption follows it.
+    pub fn read(
+        object: &Arc<Object>,
+        value: View<'_>,
+        findings: &mut Vec<Finding>,
+    ) -> Option<Host> {
+        let metadata = value.get("metadata");
+        let map = |key: &str| metadata.and_then(|m| m.get(key)).map(View::string_map);
+        let annotations: BTreeMap<String, String> =
+            map("annotations").unwrap_or_default().into_iter().collect();
         let pins = pins_of(&annotations);
         // The first field, in this order, that is an unrendered template.
         let identity = [
@@ -99,85 +107,18 @@ impl Host {
             findings.push(skipped_for_template(object, &field, text));
             return None;
         }
+        let consumer = consumer_of(object, value.at(&["spec", "consumerRef"]));
         Some(Host {
             object: Arc::clone(object),
-            labels: string_map(value, &["metadata", "labels"])
-                .into_iter()
-                .collect(),
+            labels: map("labels").unwrap_or_default().into_iter().collect(),
             annotations,
             pins,
-            consumer_ref: value
-                .get("spec")
-                .and_then(|s| s.get("consumerRef"))
-                .filter(|c| !c.is_null())
-                .cloned(),
+            consumer,
         })
     }
 
     pub fn name(&self) -> &str {
         &self.object.name
-    }
-
-    /// Reads a BareMetalHost straight from its tree, with no JSON value, when all the function
-    /// reads of it is plainly written: a root and a `metadata` mapping without merge keys;
-    /// `apiVersion`, `kind`, `metadata.name` and a `metadata.namespace` that read as strings;
-    /// `labels` and `annotations` absent, null or mappings of scalar keys to string values; a
-    /// `spec` without a merge key; nothing local-config and no unrendered template. It gives
-    /// what [`Object::read`] and [`Host::read`] give on the host's JSON value. `None` for any
-    /// other item or host, which is then read through its JSON value.
-    pub fn read_tree(index: ItemId, node: &Node) -> Option<Host> {
-        let root = node.as_map().filter(|m| !m.has_merge())?;
-        // the tree's own strings, shared by every item that writes the same
-        let api_version = root.get("apiVersion")?.as_shared_str()?;
-        let kind = root.get("kind")?.as_shared_str()?;
-        if (group_of(api_version), &**kind) != (BMO_GROUP, "BareMetalHost") {
-            return None;
-        }
-        let meta = root.get("metadata")?.as_map().filter(|m| !m.has_merge())?;
-        let name = meta.get("name")?.as_json_str().filter(|n| !n.is_empty())?;
-        let namespace = match meta.get("namespace") {
-            None => None,
-            Some(n) if n.is_null() => None,
-            Some(n) => Some(n.as_json_str()?).filter(|s| !s.is_empty()),
-        };
-        let annotations: BTreeMap<String, String> = string_entries(meta.get("annotations"))?;
-        let labels = string_entries(meta.get("labels"))?;
-        if annotations.get(LOCAL_CONFIG).is_some_and(|v| v == "true") {
-            return None;
-        }
-        let pins = pins_of(&annotations);
-        if is_template(name)
-            || namespace.is_some_and(is_template)
-            || pins.values().any(|a| is_template(a))
-        {
-            return None;
-        }
-        let consumer_ref = match root.get("spec") {
-            Some(spec) => match spec.as_map() {
-                Some(m) if m.has_merge() => return None,
-                Some(m) => m
-                    .get("consumerRef")
-                    .filter(|c| !c.is_null())
-                    .map(Node::to_json),
-                None => None,
-            },
-            None => None,
-        };
-        let object = Object::identified(
-            index,
-            Arc::clone(api_version),
-            Arc::clone(kind),
-            name.to_owned(),
-            namespace,
-            false,
-        );
-        Some(Host {
-            object: Arc::new(object),
-            labels,
-            annotations,
-            pins,
-            consumer_ref,
-        })
     }
 }
 
@@ -192,25 +133,6 @@ fn pins_of(annotations: &BTreeMap<String, String>) -> BTreeMap<String, String> {
         .collect()
 }
 
-/// A mapping of scalar keys to string values as `string_map` reads it from the JSON value
-/// (absent or null: empty); `None` for anything it cannot read so (a value that is not a
-/// string, a collection key, a merge key, not a mapping).
-fn string_entries<C: FromIterator<(String, String)>>(node: Option<&Node>) -> Option<C> {
-    let Some(node) = node.filter(|n| !n.is_null()) else {
-        return Some(std::iter::empty().collect());
-    };
-    let map = node.as_map().filter(|m| !m.has_merge())?;
-    map.entries
-        .iter()
-        .map(|(k, v)| {
-            Some((
-                k.as_scalar()?.value.to_string(),
-                v.as_json_str()?.to_owned(),
-            ))
-        })
-        .collect()
-}
-
 /// `spec.consumerRef` of a BareMetalHost: the object that uses the host, its Metal3Machine while
 /// it is provisioned (it may be absent, or name the Cluster while a host waits for node reuse).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -221,38 +143,48 @@ pub struct ConsumerRef {
     pub namespace: Option<String>,
 }
 
-/// Reads `spec.consumerRef` of a host. Apart from [`Host::read`]: only adoption follows it, as
-/// the way back from a Metal3Machine that lacks the `metal3.io/BareMetalHost` annotation. An
-/// error naming the field when it or one of its values has the wrong type.
+/// `spec.consumerRef` of a host, for adoption: the reference, or the error the host's reader
+/// kept about it (a value of the wrong type, naming the field), reported here, when adoption
+/// follows it.
 pub fn read_consumer(
     host: &Host,
     findings: &mut Vec<Finding>,
 ) -> Result<Option<ConsumerRef>, Reported> {
-    let object = &host.object;
-    let consumer = match &host.consumer_ref {
-        None | Some(Value::Null) => return Ok(None),
-        Some(c @ Value::Object(_)) => c,
-        Some(other) => {
-            findings.push(
-                Finding::error(format!(
-                    "{}: spec.consumerRef is {}, not an object reference; fix it, or leave the \
-                     BareMetalHost out of the input",
-                    object.display(),
-                    kind_of(other)
-                ))
-                .on(object.resource_ref())
-                .at("spec.consumerRef"),
-            );
-            return Err(Reported);
+    match &host.consumer {
+        Ok(c) => Ok(c.clone()),
+        Err(problem) => {
+            findings.push((**problem).clone());
+            Err(Reported)
         }
+    }
+}
+
+/// Reads `spec.consumerRef` (see [`read_consumer`]).
+fn consumer_of(object: &Object, found: Option<View<'_>>) -> Consumer {
+    let Some(consumer) = found.filter(|c| !c.is_null()) else {
+        return Ok(None);
     };
-    let mut text = |key: &str| {
-        read_found(
+    if !consumer.is_object() {
+        return Err(Box::new(
+            Finding::error(format!(
+                "{}: spec.consumerRef is {}, not an object reference; fix it, or leave the \
+                 BareMetalHost out of the input",
+                object.display(),
+                consumer.kind_of()
+            ))
+            .on(object.resource_ref())
+            .at("spec.consumerRef"),
+        ));
+    }
+    let text = |key: &str| {
+        let mut problem = Vec::new();
+        let read = text_found(
             object,
             consumer.get(key),
             || format!("spec.consumerRef.{key}"),
-            findings,
-        )
+            &mut problem,
+        );
+        read.map_err(|Reported| Box::new(problem.remove(0)))
     };
     Ok(Some(ConsumerRef {
         kind: text("kind")?,
@@ -264,14 +196,16 @@ pub fn read_consumer(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use serde_json::json;
+    use serde_json::{Value, json};
 
     fn consumer(spec: Value) -> (Result<Option<ConsumerRef>, Reported>, Vec<Finding>) {
         let v = json!({"apiVersion": "metal3.io/v1alpha1", "kind": "BareMetalHost",
             "metadata": {"name": "node-1", "namespace": "lab"}, "spec": spec});
-        let object = Object::read(crate::model::ItemId(0), &v).expect("an object");
+        let doc = crate::model::view::tree_of(&v);
+        let view = View::new(&doc.root);
+        let object = Object::read(crate::model::ItemId(0), view).expect("an object");
         let mut findings = Vec::new();
-        let host = Host::read(&Arc::new(object), &v, &mut findings).expect("a host");
+        let host = Host::read(&Arc::new(object), view, &mut findings).expect("a host");
         (read_consumer(&host, &mut findings), findings)
     }
 

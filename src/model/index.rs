@@ -11,6 +11,7 @@ use serde_json::Value;
 
 use super::ids::ItemId;
 use super::object::Object;
+use super::view::View;
 use super::{BMO_GROUP, CAPM3_GROUP, IPAM_GROUP, cluster, host, pool};
 use crate::results::Finding;
 use crate::yaml::Node;
@@ -80,45 +81,36 @@ impl Index {
     }
 }
 
-/// Builds the index of the input items from their JSON values; reports duplicates, unrendered
-/// templates and mixed namespaces. A run reads its items with [`index_items`], which gives the
-/// same index from the trees; this one is the reference the tests hold that to, and what tests
-/// that start from JSON values use.
-pub fn index(values: &[Value], findings: &mut Vec<Finding>) -> Index {
-    index_in(values, None, findings)
-}
-
-/// [`index`], with the items without `metadata.namespace` read as in `default_namespace`
-/// (the config's `defaultNamespace`; `None`: `default`).
-pub fn index_in(
-    values: &[Value],
-    default_namespace: Option<&str>,
-    findings: &mut Vec<Finding>,
-) -> Index {
-    let mut reading = Reading::new(values.len(), default_namespace);
-    for (i, value) in values.iter().enumerate() {
-        reading.item(i, value, findings);
-    }
-    reading.finish(findings)
-}
-
 /// The hosts read as the input was parsed ([`crate::krm::read_taking`]), before the trees of
 /// the rest were built: each by its source and the first byte of its item, in the order of the
-/// text. Their trees are never held, only what [`host::Host::read_tree`] reads of them.
+/// text. Their trees are never held, only what [`host::Host::read`] reads of them.
 #[derive(Debug, Default)]
 pub struct Taken(Vec<((usize, usize), host::Host)>);
 
 impl Taken {
-    /// Takes the item `node` of source `source` when it is a host read whole from its tree
-    /// ([`host::Host::read_tree`]); any other item is left to be built and read later.
+    /// Takes the item `node` of source `source` when it is a host whose reading reports
+    /// nothing (its identity usable, no template, no local config, its `consumerRef` readable):
+    /// read before the config is known, it reads the same after. Any other item is left to be
+    /// built and read later, with its results.
     pub fn take(&mut self, source: usize, node: &Node) -> bool {
+        let view = View::new(node);
         // its position in the items is not known yet: [`index_items`] sets it
-        match host::Host::read_tree(ItemId(usize::MAX), node) {
-            Some(read) => {
+        let Some(object) = Object::read(ItemId(usize::MAX), view) else {
+            return false;
+        };
+        if Indexed::of(&object) != Some(Indexed::Host)
+            || object.local_config
+            || object.bad_identity.is_some()
+        {
+            return false;
+        }
+        let mut findings = Vec::new();
+        match host::Host::read(&Arc::new(object), view, &mut findings) {
+            Some(read) if findings.is_empty() && read.consumer.is_ok() => {
                 self.0.push(((source, node.span.start), read));
                 true
             }
-            None => false,
+            _ => false,
         }
     }
 }
@@ -131,13 +123,14 @@ pub struct NotTaken {
     pub item: ItemId,
 }
 
-/// [`index_in`] of the items (each with its source and node), read from their trees, and the JSON
-/// values of the items kept: every item's but that of a BareMetalHost the index read, which is
-/// `null` there (a host it skips, such as one with an unrendered name, keeps its value). All the
-/// function reads of a host is in [`host::Host`]: a host `taken` as the input was parsed is read
-/// from there; another is read straight from its tree ([`host::Host::read_tree`]) or, when that
-/// cannot read it, from its JSON value, which is dropped once read. So the values of thousands
-/// of hosts are never built, and their trees never held at once.
+/// The index of the items (each with its source and node), read from their trees; reports
+/// duplicates, unrendered templates, mixed namespaces and hosts and pools that never meet. The
+/// items without `metadata.namespace` are read as in `default_namespace` (the config's
+/// `defaultNamespace`; `None`: `default`). A host `taken` as the input was parsed is read
+/// from there, so the trees of thousands of hosts are never held at once.
+///
+/// Also the items' JSON values as `value_of` makes them, by input position, for the readers
+/// not yet reading trees (`null` for hosts).
 pub fn index_items(
     items: &[(usize, &Node)],
     taken: Taken,
@@ -155,26 +148,22 @@ pub fn index_items(
         let at = (source, node.span.start);
         while taken.next_if(|(k, _)| *k < at).is_some() {}
         let early = taken.next_if(|(k, _)| *k == at).map(|(_, read)| read);
-        let read = match early {
+        match early {
             Some(mut host) if node.is_taken() => {
                 // not shared yet: set in place
                 Arc::make_mut(&mut host.object).index = ItemId(i);
-                Some(host)
+                reading.host(host, findings);
+                kept.push(Value::Null);
+                continue;
             }
             _ if node.is_taken() => return Err(NotTaken { item: ItemId(i) }),
-            _ => host::Host::read_tree(ItemId(i), node),
-        };
-        if let Some(host) = read {
-            reading.host(host, findings);
-            kept.push(Value::Null);
-            continue;
+            _ => {}
         }
-        let value = value_of(node);
-        let kind = reading.item(i, &value, findings);
+        let kind = reading.item(i, View::new(node), findings);
         kept.push(if kind == Some(Indexed::Host) {
             Value::Null
         } else {
-            value
+            value_of(node)
         });
     }
     Ok((reading.finish(findings), kept))
@@ -202,7 +191,7 @@ impl Reading {
     }
 
     /// Reads item `i`; which of the indexed kinds it is, when it is one and can be read.
-    fn item(&mut self, i: usize, value: &Value, findings: &mut Vec<Finding>) -> Option<Indexed> {
+    fn item(&mut self, i: usize, value: View<'_>, findings: &mut Vec<Finding>) -> Option<Indexed> {
         let Reading {
             idx,
             seen,
@@ -533,10 +522,10 @@ mod tests {
         .expect("nothing is taken")
     }
 
-    /// `index_nodes` reads what `index` reads from every item's JSON value, whether it reads a
-    /// host from its tree or through its value, and keeps every value but a host's it read.
+    /// The hosts taken as they are parsed read as those read from their trees once the input
+    /// is parsed, in every spelling, and no host's value is kept.
     #[test]
-    fn index_nodes_reads_what_index_reads_and_keeps_no_host_value() {
+    fn hosts_taken_as_parsed_read_as_hosts_read_later() {
         let host = |meta: &str, rest: &str| {
             format!(
                 "- apiVersion: metal3.io/v1alpha1\n  kind: BareMetalHost\n  metadata:\n{meta}{rest}"
@@ -578,53 +567,49 @@ mod tests {
             "apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems:\n{}",
             items.concat()
         );
-        let docs = crate::yaml::parse_items(
-            &text,
-            &crate::krm::read::SKIP,
-            crate::limits::DEFAULT_MAX_ALIAS_NODES,
-        )
-        .expect("YAML");
-        let seq = docs[0]
-            .root
-            .get("items")
-            .and_then(Node::as_seq)
-            .expect("items");
-        let nodes: Vec<&Node> = seq.items.iter().collect();
-        let values: Vec<Value> = nodes.iter().map(|n| registry::item_value(n)).collect();
+        let sources = [crate::krm::Source {
+            name: "-".into(),
+            text,
+        }];
+        let plain = crate::krm::read(&sources).expect("reads");
+        let nodes: Vec<&Node> = (plain.items.iter())
+            .map(|at| plain.node(at).expect("item"))
+            .collect();
         let mut f1 = Vec::new();
-        let whole = index(&values, &mut f1);
+        let (later, kept) = index_nodes(&nodes, &mut f1);
+        let mut taken = Taken::default();
+        let lean =
+            crate::krm::read_taking(&sources, 1000, &mut |s, n| taken.take(s, n)).expect("reads");
+        let items: Vec<(usize, &Node)> = (lean.items.iter())
+            .map(|at| (at.source, lean.node(at).expect("item")))
+            .collect();
+        let n_taken = items.iter().filter(|(_, n)| n.is_taken()).count();
         let mut f2 = Vec::new();
-        let (lean, kept) = index_nodes(&nodes, &mut f2);
-        assert_eq!(f1, f2);
+        let (early, _) = index_items(&items, taken, None, registry::item_value, &mut f2)
+            .expect("every host taken is read");
+        assert_same_index(&"taken", (&early, &f2), (&later, &f1));
+        assert_eq!(format!("{:?}", early.pools), format!("{:?}", later.pools));
         assert!(f1.iter().any(|f| f.message.contains("appears twice")));
-        assert_eq!(
-            format!("{:?}", whole.objects),
-            format!("{:?}", lean.objects)
-        );
-        assert_eq!(format!("{:?}", whole.hosts), format!("{:?}", lean.hosts));
-        assert_eq!(format!("{:?}", whole.pools), format!("{:?}", lean.pools));
-        assert_eq!(kept.len(), values.len());
-        for (i, (k, v)) in kept.iter().zip(&values).enumerate() {
-            let read_host = lean.hosts.iter().any(|h| h.object.index.0 == i);
-            assert_eq!(
-                *k,
-                if read_host { Value::Null } else { v.clone() },
-                "item {i}"
-            );
+        // no host's value is kept, whether it was taken or read from its tree
+        assert_eq!(kept.len(), nodes.len());
+        for (i, k) in kept.iter().enumerate() {
+            let read_host = later.hosts.iter().any(|h| h.object.index.0 == i);
+            assert_eq!(k.is_null(), read_host || nodes[i].is_null(), "item {i}");
         }
-        // Most of these hosts are read from their trees, and some through their values.
-        let from_tree = (0..nodes.len())
-            .filter(|&i| host::Host::read_tree(ItemId(i), nodes[i]).is_some())
-            .count();
-        assert!(
-            from_tree >= 8 && from_tree < lean.hosts.len(),
-            "{from_tree}"
-        );
-        let h1 = lean.hosts.iter().find(|h| h.name() == "h1").expect("h1");
+        // Most of these hosts are taken as they are parsed; those whose reading reports
+        // something (a template, local config, a bad consumerRef, a bad identity) are not.
+        assert!(n_taken >= 8 && n_taken < later.hosts.len(), "{n_taken}");
+        let h1 = later.hosts.iter().find(|h| h.name() == "h1").expect("h1");
         assert_eq!(
-            h1.consumer_ref,
-            Some(serde_json::json!({"kind": "Metal3Machine", "name": "m1"}))
+            h1.consumer,
+            Ok(Some(host::ConsumerRef {
+                kind: Some("Metal3Machine".into()),
+                name: Some("m1".into()),
+                namespace: None
+            }))
         );
+        let h6 = later.hosts.iter().find(|h| h.name() == "h6").expect("h6");
+        assert!(h6.consumer.is_err());
     }
 
     /// Two indexes read the same input alike: the same findings, objects and hosts.
@@ -642,48 +627,8 @@ mod tests {
         assert_eq!(format!("{:?}", a.hosts), format!("{:?}", b.hosts), "{at}");
     }
 
-    /// Every example's items index the same through `index_nodes` as through their values.
-    #[test]
-    fn every_example_indexes_the_same_from_its_trees() {
-        let mut paths = yaml_files("examples");
-        paths.extend(yaml_files("tests/data"));
-        let mut hosts = 0;
-        for path in &paths {
-            let text = std::fs::read_to_string(path).expect("text");
-            let Ok(docs) = crate::yaml::parse_items(
-                &text,
-                &crate::krm::read::SKIP,
-                crate::limits::DEFAULT_MAX_ALIAS_NODES,
-            ) else {
-                continue;
-            };
-            let mut nodes: Vec<&Node> = Vec::new();
-            for d in &docs {
-                match d.root.get("items").and_then(Node::as_seq) {
-                    Some(seq)
-                        if d.root.get("kind").and_then(Node::as_str) == Some("ResourceList") =>
-                    {
-                        nodes.extend(seq.items.iter())
-                    }
-                    _ => nodes.push(&d.root),
-                }
-            }
-            let values: Vec<Value> = nodes.iter().map(|n| registry::item_value(n)).collect();
-            let (mut f1, mut f2) = (Vec::new(), Vec::new());
-            let whole = index(&values, &mut f1);
-            let (lean, _) = index_nodes(&nodes, &mut f2);
-            assert_same_index(&path.display(), (&whole, &f1), (&lean, &f2));
-            hosts += lean.hosts.len();
-        }
-        assert!(
-            paths.len() > 20 && hosts > 50,
-            "{} files, {hosts} hosts",
-            paths.len()
-        );
-    }
-
     /// Every example read with its hosts taken as they are parsed ([`Taken`]) indexes the
-    /// same as through the items' values, and its hosts are indeed taken.
+    /// same as with every item read once the input is parsed, and its hosts are indeed taken.
     #[test]
     fn every_example_indexes_the_same_with_its_hosts_taken() {
         let mut paths = yaml_files("examples");
@@ -708,15 +653,15 @@ mod tests {
             let at = path.display();
             assert_eq!(input.items.len(), lean.items.len(), "{at}");
             assert_eq!(input.findings, lean.findings, "{at}");
-            let values: Vec<Value> = (input.items.iter())
-                .map(|i| registry::item_value(input.node(i).expect("item")))
+            let all: Vec<&Node> = (input.items.iter())
+                .map(|i| input.node(i).expect("item"))
                 .collect();
             let nodes: Vec<(usize, &Node)> = (lean.items.iter())
                 .map(|i| (i.source, lean.node(i).expect("item")))
                 .collect();
             taken_hosts += nodes.iter().filter(|(_, n)| n.is_taken()).count();
             let (mut f1, mut f2) = (Vec::new(), Vec::new());
-            let whole = index(&values, &mut f1);
+            let (whole, _) = index_nodes(&all, &mut f1);
             let (read, _) = index_items(&nodes, taken, None, registry::item_value, &mut f2)
                 .expect("every host taken is read");
             assert_same_index(&at, (&whole, &f1), (&read, &f2));
@@ -809,14 +754,14 @@ mod tests {
         assert_eq!(read.hosts[0].object.index, ItemId(0));
     }
 
-    /// `defaultNamespace` places the objects without a namespace however their hosts are read:
-    /// taken as the input is parsed, read from their trees, or through their values (a merge
-    /// key in `metadata`); objects that set one keep it; both index paths read alike.
+    /// `defaultNamespace` places the objects without a namespace whether their hosts are taken
+    /// as the input is parsed or read from their trees later (one whose `consumerRef` is
+    /// wrong); objects that set one keep it.
     #[test]
     fn the_default_namespace_places_hosts_on_every_path() {
         let text = "apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems:\n\
                     - apiVersion: metal3.io/v1alpha1\n  kind: BareMetalHost\n  metadata: {name: plain}\n\
-                    - apiVersion: metal3.io/v1alpha1\n  kind: BareMetalHost\n  metadata:\n    <<: {name: merged}\n\
+                    - apiVersion: metal3.io/v1alpha1\n  kind: BareMetalHost\n  metadata:\n    <<: {name: merged}\n  spec: {consumerRef: oops}\n\
                     - apiVersion: metal3.io/v1alpha1\n  kind: BareMetalHost\n  metadata: {name: set, namespace: lab}\n\
                     - apiVersion: ipam.metal3.io/v1alpha1\n  kind: IPPool\n  metadata: {name: p}\n";
         let sources = [crate::krm::Source {
@@ -829,18 +774,15 @@ mod tests {
         let nodes: Vec<(usize, &Node)> = (input.items.iter())
             .map(|at| (at.source, input.node(at).expect("item")))
             .collect();
+        // a merge key is read as parsed; a consumerRef adoption would refuse is not
         assert!(nodes[0].1.is_taken() && !nodes[1].1.is_taken());
-        let (mut f1, mut f2, mut f3) = (Vec::new(), Vec::new(), Vec::new());
+        let (mut f1, mut f2) = (Vec::new(), Vec::new());
         let (taken_read, _) =
             index_items(&nodes, taken, Some("metal3"), registry::item_value, &mut f1)
                 .expect("read");
         let plain = crate::krm::read(&sources).expect("reads");
         let untaken: Vec<(usize, &Node)> = (plain.items.iter())
             .map(|at| (at.source, plain.node(at).expect("item")))
-            .collect();
-        let values: Vec<Value> = untaken
-            .iter()
-            .map(|(_, n)| registry::item_value(n))
             .collect();
         let (from_trees, _) = index_items(
             &untaken,
@@ -850,9 +792,7 @@ mod tests {
             &mut f2,
         )
         .expect("read");
-        let from_values = index_in(&values, Some("metal3"), &mut f3);
-        assert_same_index(&"taken", (&taken_read, &f1), (&from_values, &f3));
-        assert_same_index(&"trees", (&from_trees, &f2), (&from_values, &f3));
+        assert_same_index(&"taken", (&taken_read, &f1), (&from_trees, &f2));
         let placed: Vec<(&str, &str, bool)> = (taken_read.hosts.iter())
             .map(|h| {
                 (
@@ -881,7 +821,7 @@ mod tests {
         let object = |i: usize, name: &str| {
             let v = serde_json::json!({"apiVersion": "v1", "kind": "Secret",
                 "metadata": {"name": name, "namespace": "lab"}});
-            Object::read(ItemId(i), &v).expect("an object")
+            Object::of_json(ItemId(i), &v).expect("an object")
         };
         let (a, b) = (object(0, "a"), object(1, "b"));
         let mut seen = Seen::default();

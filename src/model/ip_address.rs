@@ -48,7 +48,7 @@ mod tests {
             "metadata": {"name": "prov-172-22-0-10", "namespace": "lab",
                 "ownerReferences": [{"apiVersion": "ipam.metal3.io/v1alpha1", "kind": "IPPool", "name": "prov"}]},
             "spec": spec});
-        let object = Object::read(crate::model::ItemId(0), &v).expect("an object");
+        let object = Object::of_json(crate::model::ItemId(0), &v).expect("an object");
         let mut findings = Vec::new();
         (IpAddress::read(&object, &v, &mut findings), findings)
     }

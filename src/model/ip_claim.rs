@@ -73,7 +73,7 @@ mod tests {
     use serde_json::json;
 
     fn read(v: &Value) -> (Option<IpClaim>, Vec<Finding>) {
-        let object = Object::read(crate::model::ItemId(0), v).expect("an object");
+        let object = Object::of_json(crate::model::ItemId(0), v).expect("an object");
         let mut findings = Vec::new();
         (IpClaim::read(&object, v, &mut findings), findings)
     }

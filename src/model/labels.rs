@@ -74,7 +74,7 @@ mod tests {
     use serde_json::json;
 
     fn object(value: &Value) -> Object {
-        Object::read(crate::model::ItemId(0), value).expect("an object")
+        Object::of_json(crate::model::ItemId(0), value).expect("an object")
     }
 
     #[test]

@@ -93,7 +93,7 @@ mod tests {
     fn read(spec: Value) -> (Option<Metal3Data>, Vec<Finding>) {
         let v = json!({"apiVersion": "infrastructure.cluster.x-k8s.io/v1beta2", "kind": "Metal3Data",
             "metadata": {"name": "tpl-0", "namespace": "ns"}, "spec": spec});
-        let object = Object::read(crate::model::ItemId(0), &v).expect("an object");
+        let object = Object::of_json(crate::model::ItemId(0), &v).expect("an object");
         let mut findings = Vec::new();
         (Metal3Data::read(&object, &v, &mut findings), findings)
     }
@@ -152,7 +152,7 @@ mod tests {
         ] {
             let v = json!({"apiVersion": format!("infrastructure.cluster.x-k8s.io/{version}"),
                 "kind": "Metal3Data", "metadata": {"name": "t-4", "namespace": "lab"}, "spec": spec});
-            let object = Object::read(crate::model::ItemId(0), &v).expect("an object");
+            let object = Object::of_json(crate::model::ItemId(0), &v).expect("an object");
             let mut findings = Vec::new();
             assert_eq!(
                 read_claim(&object, &v, &mut findings),
@@ -163,7 +163,7 @@ mod tests {
         }
         let v = json!({"apiVersion": "infrastructure.cluster.x-k8s.io/v1beta2", "kind": "Metal3Data",
             "metadata": {"name": "t-4"}, "spec": {"claim": {"name": 5}}});
-        let object = Object::read(crate::model::ItemId(0), &v).expect("an object");
+        let object = Object::of_json(crate::model::ItemId(0), &v).expect("an object");
         let mut findings = Vec::new();
         assert_eq!(read_claim(&object, &v, &mut findings), Err(Reported));
         assert_eq!(

@@ -50,7 +50,7 @@ mod tests {
                          "kind": "Metal3Machine", "name": "workers-abc", "controller": true,
                          "blockOwnerDeletion": true, "uid": "2"}]},
                 "spec": {"template": {"name": "workers-template"}}});
-            let object = Object::read(crate::model::ItemId(0), &v).expect("an object");
+            let object = Object::of_json(crate::model::ItemId(0), &v).expect("an object");
             let mut findings = Vec::new();
             let c = Metal3DataClaim::read(&object, &v, &mut findings).expect("read");
             assert!(findings.is_empty(), "{findings:?}");

@@ -61,7 +61,7 @@ mod tests {
             "metadata": {"name": "workers-abc", "namespace": "lab", "annotations": annotations},
             "spec": {"providerID": "metal3://lab/node-1/workers-abc"},
             "status": {"addresses": [{"type": "InternalIP", "address": "172.22.0.99"}]}});
-        let object = Object::read(crate::model::ItemId(0), &v).expect("an object");
+        let object = Object::of_json(crate::model::ItemId(0), &v).expect("an object");
         let mut findings = Vec::new();
         (Metal3Machine::read(&object, &v, &mut findings), findings)
     }

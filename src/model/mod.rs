@@ -35,7 +35,7 @@ pub mod value;
 pub mod view;
 
 pub use ids::{HostId, ItemId, PoolId};
-pub use index::{Index, Indexed, NotTaken, Taken, index, index_in, index_items};
+pub use index::{Index, Indexed, NotTaken, Taken, index_items};
 pub use object::{
     BMO_GROUP, CAPM3_GROUP, IPAM_GROUP, IPREUSE_GROUP, LOCAL_CONFIG, Object, group_of,
     skipped_for_template,

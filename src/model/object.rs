@@ -4,10 +4,8 @@
 
 use std::sync::Arc;
 
-use serde_json::Value;
-
 use super::ids::ItemId;
-use super::json::{at, str_at};
+use super::view::View;
 use crate::names::{ordinal, short};
 use crate::results::{Finding, ResourceRef};
 
@@ -51,42 +49,58 @@ pub struct Object {
 
 impl Object {
     /// Reads the identity of an item; `None` for something that is not a Kubernetes object.
-    pub fn read(index: ItemId, value: &Value) -> Option<Object> {
-        let api_version = str_at(value, &["apiVersion"])?.to_string();
-        let kind = str_at(value, &["kind"])?.to_string();
-        let found = |v: &Value| {
-            let text = serde_json::to_string(v).unwrap_or_default();
+    pub fn read(index: ItemId, value: View<'_>) -> Option<Object> {
+        // the tree's own strings when it shares them: every host writes the same two
+        let shared = |key: &str| -> Option<Arc<str>> {
+            let v = value.get(key)?;
+            v.as_shared_str()
+                .cloned()
+                .or_else(|| v.as_str().map(Arc::from))
+        };
+        let api_version = shared("apiVersion")?;
+        let kind = shared("kind")?;
+        let found = |v: View<'_>| {
+            let text = serde_json::to_string(&v).unwrap_or_default();
             let text: String = text.chars().take(40).collect();
             format!("is {text}, not a string")
         };
         let mut bad_identity = None;
-        let name = match at(value, &["metadata", "name"]) {
-            Some(Value::String(s)) if !s.is_empty() => s.clone(),
-            Some(Value::String(_)) => {
-                bad_identity = Some(("metadata.name", "is empty".to_string()));
-                String::new()
-            }
-            None | Some(Value::Null) => {
+        let name = match value.at(&["metadata", "name"]) {
+            None => {
                 bad_identity = Some(("metadata.name", "is missing".to_string()));
                 String::new()
             }
-            Some(other) => {
-                bad_identity = Some(("metadata.name", found(other)));
-                String::new()
-            }
+            Some(v) => match v.as_str() {
+                Some(s) if !s.is_empty() => s.to_owned(),
+                Some(_) => {
+                    bad_identity = Some(("metadata.name", "is empty".to_string()));
+                    String::new()
+                }
+                None if v.is_null() => {
+                    bad_identity = Some(("metadata.name", "is missing".to_string()));
+                    String::new()
+                }
+                None => {
+                    bad_identity = Some(("metadata.name", found(v)));
+                    String::new()
+                }
+            },
         };
-        let ns = match at(value, &["metadata", "namespace"]) {
-            Some(Value::String(s)) if !s.is_empty() => Some(s.as_str()),
-            None | Some(Value::Null) | Some(Value::String(_)) => None,
-            Some(other) => {
-                bad_identity = bad_identity.or(Some(("metadata.namespace", found(other))));
-                None
-            }
+        let ns = match value.at(&["metadata", "namespace"]) {
+            None => None,
+            Some(v) => match v.as_str() {
+                Some(s) => Some(s).filter(|s| !s.is_empty()),
+                None if v.is_null() => None,
+                None => {
+                    bad_identity = bad_identity.or(Some(("metadata.namespace", found(v))));
+                    None
+                }
+            },
         };
-        let annotated = at(value, &["metadata", "annotations"])
-            .and_then(|a| a.get(LOCAL_CONFIG))
+        let annotated = value
+            .at(&["metadata", "annotations", LOCAL_CONFIG])
             .is_some_and(|v| v.as_str() == Some("true") || v.as_bool() == Some(true));
-        let mut o = Object::identified(index, api_version.into(), kind.into(), name, ns, annotated);
+        let mut o = Object::identified(index, api_version, kind, name, ns, annotated);
         o.bad_identity = bad_identity;
         Some(o)
     }
@@ -162,4 +176,14 @@ pub fn skipped_for_template(object: &Object, field: &str, text: &str) -> Finding
     ))
     .on(object.resource_ref())
     .at(field)
+}
+
+#[cfg(test)]
+impl Object {
+    /// [`Object::read`] of a JSON value, read as the YAML it is: for tests that write their
+    /// items as `json!` values.
+    pub(crate) fn of_json(index: ItemId, value: &serde_json::Value) -> Option<Object> {
+        let doc = super::view::tree_of(value);
+        Object::read(index, View::new(&doc.root))
+    }
 }

@@ -141,7 +141,7 @@ mod tests {
     fn read_owners(owners: Value, kind: &str) -> (Option<Vec<Owner>>, Vec<Finding>) {
         let v = json!({"apiVersion": "infrastructure.cluster.x-k8s.io/v1beta2", "kind": "Metal3DataClaim",
             "metadata": {"name": "m-1", "namespace": "ns", "ownerReferences": owners}});
-        let object = Object::read(crate::model::ItemId(0), &v).expect("an object");
+        let object = Object::of_json(crate::model::ItemId(0), &v).expect("an object");
         let mut findings = Vec::new();
         (read(&object, &v, kind, GROUP, &mut findings), findings)
     }

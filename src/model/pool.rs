@@ -1,8 +1,7 @@
 //! IPPool (`ipam.metal3.io/v1alpha1`): ranges, existing preallocations, live claims.
 
-use serde_json::Value;
-
-use super::value::{at, is_template, scalar_text};
+use super::value::is_template;
+use super::view::View;
 use super::{Object, skipped_for_template};
 use crate::ipam::{AllocationStrategy, EntrySpec, PoolSpec};
 use crate::names::did_you_mean;
@@ -42,7 +41,7 @@ pub const NETWORK_ANNOTATION: &str = "ipreuse.dev/network";
 impl Pool {
     /// Reads a pool. Shape errors (a prefix that is not a number, a value that is not a string)
     /// are reported and make the result `None`; a template makes it `skipped` with a warning.
-    pub fn read(object: &Object, value: &Value, findings: &mut Vec<Finding>) -> Option<Pool> {
+    pub fn read(object: &Object, value: View<'_>, findings: &mut Vec<Finding>) -> Option<Pool> {
         let mut r = Reader {
             object,
             findings,
@@ -50,7 +49,7 @@ impl Pool {
             bad: false,
         };
         let spec = value.get("spec");
-        let get = |path: &[&str]| spec.and_then(|s| at(s, path));
+        let get = |path: &[&str]| spec.and_then(|s| s.at(path));
         r.text(object.name.as_str(), "metadata.name");
         r.text(object.namespace.as_str(), "metadata.namespace");
         let mut pool_spec = PoolSpec {
@@ -60,10 +59,10 @@ impl Pool {
             dns_servers: r.str_list(get(&["dnsServers"]), "spec.dnsServers"),
             allocation_strategy: r.strategy(get(&["allocationStrategy"])),
         };
-        match get(&["pools"]) {
-            None | Some(Value::Null) => {}
-            Some(Value::Array(entries)) => {
-                for (i, e) in entries.iter().enumerate() {
+        match get(&["pools"]).filter(|v| !v.is_null()) {
+            None => {}
+            Some(v) if v.is_array() => {
+                for (i, e) in v.as_seq().into_iter().flatten().enumerate() {
                     let f = |k: &str| format!("spec.pools[{i}].{k}");
                     if !e.is_object() {
                         r.bad(
@@ -86,18 +85,22 @@ impl Pool {
         }
         let (pre_allocations, shape) = match get(&["preAllocations"]) {
             None => (Vec::new(), PreAllocShape::Missing),
-            Some(Value::Null) => (Vec::new(), PreAllocShape::Empty),
-            Some(Value::Object(m)) if m.is_empty() => (Vec::new(), PreAllocShape::Empty),
-            Some(Value::Object(m)) => (
-                m.iter()
+            Some(v) if v.is_null() => (Vec::new(), PreAllocShape::Empty),
+            Some(v) if v.is_empty() == Some(true) && v.is_object() => {
+                (Vec::new(), PreAllocShape::Empty)
+            }
+            Some(m) if m.is_object() => (
+                m.entries()
+                    .into_iter()
+                    .flatten()
                     .filter_map(|(k, v)| {
-                        let field = crate::results::key_path("spec.preAllocations", k);
-                        r.text(k, &field);
+                        let field = crate::results::key_path("spec.preAllocations", &k);
+                        r.text(&k, &field);
                         if v.is_null() {
                             // `key:` with no value is an entry that does not parse, never a free slot.
-                            return Some((k.clone(), String::new()));
+                            return Some((k.into_owned(), String::new()));
                         }
-                        r.opt_str(Some(v), &field).map(|v| (k.clone(), v))
+                        r.opt_str(Some(v), &field).map(|v| (k.into_owned(), v))
                     })
                     .collect(),
                 PreAllocShape::Map,
@@ -110,13 +113,14 @@ impl Pool {
                 (Vec::new(), PreAllocShape::Map)
             }
         };
-        let network = match at(value, &["metadata", "annotations"])
-            .and_then(|a| a.get(NETWORK_ANNOTATION))
+        let network = match value
+            .at(&["metadata", "annotations", NETWORK_ANNOTATION])
+            .filter(|v| !v.is_null())
         {
-            None | Some(Value::Null) => None,
+            None => None,
             Some(v) => {
                 let field = crate::results::key_path("metadata.annotations", NETWORK_ANNOTATION);
-                match scalar_text(v) {
+                match v.scalar_text() {
                     Some(s) if is_template(&s) => {
                         r.text(&s, &field);
                         None
@@ -126,7 +130,8 @@ impl Pool {
                         r.bad(
                             field,
                             &format!(
-                                "is {v}: a network name is a DNS-1123 label (lower-case alphanumerics and '-', at most 63)"
+                                "is {}: a network name is a DNS-1123 label (lower-case alphanumerics and '-', at most 63)",
+                                json_text(v)
                             ),
                         );
                         None
@@ -134,12 +139,11 @@ impl Pool {
                 }
             }
         };
-        let indexes = match at(value, &["status", "indexes"]) {
-            Some(Value::Object(m)) => m
-                .iter()
-                .filter_map(|(k, v)| scalar_text(v).map(|v| (k.clone(), v)))
+        let indexes = match value.at(&["status", "indexes"]).and_then(View::entries) {
+            Some(entries) => entries
+                .filter_map(|(k, v)| v.scalar_text().map(|v| (k.into_owned(), v)))
                 .collect(),
-            _ => Vec::new(),
+            None => Vec::new(),
         };
         let Reader { template, bad, .. } = r;
         if let Some((field, text)) = &template {
@@ -185,12 +189,13 @@ impl Reader<'_> {
         }
     }
 
-    fn opt_str(&mut self, v: Option<&Value>, field: &str) -> Option<String> {
-        match v {
-            None | Some(Value::Null) => None,
-            Some(Value::String(s)) => {
+    fn opt_str(&mut self, v: Option<View<'_>>, field: &str) -> Option<String> {
+        match v.filter(|v| !v.is_null()) {
+            None => None,
+            Some(v) if v.is_string() => {
+                let s = v.as_str().unwrap_or_default();
                 self.text(s, field);
-                Some(s.clone())
+                Some(s.to_owned())
             }
             Some(_) => {
                 self.bad(field.to_string(), "must be a string holding an IP address");
@@ -199,11 +204,13 @@ impl Reader<'_> {
         }
     }
 
-    fn str_list(&mut self, v: Option<&Value>, field: &str) -> Vec<String> {
-        match v {
-            None | Some(Value::Null) => Vec::new(),
-            Some(Value::Array(items)) => items
-                .iter()
+    fn str_list(&mut self, v: Option<View<'_>>, field: &str) -> Vec<String> {
+        match v.filter(|v| !v.is_null()) {
+            None => Vec::new(),
+            Some(v) if v.is_array() => v
+                .as_seq()
+                .into_iter()
+                .flatten()
                 .enumerate()
                 .filter_map(|(i, item)| self.opt_str(Some(item), &format!("{field}[{i}]")))
                 .collect(),
@@ -216,16 +223,16 @@ impl Reader<'_> {
 
     /// `spec.allocationStrategy`: absent or `null` is `sequential` (the IPAM webhook fills it
     /// in); anything but the CRD's two values is refused, as the API server refuses it.
-    fn strategy(&mut self, v: Option<&Value>) -> AllocationStrategy {
+    fn strategy(&mut self, v: Option<View<'_>>) -> AllocationStrategy {
         const FIELD: &str = "spec.allocationStrategy";
         let allowed = AllocationStrategy::NAMES.join(" and ");
-        match v {
-            None | Some(Value::Null) => AllocationStrategy::default(),
-            Some(Value::String(s)) if is_template(s) => {
+        match v.filter(|v| !v.is_null()).map(|v| (v, v.as_str())) {
+            None => AllocationStrategy::default(),
+            Some((_, Some(s))) if is_template(s) => {
                 self.text(s, FIELD);
                 AllocationStrategy::default()
             }
-            Some(Value::String(s)) => AllocationStrategy::parse(s).unwrap_or_else(|| {
+            Some((_, Some(s))) => AllocationStrategy::parse(s).unwrap_or_else(|| {
                 let hint = did_you_mean(s, &AllocationStrategy::NAMES);
                 self.bad(
                     FIELD.to_string(),
@@ -235,40 +242,51 @@ impl Reader<'_> {
                 );
                 AllocationStrategy::default()
             }),
-            Some(other) => {
+            Some((other, None)) => {
                 self.bad(
                     FIELD.to_string(),
-                    &format!("is {other}: the allowed values are the strings {allowed}"),
+                    &format!(
+                        "is {}: the allowed values are the strings {allowed}",
+                        json_text(other)
+                    ),
                 );
                 AllocationStrategy::default()
             }
         }
     }
 
-    fn prefix(&mut self, v: Option<&Value>, field: &str) -> Option<u8> {
-        match v {
-            None | Some(Value::Null) => None,
-            Some(Value::Number(n)) => match n.as_u64() {
+    fn prefix(&mut self, v: Option<View<'_>>, field: &str) -> Option<u8> {
+        match v.filter(|v| !v.is_null()) {
+            None => None,
+            Some(n) if n.is_number() => match n.as_u64() {
                 Some(p) if p <= 128 => Some(p as u8),
                 _ => {
                     self.bad(
                         field.to_string(),
-                        &format!("is {n}: a prefix length is 0 to 128"),
+                        &format!("is {}: a prefix length is 0 to 128", json_text(n)),
                     );
                     None
                 }
             },
-            Some(Value::String(s)) if is_template(s) => {
-                self.text(s, field);
+            Some(s) if s.as_str().is_some_and(is_template) => {
+                self.text(s.as_str().unwrap_or_default(), field);
                 None
             }
             Some(other) => {
                 self.bad(
                     field.to_string(),
-                    &format!("is {other}: a prefix length must be an integer"),
+                    &format!(
+                        "is {}: a prefix length must be an integer",
+                        json_text(other)
+                    ),
                 );
                 None
             }
         }
     }
+}
+
+/// A value as JSON text, as messages show a value of the wrong kind.
+fn json_text(v: View<'_>) -> String {
+    serde_json::to_string(&v).unwrap_or_default()
 }

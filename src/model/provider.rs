@@ -204,7 +204,7 @@ mod tests {
     fn read(yaml: &str) -> (Provider, Vec<Finding>) {
         let docs = crate::yaml::parse(yaml).expect("test YAML parses");
         let value = docs[0].root.to_json();
-        let object = Object::read(crate::model::ItemId(0), &value).expect("an object");
+        let object = Object::of_json(crate::model::ItemId(0), &value).expect("an object");
         let mut findings = Vec::new();
         (Provider::read(&object, &value, &mut findings), findings)
     }

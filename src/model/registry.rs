@@ -68,6 +68,14 @@ impl Model {
         Ok(model)
     }
 
+    /// The model of items written as JSON values, read as the YAML they are (tests).
+    #[cfg(test)]
+    pub(crate) fn of_json(values: &[Value], findings: &mut Vec<Finding>) -> Model {
+        let docs: Vec<crate::yaml::Document> = values.iter().map(super::view::tree_of).collect();
+        let nodes: Vec<&Node> = docs.iter().map(|d| &d.root).collect();
+        Model::of_nodes(&nodes, findings)
+    }
+
     /// The model of parsed items, none read as it was parsed (tests, and callers that hold
     /// their items' trees).
     pub fn of_nodes(nodes: &[&Node], findings: &mut Vec<Finding>) -> Model {

@@ -7,6 +7,7 @@ use serde_json::Value;
 use super::json::kind_of;
 pub use super::json::{at, is_template, scalar_text, str_at, string_map};
 use super::object::{Object, skipped_for_template};
+use super::view::View;
 use crate::results::Finding;
 
 /// A problem with an object was reported: an error naming its field, or a warning that skips
@@ -65,6 +66,40 @@ pub fn read_found(
     }
 }
 
+/// [`read_found`] of a value of an item's tree ([`View`]).
+pub fn text_found(
+    object: &Object,
+    found: Option<View<'_>>,
+    field: impl Fn() -> String,
+    findings: &mut Vec<Finding>,
+) -> Result<Option<String>, Reported> {
+    let Some(v) = found.filter(|v| !v.is_null()) else {
+        return Ok(None);
+    };
+    match v.as_str() {
+        Some("") => Ok(None),
+        Some(s) if is_template(s) => {
+            findings.push(skipped_for_template(object, &field(), s));
+            Err(Reported)
+        }
+        Some(s) => Ok(Some(s.to_owned())),
+        None => {
+            findings.push(
+                Finding::error(format!(
+                    "{}: {} is {}, not a string; fix it, or leave the {} out of the input",
+                    object.display(),
+                    field(),
+                    v.kind_of(),
+                    object.kind
+                ))
+                .on(object.resource_ref())
+                .at(field()),
+            );
+            Err(Reported)
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -75,7 +110,7 @@ mod tests {
         let v = json!({"apiVersion": "infrastructure.cluster.x-k8s.io/v1beta2", "kind": "Metal3Machine",
             "metadata": {"name": "m", "namespace": "ns", "annotations": {
                 "metal3.io/BareMetalHost": ["ns/h"], "a": "", "t": "${HOST}", "ok": "ns/h"}}});
-        let object = Object::read(crate::model::ItemId(0), &v).expect("an object");
+        let object = Object::of_json(crate::model::ItemId(0), &v).expect("an object");
         let mut findings = Vec::new();
         let read = |key: &str, findings: &mut Vec<Finding>| {
             read_text(&object, &v, &["metadata", "annotations", key], findings)

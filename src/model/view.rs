@@ -112,6 +112,14 @@ impl<'a> View<'a> {
         }
     }
 
+    /// [`View::as_str`], as the tree's own shared string when the tree holds it as one
+    /// ([`Node::as_shared_str`]): a reader that keeps the text shares it with every item that
+    /// writes the same. `None` when the JSON value is no string, or is one the tree does not
+    /// share (read it with [`View::as_str`]).
+    pub fn as_shared_str(self) -> Option<&'a std::sync::Arc<str>> {
+        self.node.resolved().as_shared_str()
+    }
+
     /// The boolean, if the JSON value is one.
     pub fn as_bool(self) -> Option<bool> {
         match self.leaf()? {
@@ -339,3 +347,12 @@ impl<'a> Iterator for Entries<'a> {
 
 #[cfg(test)]
 mod tests;
+
+/// The parsed tree of a JSON value (JSON is YAML), for tests that write their items as
+/// `json!` values and read them as a run does, through a [`View`].
+#[cfg(test)]
+pub(crate) fn tree_of(value: &Value) -> crate::yaml::Document {
+    let mut docs = crate::yaml::parse(&value.to_string()).expect("JSON text is YAML");
+    assert_eq!(docs.len(), 1, "one document");
+    docs.remove(0)
+}

@@ -10,7 +10,7 @@ use crate::results::Finding;
 fn read_doc(yaml: &str) -> (Option<DataTemplate>, Vec<Finding>) {
     let docs = crate::yaml::parse(yaml).expect("test YAML parses");
     let value: Value = docs[0].root.to_json();
-    let object = Object::read(crate::model::ItemId(0), &value).expect("an object");
+    let object = Object::of_json(crate::model::ItemId(0), &value).expect("an object");
     let mut findings = Vec::new();
     (DataTemplate::read(&object, &value, &mut findings), findings)
 }

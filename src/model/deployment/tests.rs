@@ -7,7 +7,7 @@ use crate::results::Finding;
 fn read(yaml: &str) -> (Deployment, Vec<Finding>) {
     let docs = crate::yaml::parse(yaml).expect("test YAML parses");
     let value: Value = docs[0].root.to_json();
-    let object = Object::read(crate::model::ItemId(0), &value).expect("an object");
+    let object = Object::of_json(crate::model::ItemId(0), &value).expect("an object");
     let mut findings = Vec::new();
     (Deployment::read(&object, &value, &mut findings), findings)
 }

@@ -20,7 +20,7 @@ fn read(
     );
     let docs = crate::yaml::parse(&yaml).expect("test YAML parses");
     let value: Value = docs[0].root.to_json();
-    let object = Object::read(ItemId(0), &value).expect("an object");
+    let object = Object::of_json(ItemId(0), &value).expect("an object");
     let mut findings = Vec::new();
     (
         MachineTemplate::read(&object, &value, &mut findings),

@@ -189,12 +189,12 @@ impl Run {
 
 fn run(values: &[Value]) -> Run {
     let mut findings = Vec::new();
-    let idx = model::index(values, &mut findings);
+    let model = model::Model::of_json(values, &mut findings);
     assert!(findings.is_empty(), "the fixture is clean: {findings:?}");
-    let managed: Vec<PoolId> = PoolId::all(idx.pools.len()).collect();
-    let adoption = adopt(&idx, values, &managed, &mut findings);
+    let managed: Vec<PoolId> = PoolId::all(model.index.pools.len()).collect();
+    let adoption = adopt(&model.index, &model.values, &managed, &mut findings);
     Run {
-        idx,
+        idx: model.index,
         adoption,
         findings,
     }
@@ -780,13 +780,14 @@ fn ip_addresses_of_unmanaged_or_missing_pools_are_not_read() {
     );
     values.push(pool("bmc"));
     let mut findings = Vec::new();
-    let idx = model::index(&values, &mut findings);
+    let model = model::Model::of_json(&values, &mut findings);
+    let idx = &model.index;
     let prov = idx
         .pools
         .iter()
         .position(|p| p.name() == "prov")
         .expect("prov");
-    let adoption = adopt(&idx, &values, &[PoolId(prov)], &mut findings);
+    let adoption = adopt(idx, &model.values, &[PoolId(prov)], &mut findings);
     assert!(findings.is_empty(), "{findings:?}");
     assert!(adoption.pins.is_empty());
     assert!(adoption.pools.is_empty());
