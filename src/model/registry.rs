@@ -18,6 +18,7 @@ use super::cluster_class::ClusterClass;
 use super::index::{Index, NotTaken, Taken, index_items};
 use super::objects::{Objects, Read};
 use super::provider::OPERATOR_GROUP;
+use super::view::View;
 use super::{BMO_GROUP, CAPM3_GROUP, IPAM_GROUP, IPREUSE_GROUP, Object, group_of};
 use crate::results::Finding;
 use crate::yaml::Node;
@@ -63,7 +64,7 @@ impl Model {
             index,
             ..Model::default()
         };
-        read_all(&mut model, &values);
+        read_all(&mut model, items);
         model.values = values;
         Ok(model)
     }
@@ -77,9 +78,9 @@ impl Model {
     }
 }
 
-/// A kind's reader: reads `object` (its value) into its kind's place in the model, with the
-/// results of reading it ([`super::objects::Read`]).
-pub type Reader = fn(&Object, &Value, &mut Model);
+/// A kind's reader: reads `object` (a view of its tree) into its kind's place in the model,
+/// with the results of reading it ([`super::objects::Read`]).
+pub type Reader = fn(&Object, View<'_>, &mut Model);
 
 /// A kind the function reads.
 #[derive(Debug, Clone, Copy)]
@@ -254,9 +255,9 @@ fn keep_keys(value: Value, keys: &[&str]) -> Value {
     }
 }
 
-/// Reads every object of `model`'s index whose kind has a reader, in input order, from its
-/// value in `values`.
-pub fn read_all(model: &mut Model, values: &[Value]) {
+/// Reads every object of `model`'s index whose kind has a reader, in input order, from a view
+/// of its node in `items` (by input position, as [`Model::read`] has them).
+pub fn read_all(model: &mut Model, items: &[(usize, &Node)]) {
     let objects: Vec<std::sync::Arc<Object>> = model
         .index
         .objects
@@ -267,8 +268,8 @@ pub fn read_all(model: &mut Model, values: &[Value]) {
         .collect();
     for o in objects {
         let read = kind_of(&o.api_version, &o.kind).and_then(|k| k.read);
-        if let (Some(read), Some(value)) = (read, values.get(o.index.0)) {
-            read(&o, value, model);
+        if let (Some(read), Some((_, node))) = (read, items.get(o.index.0)) {
+            read(&o, View::new(node), model);
         }
     }
 }
