@@ -15,9 +15,12 @@
 
 use super::cluster::CLUSTER_GROUP;
 use super::cluster_class::ClusterClass;
+use super::data_template::{self, DataTemplate};
 use super::index::{Index, NotTaken, Taken, index_items};
+use super::machine_template::{self, MachineTemplate};
 use super::objects::{Objects, Read};
 use super::provider::OPERATOR_GROUP;
+use super::value::other_spellings;
 use super::view::View;
 use super::{BMO_GROUP, CAPM3_GROUP, IPAM_GROUP, IPREUSE_GROUP, Object, group_of};
 use crate::results::Finding;
@@ -49,6 +52,14 @@ pub struct Model {
     /// readers of the kinds not yet held by kind read.
     pub values: Vec<Value>,
     pub cluster_classes: Objects<ClusterClass>,
+    pub machine_templates: Objects<MachineTemplate>,
+    /// Read by the mapping (the pools of each machine template's hosts) and by the labels (a
+    /// Metal3Data's `pool-name`), each reporting the problems of a template it uses.
+    pub data_templates: Objects<DataTemplate>,
+    /// SPEC §3: a warning for each field of a Metal3DataTemplate or Metal3MachineTemplate
+    /// spelled as the other API version spells it ([`super::value::other_spellings`]), which
+    /// the mapping reports whichever mapping the object's namespace uses.
+    pub other_spellings: Vec<Finding>,
 }
 
 impl Model {
@@ -129,9 +140,19 @@ pub const KINDS: &[Kind] = &[
     Kind::all(CAPM3_GROUP, "Metal3Cluster"),
     Kind::all(CAPM3_GROUP, "Metal3Data"),
     Kind::all(CAPM3_GROUP, "Metal3DataClaim"),
-    Kind::all(CAPM3_GROUP, "Metal3DataTemplate"),
+    Kind::all(CAPM3_GROUP, "Metal3DataTemplate").read_by(|o, v, m| {
+        m.other_spellings
+            .extend(other_spellings(o, v, &data_template::SPELLINGS));
+        m.data_templates
+            .push(Read::of(o, |f| DataTemplate::read(o, v, f)))
+    }),
     Kind::all(CAPM3_GROUP, "Metal3Machine"),
-    Kind::all(CAPM3_GROUP, "Metal3MachineTemplate"),
+    Kind::all(CAPM3_GROUP, "Metal3MachineTemplate").read_by(|o, v, m| {
+        m.other_spellings
+            .extend(other_spellings(o, v, &machine_template::SPELLINGS));
+        m.machine_templates
+            .push(Read::of(o, |f| MachineTemplate::read(o, v, f)))
+    }),
     Kind::all(CLUSTER_GROUP, "Cluster"),
     Kind::all(CLUSTER_GROUP, "ClusterClass").read_by(|o, v, m| {
         m.cluster_classes

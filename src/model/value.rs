@@ -7,6 +7,7 @@ use serde_json::Value;
 use super::json::kind_of;
 pub use super::json::{at, is_template, scalar_text, str_at, string_map};
 use super::object::{Object, skipped_for_template};
+use super::view::View;
 use crate::results::Finding;
 
 /// A problem with an object was reported: an error naming its field, or a warning that skips
@@ -139,7 +140,11 @@ pub struct Spelling {
 /// naming the object, the field and the spelling its `apiVersion` uses: the API server drops a
 /// field its version does not have, so what it says is never used. Objects of any other
 /// version are not looked at.
-pub fn other_spellings(object: &Object, value: &Value, table: &[Spelling]) -> Vec<Finding> {
+pub(super) fn other_spellings(
+    object: &Object,
+    value: View<'_>,
+    table: &[Spelling],
+) -> Vec<Finding> {
     let version = object.api_version.rsplit('/').next().unwrap_or("");
     let mut out = Vec::new();
     for s in table {
@@ -148,10 +153,10 @@ pub fn other_spellings(object: &Object, value: &Value, table: &[Spelling]) -> Ve
             "v1beta2" => (s.v1beta1, s.v1beta2, "v1beta1"),
             _ => return out,
         };
-        let Some(Value::Object(holder)) = at(value, s.holder) else {
+        let Some(holder) = value.at(s.holder).filter(|h| h.is_object()) else {
             continue;
         };
-        if !holder.contains_key(wrong) {
+        if holder.get(wrong).is_none() {
             continue;
         }
         let holder = s.holder.join(".");
