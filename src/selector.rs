@@ -27,11 +27,9 @@
 use std::collections::BTreeMap;
 use std::fmt;
 
-use kube::core::{Expression, SelectorExt};
-use serde_json::Value;
-
 use crate::names::is_dns1123_subdomain;
 use crate::results::key_path;
+use kube::core::{Expression, SelectorExt};
 
 use k8s_openapi::apimachinery::pkg::apis::meta::v1::LabelSelector;
 
@@ -52,6 +50,24 @@ impl SelectorError {
             format!("{at}.{}", self.path)
         }
     }
+}
+
+/// A selector as written, read as its JSON value reads: what [`Selector::from_capm3`] reads (the
+/// model's view of a YAML tree, [`crate::model::view::View`], implements it; this module does not
+/// depend on the model).
+pub trait Tree<'a>: Copy + serde::Serialize {
+    /// The value under `key`, if this is a mapping that has it.
+    fn get(self, key: &str) -> Option<Self>;
+    /// Whether this is null.
+    fn is_null(self) -> bool;
+    /// Whether this is a mapping.
+    fn is_object(self) -> bool;
+    /// The string, if this is one.
+    fn as_str(self) -> Option<&'a str>;
+    /// The entries, in order, if this is a mapping.
+    fn entries(self) -> Option<Vec<(std::borrow::Cow<'a, str>, Self)>>;
+    /// The items, if this is a sequence.
+    fn items(self) -> Option<Vec<Self>>;
 }
 
 /// A conjunction of label requirements. The empty selector matches everything.
@@ -223,14 +239,15 @@ impl Selector {
     /// (absent or `null`: the empty selector). Operators are lower-cased (see the module
     /// documentation); the shape is checked too (`matchLabels` a map of strings,
     /// `matchExpressions` a list of `{key, operator, values}`).
-    pub fn from_capm3(value: Option<&Value>) -> Result<Selector, Vec<SelectorError>> {
+    pub fn from_capm3<'a, T: Tree<'a>>(value: Option<T>) -> Result<Selector, Vec<SelectorError>> {
         let mut written = Vec::new();
         let mut errors = Vec::new();
         let mut error =
             |path: String, message: String| errors.push(SelectorError { path, message });
         let object = match value {
-            None | Some(Value::Null) => return Ok(Selector::everything()),
-            Some(Value::Object(o)) => o,
+            None => return Ok(Selector::everything()),
+            Some(v) if v.is_null() => return Ok(Selector::everything()),
+            Some(v) if v.is_object() => v,
             Some(other) => {
                 error(
                     String::new(),
@@ -243,47 +260,53 @@ impl Selector {
             }
         };
         match object.get("matchLabels") {
-            None | Some(Value::Null) => {}
-            Some(Value::Object(labels)) => {
-                for (key, value) in labels {
-                    match value.as_str() {
-                        Some(v) => written.push(Written::label(key, v)),
-                        None => error(
-                            key_path("matchLabels", key),
-                            format!("must be a string, found {}", shown(value)),
-                        ),
+            None => {}
+            Some(v) if v.is_null() => {}
+            Some(v) => match v.entries() {
+                Some(labels) => {
+                    for (key, value) in labels {
+                        match value.as_str() {
+                            Some(v) => written.push(Written::label(&key, v)),
+                            None => error(
+                                key_path("matchLabels", &key),
+                                format!("must be a string, found {}", shown(value)),
+                            ),
+                        }
                     }
                 }
-            }
-            Some(other) => error(
-                "matchLabels".into(),
-                format!(
-                    "must be a map of label keys to values, found {}",
-                    shown(other)
+                None => error(
+                    "matchLabels".into(),
+                    format!("must be a map of label keys to values, found {}", shown(v)),
                 ),
-            ),
+            },
         }
         let expressions = match object.get("matchExpressions") {
-            None | Some(Value::Null) => &[][..],
-            Some(Value::Array(items)) => items.as_slice(),
-            Some(other) => {
-                error(
-                    "matchExpressions".into(),
-                    format!(
-                        "must be a list of {{key, operator, values}}, found {}",
-                        shown(other)
-                    ),
-                );
-                &[][..]
-            }
+            None => Vec::new(),
+            Some(v) if v.is_null() => Vec::new(),
+            Some(v) => match v.items() {
+                Some(items) => items,
+                None => {
+                    error(
+                        "matchExpressions".into(),
+                        format!(
+                            "must be a list of {{key, operator, values}}, found {}",
+                            shown(v)
+                        ),
+                    );
+                    Vec::new()
+                }
+            },
         };
-        for (i, item) in expressions.iter().enumerate() {
+        for (i, item) in expressions.into_iter().enumerate() {
             let base = format!("matchExpressions[{i}]");
             let text = |field: &str| -> Result<String, String> {
                 match item.get(field) {
-                    Some(Value::String(s)) => Ok(s.clone()),
-                    None | Some(Value::Null) => Err("is required".into()),
-                    Some(other) => Err(format!("must be a string, found {}", shown(other))),
+                    None => Err("is required".into()),
+                    Some(v) if v.is_null() => Err("is required".into()),
+                    Some(v) => match v.as_str() {
+                        Some(s) => Ok(s.to_string()),
+                        None => Err(format!("must be a string, found {}", shown(v))),
+                    },
                 }
             };
             if !item.is_object() {
@@ -299,31 +322,34 @@ impl Selector {
             let key = text("key").map_err(|e| error(format!("{base}.key"), e));
             let word = text("operator").map_err(|e| error(format!("{base}.operator"), e));
             let values: Result<Vec<String>, ()> = match item.get("values") {
-                None | Some(Value::Null) => Ok(Vec::new()),
-                Some(Value::Array(vs)) => {
-                    let mut ok = Ok(Vec::new());
-                    for (j, v) in vs.iter().enumerate() {
-                        match (v.as_str(), &mut ok) {
-                            (Some(s), Ok(list)) => list.push(s.to_string()),
-                            (Some(_), Err(())) => {}
-                            (None, _) => {
-                                error(
-                                    format!("{base}.values[{j}]"),
-                                    format!("must be a string, found {}", shown(v)),
-                                );
-                                ok = Err(());
+                None => Ok(Vec::new()),
+                Some(v) if v.is_null() => Ok(Vec::new()),
+                Some(v) => match v.items() {
+                    Some(vs) => {
+                        let mut ok = Ok(Vec::new());
+                        for (j, v) in vs.into_iter().enumerate() {
+                            match (v.as_str(), &mut ok) {
+                                (Some(s), Ok(list)) => list.push(s.to_string()),
+                                (Some(_), Err(())) => {}
+                                (None, _) => {
+                                    error(
+                                        format!("{base}.values[{j}]"),
+                                        format!("must be a string, found {}", shown(v)),
+                                    );
+                                    ok = Err(());
+                                }
                             }
                         }
+                        ok
                     }
-                    ok
-                }
-                Some(other) => {
-                    error(
-                        format!("{base}.values"),
-                        format!("must be a list of strings, found {}", shown(other)),
-                    );
-                    Err(())
-                }
+                    None => {
+                        error(
+                            format!("{base}.values"),
+                            format!("must be a list of strings, found {}", shown(v)),
+                        );
+                        Err(())
+                    }
+                },
             };
             if let (Ok(key), Ok(word), Ok(values)) = (key, word, values) {
                 written.push(Written {
@@ -512,8 +538,8 @@ fn parts(e: &Expression) -> (&str, Vec<&str>) {
 }
 
 /// A JSON value as short text, for messages.
-fn shown(v: &Value) -> String {
-    let text = serde_json::to_string(v).unwrap_or_default();
+fn shown(v: impl serde::Serialize) -> String {
+    let text = serde_json::to_string(&v).unwrap_or_default();
     if text.chars().count() > 40 {
         format!("{}...", text.chars().take(40).collect::<String>())
     } else {

@@ -19,10 +19,8 @@
 //! both spellings are read in either version. A reference's namespace is the class's (CAPI
 //! keeps a class's templates beside it).
 
-use serde_json::Value;
-
 use super::Object;
-use super::value::at;
+use super::view::View;
 
 /// The kind of the templates this reader looks for.
 pub const MACHINE_TEMPLATE: &str = "Metal3MachineTemplate";
@@ -59,7 +57,7 @@ impl ClusterClass {
     /// Reads a class. Values of another shape than CAPI allows are skipped: the API server
     /// refuses such a class, so it stamps no Cluster. Read by the registry
     /// ([`super::registry::KINDS`]).
-    pub(super) fn read(object: &Object, value: &Value) -> ClusterClass {
+    pub(super) fn read(object: &Object, value: View<'_>) -> ClusterClass {
         ClusterClass {
             object: object.clone(),
             templates: templates(value),
@@ -69,54 +67,48 @@ impl ClusterClass {
 }
 
 /// The Metal3MachineTemplates the class names, with the field of each name.
-fn templates(value: &Value) -> Vec<(String, String)> {
+fn templates(value: View<'_>) -> Vec<(String, String)> {
     let mut out = Vec::new();
-    let mut take = |r: Option<&Value>, field: String| {
+    let mut take = |r: Option<View<'_>>, field: String| {
         let Some(r) = r else { return };
-        let kind = r.get("kind").and_then(Value::as_str);
+        let kind = r.get("kind").and_then(View::as_str);
         let group = r
             .get("apiVersion")
-            .and_then(Value::as_str)
+            .and_then(View::as_str)
             .map(super::group_of);
         if kind != Some(MACHINE_TEMPLATE) || group.is_some_and(|g| g != super::CAPM3_GROUP) {
             return;
         }
-        if let Some(name) = r.get("name").and_then(Value::as_str) {
+        if let Some(name) = r.get("name").and_then(View::as_str) {
             out.push((name.to_string(), format!("{field}.name")));
         }
     };
     let cp = "spec.controlPlane.machineInfrastructure";
     take(
-        at(
-            value,
-            &["spec", "controlPlane", "machineInfrastructure", "ref"],
-        ),
+        value.at(&["spec", "controlPlane", "machineInfrastructure", "ref"]),
         format!("{cp}.ref"),
     );
     take(
-        at(
-            value,
-            &[
-                "spec",
-                "controlPlane",
-                "machineInfrastructure",
-                "templateRef",
-            ],
-        ),
+        value.at(&[
+            "spec",
+            "controlPlane",
+            "machineInfrastructure",
+            "templateRef",
+        ]),
         format!("{cp}.templateRef"),
     );
     for list in ["machineDeployments", "machinePools"] {
-        let Some(Value::Array(items)) = at(value, &["spec", "workers", list]) else {
+        let Some(items) = value.at(&["spec", "workers", list]).and_then(View::as_seq) else {
             continue;
         };
-        for (i, item) in items.iter().enumerate() {
+        for (i, item) in items.enumerate() {
             let base = format!("spec.workers.{list}[{i}]");
             take(
-                at(item, &["template", "infrastructure", "ref"]),
+                item.at(&["template", "infrastructure", "ref"]),
                 format!("{base}.template.infrastructure.ref"),
             );
             take(
-                at(item, &["infrastructure", "templateRef"]),
+                item.at(&["infrastructure", "templateRef"]),
                 format!("{base}.infrastructure.templateRef"),
             );
         }
@@ -125,19 +117,19 @@ fn templates(value: &Value) -> Vec<(String, String)> {
 }
 
 /// The patches that may change `dataTemplate` or `hostSelector`.
-fn patches(value: &Value) -> Vec<Patch> {
+fn patches(value: View<'_>) -> Vec<Patch> {
     let mut out = Vec::new();
-    let Some(Value::Array(patches)) = at(value, &["spec", "patches"]) else {
+    let Some(patches) = value.at(&["spec", "patches"]).and_then(View::as_seq) else {
         return out;
     };
-    for (i, p) in patches.iter().enumerate() {
+    for (i, p) in patches.enumerate() {
         let base = format!("spec.patches[{i}]");
         let name = p
             .get("name")
-            .and_then(Value::as_str)
+            .and_then(View::as_str)
             .unwrap_or_default()
             .to_string();
-        if !matches!(p.get("external"), None | Some(Value::Null)) {
+        if p.get("external").is_some_and(|e| !e.is_null()) {
             out.push(Patch {
                 name: name.clone(),
                 field: format!("{base}.external"),
@@ -145,25 +137,25 @@ fn patches(value: &Value) -> Vec<Patch> {
                     .into(),
             });
         }
-        let Some(Value::Array(definitions)) = p.get("definitions") else {
+        let Some(definitions) = p.get("definitions").and_then(View::as_seq) else {
             continue;
         };
-        for (j, d) in definitions.iter().enumerate() {
-            let kind = at(d, &["selector", "kind"]).and_then(Value::as_str);
+        for (j, d) in definitions.enumerate() {
+            let kind = d.at(&["selector", "kind"]).and_then(View::as_str);
             if kind.is_some_and(|k| k != MACHINE_TEMPLATE) {
                 continue;
             }
-            let Some(Value::Array(ops)) = d.get("jsonPatches") else {
+            let Some(ops) = d.get("jsonPatches").and_then(View::as_seq) else {
                 continue;
             };
-            for (k, op) in ops.iter().enumerate() {
-                let Some(path) = op.get("path").and_then(Value::as_str) else {
+            for (k, op) in ops.enumerate() {
+                let Some(path) = op.get("path").and_then(View::as_str) else {
                     continue;
                 };
                 if !touches(path) {
                     continue;
                 }
-                let verb = match op.get("op").and_then(Value::as_str) {
+                let verb = match op.get("op").and_then(View::as_str) {
                     Some("add") => "adds".to_string(),
                     Some("replace") => "replaces".to_string(),
                     Some("remove") => "removes".to_string(),
@@ -196,7 +188,7 @@ pub fn touches(pointer: &str) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use serde_json::json;
+    use serde_json::{Value, json};
 
     use super::*;
 
@@ -227,8 +219,10 @@ mod tests {
     fn class(spec: Value) -> ClusterClass {
         let v = json!({"apiVersion": "cluster.x-k8s.io/v1beta1", "kind": "ClusterClass",
                        "metadata": {"name": "cc", "namespace": "m"}, "spec": spec});
-        let o = Object::of_json(crate::model::ItemId(0), &v).expect("an object");
-        ClusterClass::read(&o, &v)
+        // JSON is YAML: the class as the model reads it, from its parsed tree
+        let doc = crate::model::view::tree_of(&v);
+        let o = Object::read(crate::model::ItemId(0), View::new(&doc.root)).expect("an object");
+        ClusterClass::read(&o, View::new(&doc.root))
     }
 
     #[test]

@@ -21,10 +21,9 @@
 //! (CAPM3 skips empty names; the CRDs of v1beta2 refuse them). `fromPoolAnnotation.object` is
 //! compared without case, as CAPM3 compares it.
 
-use serde_json::Value;
-
 use super::Object;
 use super::value::{Spelling, is_template};
+use super::view::View;
 use crate::results::Finding;
 
 /// The fields that v1beta1 and v1beta2 spell differently (FACTS §2; the CRDs of CAPM3 v1.13+
@@ -117,7 +116,12 @@ impl DataTemplate {
     /// Reads a template; `None` (with the findings) when a pool name is an unrendered template
     /// (a warning: the template is skipped), a reference is malformed, or one pool name is
     /// referenced with two kinds (errors naming the field; CAPM3 refuses that template too).
-    pub fn read(object: &Object, value: &Value, findings: &mut Vec<Finding>) -> Option<Self> {
+    /// Read by the registry ([`super::registry::KINDS`]).
+    pub(super) fn read(
+        object: &Object,
+        value: View<'_>,
+        findings: &mut Vec<Finding>,
+    ) -> Option<Self> {
         let mut r = Reader {
             object,
             refs: Vec::new(),
@@ -183,15 +187,18 @@ impl<'a> Reader<'a> {
     /// none, anything but a list of mappings an error.
     fn list<'v>(
         &mut self,
-        holder: Option<&'v Value>,
+        holder: Option<View<'v>>,
         key: &str,
         field: &str,
-    ) -> Vec<(usize, &'v Value)> {
-        match holder.and_then(|h| h.get(key)) {
-            None | Some(Value::Null) => Vec::new(),
-            Some(Value::Array(items)) => {
+    ) -> Vec<(usize, View<'v>)> {
+        let Some(found) = holder.and_then(|h| h.get(key)) else {
+            return Vec::new();
+        };
+        match found.as_seq() {
+            _ if found.is_null() => Vec::new(),
+            Some(items) => {
                 let mut out = Vec::new();
-                for (i, item) in items.iter().enumerate() {
+                for (i, item) in items.enumerate() {
                     if item.is_object() {
                         out.push((i, item));
                     } else {
@@ -203,8 +210,8 @@ impl<'a> Reader<'a> {
                 }
                 out
             }
-            Some(other) => {
-                self.error(field, format!("is {}, not a list", kind_of(other)));
+            None => {
+                self.error(field, format!("is {}, not a list", kind_of(found)));
                 Vec::new()
             }
         }
@@ -212,13 +219,14 @@ impl<'a> Reader<'a> {
 
     /// The text at `key` of `holder`; `None` when absent, `null` or empty (CAPM3 skips empty
     /// names), an error when not a string.
-    fn text(&mut self, holder: &Value, key: &str, field: &str) -> Option<String> {
-        match holder.get(key) {
-            None | Some(Value::Null) => None,
-            Some(Value::String(s)) if s.is_empty() => None,
-            Some(Value::String(s)) => Some(s.clone()),
-            Some(other) => {
-                self.error(field, format!("is {}, not a string", kind_of(other)));
+    fn text(&mut self, holder: View<'_>, key: &str, field: &str) -> Option<String> {
+        let found = holder.get(key)?;
+        match found.as_str() {
+            _ if found.is_null() => None,
+            Some("") => None,
+            Some(s) => Some(s.to_string()),
+            None => {
+                self.error(field, format!("is {}, not a string", kind_of(found)));
                 None
             }
         }
@@ -241,7 +249,7 @@ impl<'a> Reader<'a> {
 
     /// A plain pool name at `key` (`ipAddressFromIPPool`, `fromIPPool`, `dnsFromIPPool`): a
     /// Metal3 pool. Whether one was there.
-    fn named(&mut self, holder: &Value, key: &str, field: &str) -> bool {
+    fn named(&mut self, holder: View<'_>, key: &str, field: &str) -> bool {
         match self.text(holder, key, field) {
             Some(name) => {
                 self.push(PoolName::Named(name), METAL3_POOL, true, field.to_string());
@@ -252,10 +260,11 @@ impl<'a> Reader<'a> {
     }
 
     /// A `{name, apiGroup, kind}` reference at `key` (`fromPoolRef`); whether it named a pool.
-    fn typed_ref(&mut self, holder: &Value, key: &str, base: &str) -> bool {
+    fn typed_ref(&mut self, holder: View<'_>, key: &str, base: &str) -> bool {
         let r = match holder.get(key) {
-            None | Some(Value::Null) => return false,
-            Some(r @ Value::Object(_)) => r,
+            None => return false,
+            Some(r) if r.is_null() => return false,
+            Some(r) if r.is_object() => r,
             Some(other) => {
                 self.error(
                     &format!("{base}.{key}"),
@@ -269,7 +278,7 @@ impl<'a> Reader<'a> {
 
     /// A `{name, apiGroup, kind}` mapping (a `fromPoolRef`, a metaData entry); `metal3` forces
     /// the pool to count as a Metal3 pool. Whether it named a pool.
-    fn typed(&mut self, r: &Value, field: &str, metal3: bool) -> bool {
+    fn typed(&mut self, r: View<'_>, field: &str, metal3: bool) -> bool {
         let group = self.text(r, "apiGroup", &format!("{field}.apiGroup"));
         let kind = self.text(r, "kind", &format!("{field}.kind"));
         let Some(name) = self.text(r, "name", &format!("{field}.name")) else {
@@ -289,11 +298,12 @@ impl<'a> Reader<'a> {
     }
 
     /// A `fromPoolAnnotation {object, annotation}` at `key` of `holder` (always a Metal3 pool).
-    fn annotation(&mut self, holder: &Value, base: &str) {
+    fn annotation(&mut self, holder: View<'_>, base: &str) {
         let field = format!("{base}.fromPoolAnnotation");
         let a = match holder.get("fromPoolAnnotation") {
-            None | Some(Value::Null) => return,
-            Some(a @ Value::Object(_)) => a,
+            None => return,
+            Some(a) if a.is_null() => return,
+            Some(a) if a.is_object() => a,
             Some(other) => {
                 self.error(&field, format!("is {}, not a mapping", kind_of(other)));
                 return;
@@ -334,7 +344,7 @@ impl<'a> Reader<'a> {
     }
 
     /// `spec.metaData`: the four lists, in CAPM3's order, in the version's spelling.
-    fn meta_data(&mut self, spec: Option<&Value>, v1beta2: bool) {
+    fn meta_data(&mut self, spec: Option<View<'_>>, v1beta2: bool) {
         let meta = spec.and_then(|s| s.get("metaData"));
         for what in ["ipAddresses", "prefixes", "gateways", "dnsServers"] {
             let key = if v1beta2 {
@@ -352,7 +362,7 @@ impl<'a> Reader<'a> {
 
     /// `spec.networkData.networks`: static networks with their routes, then the routes of the
     /// DHCP and SLAAC networks.
-    fn networks(&mut self, spec: Option<&Value>) {
+    fn networks(&mut self, spec: Option<View<'_>>) {
         let networks = spec
             .and_then(|s| s.get("networkData"))
             .and_then(|n| n.get("networks"));
@@ -381,13 +391,14 @@ impl<'a> Reader<'a> {
 
     /// The pools of a network's `routes[]`: the gateway (its annotation only where CAPM3 reads
     /// one), then the DNS servers.
-    fn routes(&mut self, net: &Value, base: &str, annotations: bool) {
+    fn routes(&mut self, net: View<'_>, base: &str, annotations: bool) {
         let field = format!("{base}.routes");
         for (j, route) in self.list(Some(net), "routes", &field) {
             let route_field = format!("{field}[{j}]");
             match route.get("gateway") {
-                None | Some(Value::Null) => {}
-                Some(gw @ Value::Object(_)) => {
+                None => {}
+                Some(gw) if gw.is_null() => {}
+                Some(gw) if gw.is_object() => {
                     let gw_field = format!("{route_field}.gateway");
                     if annotations {
                         self.annotation(gw, &gw_field);
@@ -402,8 +413,9 @@ impl<'a> Reader<'a> {
                 ),
             }
             match route.get("services") {
-                None | Some(Value::Null) => {}
-                Some(services @ Value::Object(_)) => {
+                None => {}
+                Some(services) if services.is_null() => {}
+                Some(services) if services.is_object() => {
                     self.named(
                         services,
                         "dnsFromIPPool",
@@ -459,15 +471,20 @@ impl<'a> Reader<'a> {
     }
 }
 
-/// What a JSON value is, for messages.
-fn kind_of(v: &Value) -> &'static str {
-    match v {
-        Value::Null => "null",
-        Value::Bool(_) => "a boolean",
-        Value::Number(_) => "a number",
-        Value::String(_) => "a string",
-        Value::Array(_) => "a list",
-        Value::Object(_) => "a mapping",
+/// What a value is (as its JSON value is), for messages.
+fn kind_of(v: View<'_>) -> &'static str {
+    if v.is_null() {
+        "null"
+    } else if v.as_bool().is_some() {
+        "a boolean"
+    } else if v.is_number() {
+        "a number"
+    } else if v.is_string() {
+        "a string"
+    } else if v.is_array() {
+        "a list"
+    } else {
+        "a mapping"
     }
 }
 

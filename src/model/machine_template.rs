@@ -13,12 +13,13 @@
 //! The same fields in both versions. A field read here that holds an unrendered template skips
 //! the machine template with a warning.
 
-use serde_json::Value;
+use std::borrow::Cow;
 
-use super::value::{Spelling, at, is_template};
+use super::value::{Spelling, is_template};
+use super::view::View;
 use super::{Object, skipped_for_template};
 use crate::results::{Finding, key_path};
-use crate::selector::Selector;
+use crate::selector::{Selector, Tree};
 
 /// The field that v1beta1 and v1beta2 spell differently (the CRDs of CAPM3 v1.13+ serve both):
 /// the image's disk format. (v1beta1's `dataTemplate` is an object reference whose other
@@ -60,9 +61,13 @@ pub struct MachineTemplate {
 impl MachineTemplate {
     /// Reads a machine template. `None` (with a warning) when a field it reads is an unrendered
     /// template; otherwise the template, with an error in `findings` for each field CAPM3
-    /// would refuse.
-    pub fn read(object: &Object, value: &Value, findings: &mut Vec<Finding>) -> Option<Self> {
-        let spec = at(value, &["spec", "template", "spec"]);
+    /// would refuse. Read by the registry ([`super::registry::KINDS`]).
+    pub(super) fn read(
+        object: &Object,
+        value: View<'_>,
+        findings: &mut Vec<Finding>,
+    ) -> Option<Self> {
+        let spec = value.at(&["spec", "template", "spec"]);
         let selector_value = spec.and_then(|s| s.get("hostSelector"));
         let data_value = spec.and_then(|s| s.get("dataTemplate"));
         if let Some((field, text)) = unrendered(selector_value, data_value) {
@@ -93,13 +98,17 @@ impl MachineTemplate {
             }
         };
         let data_template = match data_value {
-            None | Some(Value::Null) => None,
-            Some(Value::Object(d)) => {
+            None => None,
+            Some(d) if d.is_null() => None,
+            Some(d) if d.is_object() => {
                 let text = |key: &str| match d.get(key) {
-                    None | Some(Value::Null) => Ok(None),
-                    Some(Value::String(s)) if s.is_empty() => Ok(None),
-                    Some(Value::String(s)) => Ok(Some(s.clone())),
-                    Some(other) => Err(format!("is {other}, not a string")),
+                    None => Ok(None),
+                    Some(v) if v.is_null() => Ok(None),
+                    Some(v) => match v.as_str() {
+                        Some("") => Ok(None),
+                        Some(s) => Ok(Some(s.to_string())),
+                        None => Err(format!("is {}, not a string", json(v))),
+                    },
                 };
                 match (text("name"), text("namespace")) {
                     (Ok(Some(name)), Ok(namespace)) => {
@@ -141,7 +150,7 @@ impl MachineTemplate {
                 error(
                     findings,
                     DATA_TEMPLATE.into(),
-                    format!("is {other}, not a reference {{name, namespace}}"),
+                    format!("is {}, not a reference {{name, namespace}}", json(other)),
                 );
                 None
             }
@@ -156,9 +165,9 @@ impl MachineTemplate {
 
 /// The first unrendered template among the fields read: the selector's keys, operators and
 /// values, the data template's name and namespace.
-fn unrendered(selector: Option<&Value>, data: Option<&Value>) -> Option<(String, String)> {
-    fn text(v: Option<&Value>) -> Option<&str> {
-        v.and_then(Value::as_str).filter(|s| is_template(s))
+fn unrendered(selector: Option<View<'_>>, data: Option<View<'_>>) -> Option<(String, String)> {
+    fn text(v: Option<View<'_>>) -> Option<&str> {
+        v.and_then(View::as_str).filter(|s| is_template(s))
     }
     for key in ["name", "namespace"] {
         if let Some(t) = text(data.and_then(|d| d.get(key))) {
@@ -166,27 +175,27 @@ fn unrendered(selector: Option<&Value>, data: Option<&Value>) -> Option<(String,
         }
     }
     let selector = selector?;
-    if let Some(Value::Object(labels)) = selector.get("matchLabels") {
+    if let Some(labels) = selector.get("matchLabels").and_then(View::entries) {
         for (k, v) in labels {
-            let field = key_path(&format!("{HOST_SELECTOR}.matchLabels"), k);
-            if is_template(k) {
-                return Some((field, k.clone()));
+            let field = key_path(&format!("{HOST_SELECTOR}.matchLabels"), &k);
+            if is_template(&k) {
+                return Some((field, k.into_owned()));
             }
             if let Some(t) = text(Some(v)) {
                 return Some((field, t.to_string()));
             }
         }
     }
-    if let Some(Value::Array(exprs)) = selector.get("matchExpressions") {
-        for (i, e) in exprs.iter().enumerate() {
+    if let Some(exprs) = selector.get("matchExpressions").and_then(View::as_seq) {
+        for (i, e) in exprs.enumerate() {
             let base = format!("{HOST_SELECTOR}.matchExpressions[{i}]");
             for key in ["key", "operator"] {
                 if let Some(t) = text(e.get(key)) {
                     return Some((format!("{base}.{key}"), t.to_string()));
                 }
             }
-            if let Some(Value::Array(values)) = e.get("values") {
-                for (j, v) in values.iter().enumerate() {
+            if let Some(values) = e.get("values").and_then(View::as_seq) {
+                for (j, v) in values.enumerate() {
                     if let Some(t) = text(Some(v)) {
                         return Some((format!("{base}.values[{j}]"), t.to_string()));
                     }
@@ -195,6 +204,34 @@ fn unrendered(selector: Option<&Value>, data: Option<&Value>) -> Option<(String,
         }
     }
     None
+}
+
+/// A value as its JSON text, for messages (as `serde_json::Value` displays it).
+fn json(v: View<'_>) -> String {
+    // writing a JSON value read from a tree into a string cannot fail
+    serde_json::to_string(&v).unwrap_or_default()
+}
+
+/// CAPM3's host selector is read from the item's tree ([`Selector::from_capm3`]).
+impl<'a> Tree<'a> for View<'a> {
+    fn get(self, key: &str) -> Option<Self> {
+        View::get(self, key)
+    }
+    fn is_null(self) -> bool {
+        View::is_null(self)
+    }
+    fn is_object(self) -> bool {
+        View::is_object(self)
+    }
+    fn as_str(self) -> Option<&'a str> {
+        View::as_str(self)
+    }
+    fn entries(self) -> Option<Vec<(Cow<'a, str>, Self)>> {
+        Some(View::entries(self)?.collect())
+    }
+    fn items(self) -> Option<Vec<Self>> {
+        Some(View::as_seq(self)?.collect())
+    }
 }
 
 #[cfg(test)]

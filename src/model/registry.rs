@@ -15,9 +15,13 @@
 
 use super::cluster::CLUSTER_GROUP;
 use super::cluster_class::ClusterClass;
+use super::data_template::{self, DataTemplate};
 use super::index::{Index, NotTaken, Taken, index_items};
+use super::machine_template::{self, MachineTemplate};
 use super::objects::{Objects, Read};
 use super::provider::OPERATOR_GROUP;
+use super::value::other_spellings;
+use super::view::View;
 use super::{BMO_GROUP, CAPM3_GROUP, IPAM_GROUP, IPREUSE_GROUP, Object, group_of};
 use crate::results::Finding;
 use crate::yaml::Node;
@@ -48,6 +52,14 @@ pub struct Model {
     /// readers of the kinds not yet held by kind read.
     pub values: Vec<Value>,
     pub cluster_classes: Objects<ClusterClass>,
+    pub machine_templates: Objects<MachineTemplate>,
+    /// Read by the mapping (the pools of each machine template's hosts) and by the labels (a
+    /// Metal3Data's `pool-name`), each reporting the problems of a template it uses.
+    pub data_templates: Objects<DataTemplate>,
+    /// SPEC §3: a warning for each field of a Metal3DataTemplate or Metal3MachineTemplate
+    /// spelled as the other API version spells it ([`super::value::other_spellings`]), which
+    /// the mapping reports whichever mapping the object's namespace uses.
+    pub other_spellings: Vec<Finding>,
 }
 
 impl Model {
@@ -63,7 +75,7 @@ impl Model {
             index,
             ..Model::default()
         };
-        read_all(&mut model, &values);
+        read_all(&mut model, items);
         model.values = values;
         Ok(model)
     }
@@ -85,9 +97,9 @@ impl Model {
     }
 }
 
-/// A kind's reader: reads `object` (its value) into its kind's place in the model, with the
-/// results of reading it ([`super::objects::Read`]).
-pub type Reader = fn(&Object, &Value, &mut Model);
+/// A kind's reader: reads `object` (a view of its tree) into its kind's place in the model,
+/// with the results of reading it ([`super::objects::Read`]).
+pub type Reader = fn(&Object, View<'_>, &mut Model);
 
 /// A kind the function reads.
 #[derive(Debug, Clone, Copy)]
@@ -136,9 +148,19 @@ pub const KINDS: &[Kind] = &[
     Kind::all(CAPM3_GROUP, "Metal3Cluster"),
     Kind::all(CAPM3_GROUP, "Metal3Data"),
     Kind::all(CAPM3_GROUP, "Metal3DataClaim"),
-    Kind::all(CAPM3_GROUP, "Metal3DataTemplate"),
+    Kind::all(CAPM3_GROUP, "Metal3DataTemplate").read_by(|o, v, m| {
+        m.other_spellings
+            .extend(other_spellings(o, v, &data_template::SPELLINGS));
+        m.data_templates
+            .push(Read::of(o, |f| DataTemplate::read(o, v, f)))
+    }),
     Kind::all(CAPM3_GROUP, "Metal3Machine"),
-    Kind::all(CAPM3_GROUP, "Metal3MachineTemplate"),
+    Kind::all(CAPM3_GROUP, "Metal3MachineTemplate").read_by(|o, v, m| {
+        m.other_spellings
+            .extend(other_spellings(o, v, &machine_template::SPELLINGS));
+        m.machine_templates
+            .push(Read::of(o, |f| MachineTemplate::read(o, v, f)))
+    }),
     Kind::all(CLUSTER_GROUP, "Cluster"),
     Kind::all(CLUSTER_GROUP, "ClusterClass").read_by(|o, v, m| {
         m.cluster_classes
@@ -262,9 +284,9 @@ fn keep_keys(value: Value, keys: &[&str]) -> Value {
     }
 }
 
-/// Reads every object of `model`'s index whose kind has a reader, in input order, from its
-/// value in `values`.
-pub fn read_all(model: &mut Model, values: &[Value]) {
+/// Reads every object of `model`'s index whose kind has a reader, in input order, from a view
+/// of its node in `items` (by input position, as [`Model::read`] has them).
+pub fn read_all(model: &mut Model, items: &[(usize, &Node)]) {
     let objects: Vec<std::sync::Arc<Object>> = model
         .index
         .objects
@@ -275,8 +297,8 @@ pub fn read_all(model: &mut Model, values: &[Value]) {
         .collect();
     for o in objects {
         let read = kind_of(&o.api_version, &o.kind).and_then(|k| k.read);
-        if let (Some(read), Some(value)) = (read, values.get(o.index.0)) {
-            read(&o, value, model);
+        if let (Some(read), Some((_, node))) = (read, items.get(o.index.0)) {
+            read(&o, View::new(node), model);
         }
     }
 }

@@ -174,7 +174,11 @@ pub struct Spelling {
 /// naming the object, the field and the spelling its `apiVersion` uses: the API server drops a
 /// field its version does not have, so what it says is never used. Objects of any other
 /// version are not looked at.
-pub fn other_spellings(object: &Object, value: &Value, table: &[Spelling]) -> Vec<Finding> {
+pub(super) fn other_spellings(
+    object: &Object,
+    value: View<'_>,
+    table: &[Spelling],
+) -> Vec<Finding> {
     let version = object.api_version.rsplit('/').next().unwrap_or("");
     let mut out = Vec::new();
     for s in table {
@@ -183,10 +187,10 @@ pub fn other_spellings(object: &Object, value: &Value, table: &[Spelling]) -> Ve
             "v1beta2" => (s.v1beta1, s.v1beta2, "v1beta1"),
             _ => return out,
         };
-        let Some(Value::Object(holder)) = at(value, s.holder) else {
+        let Some(holder) = value.at(s.holder).filter(|h| h.is_object()) else {
             continue;
         };
-        if !holder.contains_key(wrong) {
+        if holder.get(wrong).is_none() {
             continue;
         }
         let holder = s.holder.join(".");

@@ -9,6 +9,33 @@ use serde_json::{Value, json};
 
 use super::*;
 
+/// The tests write their selectors as JSON values, read as the model's view reads a tree.
+impl<'a> Tree<'a> for &'a Value {
+    fn get(self, key: &str) -> Option<Self> {
+        Value::get(self, key)
+    }
+    fn is_null(self) -> bool {
+        Value::is_null(self)
+    }
+    fn is_object(self) -> bool {
+        Value::is_object(self)
+    }
+    fn as_str(self) -> Option<&'a str> {
+        Value::as_str(self)
+    }
+    fn entries(self) -> Option<Vec<(std::borrow::Cow<'a, str>, Self)>> {
+        Some(
+            self.as_object()?
+                .iter()
+                .map(|(k, v)| (std::borrow::Cow::Borrowed(k.as_str()), v))
+                .collect(),
+        )
+    }
+    fn items(self) -> Option<Vec<Self>> {
+        Some(self.as_array()?.iter().collect())
+    }
+}
+
 fn labels(pairs: &[(&str, &str)]) -> BTreeMap<String, String> {
     pairs
         .iter()

@@ -59,10 +59,8 @@ pub fn apply(model: &Model, config: &Config, managed: &[PoolId]) -> Outcome {
         }
     }
     let mut read_templates = Templates {
-        index,
-        values,
+        model,
         found: templates,
-        read: FastMap::default(),
     };
     for o in data {
         if let Some(v) = values.get(o.index.0) {
@@ -255,33 +253,25 @@ fn label_claim(o: &Object, value: &Value, pairs: &Pairs, out: &mut Outcome) {
     write(o, &claim.labels, &wanted, out);
 }
 
-/// The Metal3DataTemplates of the input, each read once when a Metal3Data needs it.
+/// The Metal3DataTemplates of the input, as the model read them (the mapping uses the same).
 struct Templates<'a> {
-    index: &'a Index,
-    values: &'a [Value],
+    model: &'a Model,
     /// namespace → name → item.
     found: FastMap<&'a str, FastMap<&'a str, ItemId>>,
-    /// item → the template, or why it could not be read.
-    read: FastMap<ItemId, Result<DataTemplate, String>>,
 }
 
-impl Templates<'_> {
-    fn get(&mut self, ns: &str, name: &str) -> Option<&Result<DataTemplate, String>> {
+impl<'a> Templates<'a> {
+    /// The template named `ns`/`name`, if it is in the input, or why it could not be read (the
+    /// first problem its reading found).
+    fn get(&self, ns: &str, name: &str) -> Option<Result<&'a DataTemplate, String>> {
         let &item = self.found.get(ns)?.get(name)?;
-        let (index, values) = (self.index, self.values);
-        Some(self.read.entry(item).or_insert_with(|| {
-            let object = index.object(item);
-            let value = values.get(item.0);
-            let (Some(object), Some(value)) = (object, value) else {
-                return Err("it is not in the input".into());
-            };
-            let mut findings = Vec::new();
-            DataTemplate::read(object, value, &mut findings).ok_or_else(|| {
-                findings
-                    .into_iter()
-                    .next()
-                    .map_or_else(|| "it cannot be read".to_string(), |f| f.message)
-            })
+        let Some(read) = self.model.data_templates.get(item) else {
+            return Some(Err("it is not in the input".into()));
+        };
+        Some(read.value.as_ref().ok_or_else(|| {
+            read.findings
+                .first()
+                .map_or_else(|| "it cannot be read".to_string(), |f| f.message.clone())
         }))
     }
 }
@@ -313,7 +303,7 @@ fn label_data(o: &Object, value: &Value, templates: &mut Templates, out: &mut Ou
 fn first_pool(
     o: &Object,
     data: &Metal3Data,
-    templates: &mut Templates,
+    templates: &Templates,
     findings: &mut Vec<Finding>,
 ) -> Option<(String, String)> {
     let not_set = |why: String| format!("label {POOL_NAME} is not set: {why}");

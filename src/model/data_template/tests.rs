@@ -5,6 +5,7 @@ use serde_json::Value;
 
 use super::{AnnotatedObject, DataTemplate, PoolName};
 use crate::model::Object;
+use crate::model::view::View;
 use crate::results::Finding;
 
 fn read_doc(yaml: &str) -> (Option<DataTemplate>, Vec<Finding>) {
@@ -12,7 +13,10 @@ fn read_doc(yaml: &str) -> (Option<DataTemplate>, Vec<Finding>) {
     let value: Value = docs[0].root.to_json();
     let object = Object::of_json(crate::model::ItemId(0), &value).expect("an object");
     let mut findings = Vec::new();
-    (DataTemplate::read(&object, &value, &mut findings), findings)
+    (
+        DataTemplate::read(&object, View::new(&docs[0].root), &mut findings),
+        findings,
+    )
 }
 
 /// A template of `version` whose `spec` is `spec` (YAML, indented as under `spec:`).

@@ -6,6 +6,7 @@ use std::collections::BTreeMap;
 use serde_json::Value;
 
 use super::{DataTemplateRef, MachineTemplate};
+use crate::model::view::View;
 use crate::model::{ItemId, Object};
 use crate::results::Finding;
 
@@ -23,7 +24,7 @@ fn read(
     let object = Object::of_json(ItemId(0), &value).expect("an object");
     let mut findings = Vec::new();
     (
-        MachineTemplate::read(&object, &value, &mut findings),
+        MachineTemplate::read(&object, View::new(&docs[0].root), &mut findings),
         findings,
     )
 }

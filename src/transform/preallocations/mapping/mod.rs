@@ -48,7 +48,7 @@ pub fn manages(cfg: &Config, pool: &Pool) -> bool {
 /// ([`crate::config::resolve`]); more than `max_claims` claims is an error, and nothing is
 /// planned.
 pub fn plan(model: &Model, cfg: &Config, max_claims: u64, findings: &mut Vec<Finding>) -> Plan {
-    let (idx, values) = (&model.index, &model.values[..]);
+    let idx = &model.index;
     let mut plan = Plan::default();
     let mut order: Vec<PoolId> = PoolId::all(idx.pools.len()).collect();
     order.sort_by(|&a, &b| {
@@ -58,8 +58,8 @@ pub fn plan(model: &Model, cfg: &Config, max_claims: u64, findings: &mut Vec<Fin
     });
     let templates = Templates::new(model, cfg, findings);
     // What CAPM3 would not see or could not label, whichever mapping is used.
-    templates::check_data_template_names(idx, values, findings);
-    templates::check_spellings(idx, values, findings);
+    templates::check_data_template_names(model, findings);
+    templates::check_spellings(model, findings);
     // The selected hosts of each namespace mapped by `all`, in input order: one pass over the hosts.
     let mut selected: FastMap<&str, Vec<HostId>> = FastMap::default();
     for (i, h) in HostId::all(idx.hosts.len()).zip(&idx.hosts) {

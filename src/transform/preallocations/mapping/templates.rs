@@ -20,12 +20,10 @@
 use crate::{FastMap, FastSet};
 use std::collections::{BTreeMap, BTreeSet};
 
-use serde_json::Value;
-
 use crate::config::{Config, MappingMode};
-use crate::model::data_template::{self, AnnotatedObject, DataTemplate, PoolName, PoolRef};
-use crate::model::machine_template::{self, DATA_TEMPLATE, DataTemplateRef, MachineTemplate};
-use crate::model::value::{Spelling, other_spellings};
+use crate::model::data_template::{AnnotatedObject, DataTemplate, PoolName, PoolRef};
+use crate::model::machine_template::{DATA_TEMPLATE, DataTemplateRef, MachineTemplate};
+use crate::model::objects::Read;
 use crate::model::{CAPM3_GROUP, HostId, Index, ItemId, Model, PoolId};
 use crate::names::{LABEL_VALUE_MAX, ordinal, short};
 use crate::results::{Finding, key_path};
@@ -65,7 +63,7 @@ impl Templates {
     /// use them, and derives their pairs. Problems of what those namespaces use go to
     /// `findings`, and one info per namespace counts the hosts no template selects.
     pub(super) fn new(model: &Model, cfg: &Config, findings: &mut Vec<Finding>) -> Templates {
-        let (idx, values) = (&model.index, &model.values[..]);
+        let idx = &model.index;
         let mut t = Templates {
             namespaces: BTreeMap::new(),
             not_used: BTreeMap::new(),
@@ -77,26 +75,26 @@ impl Templates {
         // The templates of ClusterClasses whose patches may change them: never mapped by
         // their own fields.
         let patched = class_templates(model, findings);
-        // Every machine template, read with its own findings (reported only if it is used).
-        let mut by_ns: BTreeMap<&str, Vec<(MachineTemplate, Vec<Finding>)>> = BTreeMap::new();
+        // Every machine template as the model read it, with its own findings (reported only if
+        // it is used).
+        let mut by_ns: BTreeMap<&str, Vec<(&MachineTemplate, &[Finding])>> = BTreeMap::new();
         let mut skipped: BTreeMap<&str, Vec<Finding>> = BTreeMap::new();
-        for o in idx.objects_of(CAPM3_GROUP, "Metal3MachineTemplate") {
+        for read in model.machine_templates.iter() {
+            let Some(o) = idx.object(read.item) else {
+                continue;
+            };
             if patched.contains(&o.index) {
                 continue;
             }
-            let Some(value) = values.get(o.index.0) else {
-                continue;
-            };
-            let mut own = Vec::new();
-            match MachineTemplate::read(o, value, &mut own) {
+            match &read.value {
                 Some(m) => by_ns
                     .entry(o.namespace.as_str())
                     .or_default()
-                    .push((m, own)),
+                    .push((m, &read.findings)),
                 None => skipped
                     .entry(o.namespace.as_str())
                     .or_default()
-                    .append(&mut own),
+                    .extend(read.findings.iter().cloned()),
             }
         }
         let data_templates: FastMap<(&str, &str), ItemId> = idx
@@ -154,10 +152,10 @@ impl Templates {
         // The pairs of each namespace that uses templates.
         let mut derive = Derive {
             idx,
-            values,
+            model,
             cfg,
             data_templates: &data_templates,
-            read: FastMap::default(),
+            used: FastSet::default(),
             reported: FastSet::default(),
             pools: idx
                 .pools
@@ -187,7 +185,7 @@ impl Templates {
             let hosts = hosts_of.get(ns).map_or(&[][..], Vec::as_slice);
             let mut selected: FastSet<HostId> = FastSet::default();
             for (m, own) in by_ns.remove(ns).unwrap_or_default() {
-                derive.findings.extend(own);
+                derive.findings.extend(own.iter().cloned());
                 let Some(selector) = &m.host_selector else {
                     continue;
                 };
@@ -197,7 +195,7 @@ impl Templates {
                     .filter(|&h| idx.hosts[h].labels.selected_by(selector))
                     .collect();
                 selected.extend(&mine);
-                derive.template(&m, &mine);
+                derive.template(m, &mine);
             }
             let mut unselected: Vec<&str> = hosts
                 .iter()
@@ -280,11 +278,11 @@ fn named_list<S: AsRef<str>>(names: &[S]) -> String {
 /// The pairs of the templates of the namespaces that use them.
 struct Derive<'a, 'f> {
     idx: &'a Index,
-    values: &'a [Value],
+    model: &'a Model,
     cfg: &'a Config,
     data_templates: &'a FastMap<(&'a str, &'a str), ItemId>,
-    /// Each data template read once: the template, or `None` when it cannot be read.
-    read: FastMap<ItemId, Option<DataTemplate>>,
+    /// The data templates used so far, whose problems are reported (once).
+    used: FastSet<ItemId>,
     /// Results already given about a data template's field (several machine templates may use
     /// one data template), or about a host's annotation.
     reported: FastSet<(ItemId, String)>,
@@ -294,7 +292,7 @@ struct Derive<'a, 'f> {
     findings: &'f mut Vec<Finding>,
 }
 
-impl Derive<'_, '_> {
+impl<'a> Derive<'a, '_> {
     /// The pairs of machine template `m`, whose selector matches `hosts`.
     fn template(&mut self, m: &MachineTemplate, hosts: &[HostId]) {
         let Some(r) = &m.data_template else {
@@ -321,14 +319,13 @@ impl Derive<'_, '_> {
             );
             return;
         };
-        if !self.read.contains_key(&item) {
-            let dt = match (self.idx.object(item), self.values.get(item.0)) {
-                (Some(o), Some(v)) => DataTemplate::read(o, v, self.findings),
-                _ => None,
-            };
-            self.read.insert(item, dt);
-        }
-        let Some(Some(dt)) = self.read.get(&item) else {
+        let read: Option<&'a Read<DataTemplate>> = self.model.data_templates.get(item);
+        let dt = match read {
+            Some(read) if self.used.insert(item) => read.report(self.findings),
+            Some(read) => read.value.as_ref(),
+            None => None,
+        };
+        let Some(dt) = dt else {
             self.findings.push(
                 Finding::error(format!(
                     "{}: its Metal3DataTemplate {}/{} cannot be read (the result about it says why), so the pools \
@@ -342,7 +339,6 @@ impl Derive<'_, '_> {
             );
             return;
         };
-        let dt = dt.clone();
         for pool in &dt.refs {
             match &pool.name {
                 PoolName::Named(name) if !pool.metal3 => {
@@ -382,7 +378,7 @@ impl Derive<'_, '_> {
                     annotation,
                 } => {
                     for &h in hosts {
-                        self.annotated(m, &dt, pool, annotation, h);
+                        self.annotated(m, dt, pool, annotation, h);
                     }
                 }
                 PoolName::FromAnnotation {
@@ -509,19 +505,17 @@ const DATA_TEMPLATE_NAME_MAX: usize = LABEL_VALUE_MAX - 2;
 /// cannot be read, so that this is unknown) count: the others make no such claims. Every
 /// data template of the input is checked, whichever mapping its namespace uses, since the flag
 /// is on for all of them.
-pub(super) fn check_data_template_names(
-    idx: &Index,
-    values: &[Value],
-    findings: &mut Vec<Finding>,
-) {
+pub(super) fn check_data_template_names(model: &Model, findings: &mut Vec<Finding>) {
+    let idx = &model.index;
     for o in idx.objects_of(CAPM3_GROUP, "Metal3DataTemplate") {
         let n = o.name.chars().count();
         // 58 characters or fewer reach 63 at index 10000 only: no warning.
         if n + 5 <= LABEL_VALUE_MAX {
             continue;
         }
-        let claims = values.get(o.index.0).is_some_and(|v| {
-            DataTemplate::read(o, v, &mut Vec::new())
+        let claims = model.data_templates.get(o.index).is_some_and(|read| {
+            read.value
+                .as_ref()
                 .is_none_or(|dt| dt.refs.iter().any(|r| r.metal3))
         });
         if !claims {
@@ -558,19 +552,11 @@ pub(super) fn check_data_template_names(
 }
 
 /// SPEC §3: every field of a Metal3DataTemplate or Metal3MachineTemplate of the input spelled
-/// as the other API version spells it is a warning ([`other_spellings`]), whichever mapping
-/// its namespace uses: the API server drops it, so CAPM3 never sees it either.
-pub(super) fn check_spellings(idx: &Index, values: &[Value], findings: &mut Vec<Finding>) {
-    for o in idx.readable().filter(|o| o.group() == CAPM3_GROUP) {
-        let table: &[Spelling] = match &*o.kind {
-            "Metal3DataTemplate" => &data_template::SPELLINGS,
-            "Metal3MachineTemplate" => &machine_template::SPELLINGS,
-            _ => continue,
-        };
-        if let Some(v) = values.get(o.index.0) {
-            findings.extend(other_spellings(o, v, table));
-        }
-    }
+/// as the other API version spells it is a warning (the model's [`Model::other_spellings`]),
+/// whichever mapping its namespace uses: the API server drops it, so CAPM3 never sees it
+/// either.
+pub(super) fn check_spellings(model: &Model, findings: &mut Vec<Finding>) {
+    findings.extend(model.other_spellings.iter().cloned());
 }
 
 /// The Metal3MachineTemplates of the input that a ClusterClass of the input names and whose
