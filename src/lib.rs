@@ -23,6 +23,7 @@ mod prop_config;
 pub mod results;
 pub mod run;
 pub mod selector;
+pub mod topology;
 pub mod transform;
 pub mod verify;
 pub mod yaml;

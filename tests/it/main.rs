@@ -25,6 +25,7 @@ mod controller_flag;
 mod doc_links;
 mod examples;
 mod framing;
+mod gotemplate;
 mod guarantees;
 mod hardening;
 mod image;
