@@ -39,23 +39,12 @@ pub struct Outcome {
     /// Whether the input is a ResourceList from a caller that shows its results to people
     /// (kpt, [`krm::locate::caller_shows_results`]): then they are not repeated on stderr.
     pub results_shown: bool,
-    /// The input as the run parsed it, kept as long as the outcome (see [`Outcome::end`]).
-    /// The JSON values and the index are freed before the text is written, so that writing
-    /// reuses their memory.
-    input: Option<krm::Input>,
 }
 
 impl Outcome {
     /// Whether any result is an error (exit code 1).
     pub fn has_errors(&self) -> bool {
         self.findings.iter().any(Finding::is_error)
-    }
-
-    /// Ends with the outcome without freeing it, nor the input the run parsed: for a process
-    /// that exits next, whose memory the system takes back whole. Freeing a parsed input node
-    /// by node costs a few percent of a run.
-    pub fn end(self) {
-        std::mem::forget(self);
     }
 }
 
@@ -211,8 +200,7 @@ pub fn run_with(
             let results_shown = krm::locate::caller_shows_results(&input, sources);
             Ok(Outcome::new(framing, sources, outputs, if_written)
                 .with_plan(plan)
-                .with_mode(check, results_shown)
-                .holding(input))
+                .with_mode(check, results_shown))
         }
         Err(failures) => {
             // An edit could not be written, or the safety net refused the text: every item comes
@@ -298,13 +286,10 @@ fn config_items(
 /// (every document parsed, its tree built as the function reads it, items and framing found),
 /// then every source's text
 /// handed back unchanged, with nothing else done.
-///
-/// The input read is returned too, so that the binary can end without freeing it as it ends a
-/// run ([`Outcome::end`]).
-pub fn pass_through(sources: &[Source]) -> Result<(Vec<String>, krm::Input), RunError> {
+pub fn pass_through(sources: &[Source]) -> Result<Vec<String>, RunError> {
     let input = krm::read(sources)?;
     debug_assert_eq!(input.docs.len(), sources.len());
-    Ok((sources.iter().map(|s| s.text.clone()).collect(), input))
+    Ok(sources.iter().map(|s| s.text.clone()).collect())
 }
 
 impl Outcome {
@@ -327,18 +312,12 @@ impl Outcome {
             plan: Vec::new(),
             check: false,
             results_shown: false,
-            input: None,
         }
     }
 
     fn with_mode(mut self, check: bool, results_shown: bool) -> Outcome {
         self.check = check;
         self.results_shown = results_shown;
-        self
-    }
-
-    fn holding(mut self, input: krm::Input) -> Outcome {
-        self.input = Some(input);
         self
     }
 
