@@ -6,6 +6,8 @@
 //! safety net ([`crate::verify`]) has not read back as meant (SPEC §6 "Sound"). How the input is
 //! read and the output framed (results included) is [`crate::krm`]'s.
 
+use std::sync::Arc;
+
 use serde_json::Value;
 use thiserror::Error;
 
@@ -115,6 +117,9 @@ pub fn run_with(
     let mut edits: Vec<ItemEdit> = Vec::new();
     let mut summaries = Vec::new();
     let mut plan = Vec::new();
+    // Every item's identity as the index read it, kept through the write to name the object of
+    // a failure: an item taken as it was parsed has no tree left to read it from.
+    let mut objects: Vec<Option<Arc<model::Object>>> = Vec::new();
     let mut check = options.mode == Some(Mode::Check);
     // The IPReuse objects among the items (SPEC §1 "The config among the inputs").
     let config_items = config_items(&input, sources, &nodes);
@@ -139,7 +144,7 @@ pub fn run_with(
                 let items: Vec<(usize, &Node)> = (input.items.iter().map(|at| at.source))
                     .zip(nodes.iter().copied())
                     .collect();
-                let (index, values) = match model::index_items(
+                let (mut index, values) = match model::index_items(
                     &items,
                     std::mem::take(&mut taken),
                     cfg.default_namespace.as_deref(),
@@ -177,6 +182,7 @@ pub fn run_with(
                 // Each result about an object that came from a file names it (SPEC §9).
                 locate(&mut findings, &index, &input, sources);
                 locate(&mut summaries, &index, &input, sources);
+                objects = std::mem::take(&mut index.objects);
             }
         }
     }
@@ -193,6 +199,7 @@ pub fn run_with(
         input: &input,
         sources,
         nodes: &nodes,
+        objects: &objects,
     };
     match write.all(edits, &if_written) {
         Ok(outputs) => {
@@ -341,6 +348,9 @@ struct Write<'a> {
     input: &'a krm::Input,
     sources: &'a [Source],
     nodes: &'a [&'a Node],
+    /// Every item's identity, by input position ([`model::Index::objects`]; empty when the
+    /// index was not built).
+    objects: &'a [Option<Arc<model::Object>>],
 }
 
 impl Write<'_> {
@@ -525,24 +535,10 @@ impl Write<'_> {
         vec![(None, edit_failure(&error))]
     }
 
-    /// The identity of `item`, for a message: read again from its node or, for an item taken as
-    /// it was parsed ([`Node::is_taken`]), from its source parsed again. A failure is rare, and
-    /// the run does not hold every identity through the write for it.
-    fn object(&self, item: ItemId) -> Option<model::Object> {
-        let at = self.input.items.get(item.0)?;
-        let node = *self.nodes.get(item.0)?;
-        if !node.is_taken() {
-            return model::Object::read(item, &model::read_set::item_value(node));
-        }
-        let docs = yaml::parse(&self.sources.get(at.source)?.text).ok()?;
-        let node = at.within(&docs.get(at.doc)?.root)?;
-        model::Object::read(item, &node.to_json())
-    }
-
     /// The error result for a failure, on its object when known.
     fn finding(&self, item: Option<ItemId>, failure: Failure) -> Finding {
         let finding = Finding::error(failure.message);
-        let object = item.and_then(|i| self.object(i));
+        let object = item.and_then(|i| self.objects.get(i.0)?.as_deref());
         let finding = match object {
             Some(o) => finding.on(o.resource_ref()),
             None => finding,
@@ -567,10 +563,11 @@ fn edit_failure(error: &yaml::EditError) -> Failure {
 mod tests {
     use super::*;
 
-    /// A failure's object is read again when it is needed: from the item's node, or from its
-    /// source parsed again when the item was taken as it was parsed (a host).
+    /// A failure's object is the one the index read, for an item taken as it was parsed (a host,
+    /// its tree dropped) as for any other; the source is never read again for it: here its text
+    /// is gone by the time the failure is written.
     #[test]
-    fn a_failure_names_its_object_taken_or_not() {
+    fn a_failure_names_its_object_from_the_index_taken_or_not() {
         let text = "apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems:\n\
                     - apiVersion: ipam.metal3.io/v1alpha1\n  kind: IPPool\n  metadata: {name: p, namespace: lab}\n\
                     - apiVersion: v1\n  kind: List\n  items:\n\
@@ -584,18 +581,24 @@ mod tests {
         let nodes: Vec<&Node> = input.items.iter().filter_map(|at| input.node(at)).collect();
         assert_eq!(nodes.len(), 2);
         assert!(!nodes[0].is_taken() && nodes[1].is_taken());
+        let items: Vec<(usize, &Node)> = nodes.iter().map(|n| (0, *n)).collect();
+        let (index, _) = model::index_items(&items, taken, None, &mut Vec::new()).expect("read");
+        let gone = [Source {
+            name: "-".into(),
+            text: String::new(),
+        }];
         let write = Write {
             input: &input,
-            sources: &sources,
+            sources: &gone,
             nodes: &nodes,
+            objects: &index.objects,
         };
         let failure = || Failure {
             field: "spec".into(),
             message: "refused".into(),
         };
         for (i, name) in [(0, "IPPool lab/p"), (1, "BareMetalHost lab/h")] {
-            let object = write.object(ItemId(i)).expect("read again");
-            assert_eq!(object.index, ItemId(i));
+            let object = index.object(ItemId(i)).expect("indexed");
             assert_eq!(
                 format!("{} {}/{}", object.kind, object.namespace, object.name),
                 name
@@ -603,7 +606,7 @@ mod tests {
             let finding = write.finding(Some(ItemId(i)), failure());
             assert_eq!(finding.resource_ref, Some(object.resource_ref()), "{name}");
         }
-        assert!(write.object(ItemId(2)).is_none());
+        assert_eq!(write.finding(Some(ItemId(2)), failure()).resource_ref, None);
         assert_eq!(write.finding(None, failure()).resource_ref, None);
     }
 }
