@@ -4,6 +4,7 @@
 use serde_json::Value;
 use thiserror::Error;
 
+use crate::FastMap;
 use crate::results::Finding;
 use crate::yaml::{self, Document, Node, Seg};
 
@@ -74,7 +75,14 @@ pub struct Input {
     pub function_config: Option<Value>,
     /// Problems with the framing itself (a document that is not an object, `items` not a list).
     pub findings: Vec<Finding>,
+    /// The annotations [`super::locate`] reads ([`super::locate::KEPT_ANNOTATIONS`]) of each
+    /// item taken as it was parsed (kept only as its span), by its source and first byte: read
+    /// from its tree before the tree was dropped, so that nothing is parsed again for them.
+    pub taken_annotations: FastMap<(usize, usize), KeptAnnotations>,
 }
+
+/// Annotations of one item by key, those of [`super::locate::KEPT_ANNOTATIONS`] it has.
+pub type KeptAnnotations = Box<[(&'static str, String)]>;
 
 /// Where one item is.
 #[derive(Debug, Clone)]
@@ -175,8 +183,18 @@ pub fn read_taking(
     take: &mut dyn FnMut(usize, &Node) -> bool,
 ) -> Result<Input, ReadError> {
     let mut docs = Vec::with_capacity(sources.len());
+    let mut taken_annotations = FastMap::default();
     for (i, s) in sources.iter().enumerate() {
-        let mut take_here = |node: &Node| take(i, node);
+        let mut take_here = |node: &Node| {
+            let taken = take(i, node);
+            if taken {
+                let kept = super::locate::kept_annotations(node);
+                if !kept.is_empty() {
+                    taken_annotations.insert((i, node.span.start), kept);
+                }
+            }
+            taken
+        };
         docs.push(
             yaml::parse_items_taking(&s.text, &SKIP, max_alias_nodes, &mut take_here).map_err(
                 |e| ReadError::NotYaml {
@@ -192,6 +210,7 @@ pub fn read_taking(
         items: Vec::new(),
         function_config: None,
         findings: Vec::new(),
+        taken_annotations,
     };
     if let [only] = input.docs.as_slice()
         && let [doc] = only.as_slice()
