@@ -3,32 +3,10 @@
 //! result about the item carries it as `file: {path, index}`, and its line on stderr names
 //! `path:line` when the line is known (only when the file itself was read).
 
-use super::read::{Framing, Input, ItemAt, KeptAnnotations, Source};
+use super::read::{Framing, Input, ItemAt, Source, annotation_of};
+pub use super::read::{INDEX_ANNOTATIONS, KEPT_ANNOTATIONS, KUSTOMIZE_ID, PATH_ANNOTATIONS};
 use crate::results::FileRef;
 use crate::yaml::Node;
-
-/// kpt's annotations for the file an item came from, the current one first (kpt writes both).
-pub const PATH_ANNOTATIONS: [&str; 2] = [
-    "internal.config.kubernetes.io/path",
-    "config.kubernetes.io/path",
-];
-/// kpt's annotations for the item's document in that file.
-pub const INDEX_ANNOTATIONS: [&str; 2] = [
-    "internal.config.kubernetes.io/index",
-    "config.kubernetes.io/index",
-];
-/// The annotation kustomize puts on every item it hands a KRM function.
-pub const KUSTOMIZE_ID: &str = "kustomize.config.k8s.io/id";
-
-/// The annotations this module reads of an item: kept for an item taken as it was parsed
-/// ([`Input::taken_annotations`]), whose tree is dropped.
-pub const KEPT_ANNOTATIONS: [&str; 5] = [
-    PATH_ANNOTATIONS[0],
-    PATH_ANNOTATIONS[1],
-    INDEX_ANNOTATIONS[0],
-    INDEX_ANNOTATIONS[1],
-    KUSTOMIZE_ID,
-];
 
 /// The name a source read from stdin has.
 pub const STDIN: &str = "<stdin>";
@@ -89,19 +67,6 @@ fn annotation(input: &Input, source: usize, node: &Node, key: &str) -> Option<St
     }
     let kept = input.taken_annotations.get(&(source, node.span.start))?;
     kept.iter().find(|(k, _)| *k == key).map(|(_, v)| v.clone())
-}
-
-/// The text of annotation `key` in an item's tree.
-fn annotation_of<'n>(node: &'n Node, key: &str) -> Option<&'n str> {
-    node.get("metadata")?.get("annotations")?.get(key)?.as_str()
-}
-
-/// [`KEPT_ANNOTATIONS`] of an item, read from its tree, for an item about to be taken.
-pub(super) fn kept_annotations(node: &Node) -> KeptAnnotations {
-    KEPT_ANNOTATIONS
-        .iter()
-        .filter_map(|&k| Some((k, annotation_of(node, k)?.to_string())))
-        .collect()
 }
 
 /// The line (from 1) of byte `at` of `text`: CR, LF and CRLF each end a line.
