@@ -269,10 +269,8 @@ fn execute(cli: Cli) -> Result<bool, Failure> {
     let mut budget = krm::Budget::new(limits.max_input_bytes);
     if cli.pass_through {
         let (sources, _) = read_sources(&cli.paths, &mut budget)?;
-        let (outputs, input) = run::pass_through(&sources).map_err(|e| Failure::Input(e.into()))?;
+        let outputs = run::pass_through(&sources).map_err(|e| Failure::Input(e.into()))?;
         print_stream(&outputs).map_err(Failure::Input)?;
-        // As a run ends (`Outcome::end`): the process exits next.
-        std::mem::forget(input);
         return Ok(true);
     }
     // One run per package with --packages-of; else the named paths (or stdin) are one input.
@@ -315,7 +313,6 @@ fn execute(cli: Cli) -> Result<bool, Failure> {
         outputs.append(&mut outcome.outputs);
         changed.append(&mut outcome.changed);
         nameds.extend(named);
-        outcome.end();
     }
     if cli.in_place {
         if ok {
@@ -408,7 +405,6 @@ fn plan(
     let text = cli::plan::format(&outcome.plan, format, pool)
         .map_err(|e| Failure::Usage(anyhow::anyhow!(e)))?;
     print(&text).map_err(Failure::Input)?;
-    outcome.end();
     Ok(true)
 }
 

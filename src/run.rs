@@ -6,6 +6,8 @@
 //! safety net ([`crate::verify`]) has not read back as meant (SPEC §6 "Sound"). How the input is
 //! read and the output framed (results included) is [`crate::krm`]'s.
 
+use std::sync::Arc;
+
 use serde_json::Value;
 use thiserror::Error;
 
@@ -39,23 +41,12 @@ pub struct Outcome {
     /// Whether the input is a ResourceList from a caller that shows its results to people
     /// (kpt, [`krm::locate::caller_shows_results`]): then they are not repeated on stderr.
     pub results_shown: bool,
-    /// The input as the run parsed it, kept as long as the outcome (see [`Outcome::end`]).
-    /// The JSON values and the index are freed before the text is written, so that writing
-    /// reuses their memory.
-    input: Option<krm::Input>,
 }
 
 impl Outcome {
     /// Whether any result is an error (exit code 1).
     pub fn has_errors(&self) -> bool {
         self.findings.iter().any(Finding::is_error)
-    }
-
-    /// Ends with the outcome without freeing it, nor the input the run parsed: for a process
-    /// that exits next, whose memory the system takes back whole. Freeing a parsed input node
-    /// by node costs a few percent of a run.
-    pub fn end(self) {
-        std::mem::forget(self);
     }
 }
 
@@ -126,6 +117,9 @@ pub fn run_with(
     let mut edits: Vec<ItemEdit> = Vec::new();
     let mut summaries = Vec::new();
     let mut plan = Vec::new();
+    // Every item's identity as the index read it, kept through the write to name the object of
+    // a failure: an item taken as it was parsed has no tree left to read it from.
+    let mut objects: Vec<Option<Arc<model::Object>>> = Vec::new();
     let mut check = options.mode == Some(Mode::Check);
     // The IPReuse objects among the items (SPEC §1 "The config among the inputs").
     let config_items = config_items(&input, sources, &nodes);
@@ -150,7 +144,7 @@ pub fn run_with(
                 let items: Vec<(usize, &Node)> = (input.items.iter().map(|at| at.source))
                     .zip(nodes.iter().copied())
                     .collect();
-                let model = match model::Model::read(
+                let mut model = match model::Model::read(
                     &items,
                     std::mem::take(&mut taken),
                     cfg.default_namespace.as_deref(),
@@ -189,6 +183,7 @@ pub fn run_with(
                 // Each result about an object that came from a file names it (SPEC §9).
                 locate(&mut findings, index, &input, sources);
                 locate(&mut summaries, index, &input, sources);
+                objects = std::mem::take(&mut model.index.objects);
             }
         }
     }
@@ -205,6 +200,7 @@ pub fn run_with(
         input: &input,
         sources,
         nodes: &nodes,
+        objects: &objects,
     };
     match write.all(edits, &if_written) {
         Ok(outputs) => {
@@ -212,8 +208,7 @@ pub fn run_with(
             let results_shown = krm::locate::caller_shows_results(&input, sources);
             Ok(Outcome::new(framing, sources, outputs, if_written)
                 .with_plan(plan)
-                .with_mode(check, results_shown)
-                .holding(input))
+                .with_mode(check, results_shown))
         }
         Err(failures) => {
             // An edit could not be written, or the safety net refused the text: every item comes
@@ -299,13 +294,10 @@ fn config_items(
 /// (every document parsed, its tree built as the function reads it, items and framing found),
 /// then every source's text
 /// handed back unchanged, with nothing else done.
-///
-/// The input read is returned too, so that the binary can end without freeing it as it ends a
-/// run ([`Outcome::end`]).
-pub fn pass_through(sources: &[Source]) -> Result<(Vec<String>, krm::Input), RunError> {
+pub fn pass_through(sources: &[Source]) -> Result<Vec<String>, RunError> {
     let input = krm::read(sources)?;
     debug_assert_eq!(input.docs.len(), sources.len());
-    Ok((sources.iter().map(|s| s.text.clone()).collect(), input))
+    Ok(sources.iter().map(|s| s.text.clone()).collect())
 }
 
 impl Outcome {
@@ -328,18 +320,12 @@ impl Outcome {
             plan: Vec::new(),
             check: false,
             results_shown: false,
-            input: None,
         }
     }
 
     fn with_mode(mut self, check: bool, results_shown: bool) -> Outcome {
         self.check = check;
         self.results_shown = results_shown;
-        self
-    }
-
-    fn holding(mut self, input: krm::Input) -> Outcome {
-        self.input = Some(input);
         self
     }
 
@@ -363,6 +349,9 @@ struct Write<'a> {
     input: &'a krm::Input,
     sources: &'a [Source],
     nodes: &'a [&'a Node],
+    /// Every item's identity, by input position ([`model::Index::objects`]; empty when the
+    /// index was not built).
+    objects: &'a [Option<Arc<model::Object>>],
 }
 
 impl Write<'_> {
@@ -547,24 +536,10 @@ impl Write<'_> {
         vec![(None, edit_failure(&error))]
     }
 
-    /// The identity of `item`, for a message: read again from its node or, for an item taken as
-    /// it was parsed ([`Node::is_taken`]), from its source parsed again. A failure is rare, and
-    /// the run does not hold every identity through the write for it.
-    fn object(&self, item: ItemId) -> Option<model::Object> {
-        let at = self.input.items.get(item.0)?;
-        let node = *self.nodes.get(item.0)?;
-        if !node.is_taken() {
-            return model::Object::read(item, model::view::View::new(node));
-        }
-        let docs = yaml::parse(&self.sources.get(at.source)?.text).ok()?;
-        let node = at.within(&docs.get(at.doc)?.root)?;
-        model::Object::read(item, model::view::View::new(node))
-    }
-
     /// The error result for a failure, on its object when known.
     fn finding(&self, item: Option<ItemId>, failure: Failure) -> Finding {
         let finding = Finding::error(failure.message);
-        let object = item.and_then(|i| self.object(i));
+        let object = item.and_then(|i| self.objects.get(i.0)?.as_deref());
         let finding = match object {
             Some(o) => finding.on(o.resource_ref()),
             None => finding,
@@ -589,10 +564,11 @@ fn edit_failure(error: &yaml::EditError) -> Failure {
 mod tests {
     use super::*;
 
-    /// A failure's object is read again when it is needed: from the item's node, or from its
-    /// source parsed again when the item was taken as it was parsed (a host).
+    /// A failure's object is the one the index read, for an item taken as it was parsed (a host,
+    /// its tree dropped) as for any other; the source is never read again for it: here its text
+    /// is gone by the time the failure is written.
     #[test]
-    fn a_failure_names_its_object_taken_or_not() {
+    fn a_failure_names_its_object_from_the_index_taken_or_not() {
         let text = "apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems:\n\
                     - apiVersion: ipam.metal3.io/v1alpha1\n  kind: IPPool\n  metadata: {name: p, namespace: lab}\n\
                     - apiVersion: v1\n  kind: List\n  items:\n\
@@ -606,18 +582,31 @@ mod tests {
         let nodes: Vec<&Node> = input.items.iter().filter_map(|at| input.node(at)).collect();
         assert_eq!(nodes.len(), 2);
         assert!(!nodes[0].is_taken() && nodes[1].is_taken());
+        let items: Vec<(usize, &Node)> = nodes.iter().map(|n| (0, *n)).collect();
+        let (index, _) = model::index_items(
+            &items,
+            taken,
+            None,
+            model::registry::item_value,
+            &mut Vec::new(),
+        )
+        .expect("read");
+        let gone = [Source {
+            name: "-".into(),
+            text: String::new(),
+        }];
         let write = Write {
             input: &input,
-            sources: &sources,
+            sources: &gone,
             nodes: &nodes,
+            objects: &index.objects,
         };
         let failure = || Failure {
             field: "spec".into(),
             message: "refused".into(),
         };
         for (i, name) in [(0, "IPPool lab/p"), (1, "BareMetalHost lab/h")] {
-            let object = write.object(ItemId(i)).expect("read again");
-            assert_eq!(object.index, ItemId(i));
+            let object = index.object(ItemId(i)).expect("indexed");
             assert_eq!(
                 format!("{} {}/{}", object.kind, object.namespace, object.name),
                 name
@@ -625,7 +614,7 @@ mod tests {
             let finding = write.finding(Some(ItemId(i)), failure());
             assert_eq!(finding.resource_ref, Some(object.resource_ref()), "{name}");
         }
-        assert!(write.object(ItemId(2)).is_none());
+        assert_eq!(write.finding(Some(ItemId(2)), failure()).resource_ref, None);
         assert_eq!(write.finding(None, failure()).resource_ref, None);
     }
 }

@@ -3,22 +3,10 @@
 //! result about the item carries it as `file: {path, index}`, and its line on stderr names
 //! `path:line` when the line is known (only when the file itself was read).
 
-use super::read::{Framing, Input, ItemAt, Source};
+use super::read::{Framing, Input, ItemAt, Source, annotation_of};
+pub use super::read::{INDEX_ANNOTATIONS, KEPT_ANNOTATIONS, KUSTOMIZE_ID, PATH_ANNOTATIONS};
 use crate::results::FileRef;
-use crate::yaml::{self, Node};
-
-/// kpt's annotations for the file an item came from, the current one first (kpt writes both).
-pub const PATH_ANNOTATIONS: [&str; 2] = [
-    "internal.config.kubernetes.io/path",
-    "config.kubernetes.io/path",
-];
-/// kpt's annotations for the item's document in that file.
-pub const INDEX_ANNOTATIONS: [&str; 2] = [
-    "internal.config.kubernetes.io/index",
-    "config.kubernetes.io/index",
-];
-/// The annotation kustomize puts on every item it hands a KRM function.
-pub const KUSTOMIZE_ID: &str = "kustomize.config.k8s.io/id";
+use crate::yaml::Node;
 
 /// The name a source read from stdin has.
 pub const STDIN: &str = "<stdin>";
@@ -37,11 +25,11 @@ pub fn item_file(input: &Input, at: &ItemAt, sources: &[Source]) -> Option<FileR
     }
     let path = PATH_ANNOTATIONS
         .iter()
-        .find_map(|k| annotation(node, &source.text, k))
+        .find_map(|k| annotation(input, at.source, node, k))
         .filter(|p| !p.is_empty())?;
     let index = INDEX_ANNOTATIONS
         .iter()
-        .find_map(|k| annotation(node, &source.text, k))
+        .find_map(|k| annotation(input, at.source, node, k))
         .and_then(|i| i.trim().parse().ok());
     Some(FileRef {
         path,
@@ -62,37 +50,23 @@ pub fn caller_shows_results(input: &Input, sources: &[Source]) -> bool {
     if input.framing != Framing::ResourceList {
         return false;
     }
-    let (Some(node), Some(source)) = (input.node(first), sources.get(first.source)) else {
+    let Some(node) = input.node(first).filter(|_| first.source < sources.len()) else {
         return false;
     };
-    annotation(node, &source.text, KUSTOMIZE_ID).is_none()
+    annotation(input, first.source, node, KUSTOMIZE_ID).is_none()
         && PATH_ANNOTATIONS
             .iter()
-            .any(|k| annotation(node, &source.text, k).is_some())
+            .any(|k| annotation(input, first.source, node, k).is_some())
 }
 
-/// The text of annotation `key` of an item. An item read only as its span (a host taken as it
-/// was parsed) is read again from its text for this.
-fn annotation(node: &Node, text: &str, key: &str) -> Option<String> {
+/// The text of annotation `key` (one of [`KEPT_ANNOTATIONS`]) of item `node` of source
+/// `source`: from its tree, or, for an item taken as it was parsed, from what was kept of it then.
+fn annotation(input: &Input, source: usize, node: &Node, key: &str) -> Option<String> {
     if !node.is_taken() {
-        return node
-            .get("metadata")?
-            .get("annotations")?
-            .get(key)?
-            .as_str()
-            .map(str::to_string);
+        return annotation_of(node, key).map(str::to_string);
     }
-    let span = node.span.clone();
-    let item = text.get(span.clone())?;
-    // The item's first line starts at its column: indent it as the lines after it are.
-    let column = span.start - text[..span.start].rfind(['\n', '\r']).map_or(0, |i| i + 1);
-    let docs = yaml::parse(&format!("{}{item}", " ".repeat(column))).ok()?;
-    let root = &docs.first()?.root;
-    root.get("metadata")?
-        .get("annotations")?
-        .get(key)?
-        .as_str()
-        .map(str::to_string)
+    let kept = input.taken_annotations.get(&(source, node.span.start))?;
+    kept.iter().find(|(k, _)| *k == key).map(|(_, v)| v.clone())
 }
 
 /// The line (from 1) of byte `at` of `text`: CR, LF and CRLF each end a line.
@@ -192,8 +166,11 @@ items:
         assert!(!caller_shows_results(&input, &sources));
     }
 
+    /// A host taken as it was parsed (its tree dropped) keeps the annotations read here: its
+    /// file, and whether the caller shows results, come from them, not from its text parsed
+    /// again (here the text is gone by then).
     #[test]
-    fn a_taken_host_is_read_again_from_its_text() {
+    fn a_taken_host_keeps_its_annotations() {
         let text = "apiVersion: config.kubernetes.io/v1
 kind: ResourceList
 items:
@@ -214,13 +191,31 @@ items:
                 .unwrap();
         let at = &input.items[0];
         assert!(input.node(at).unwrap().is_taken());
+        let gone = [source(STDIN, "")];
         assert_eq!(
-            item_file(&input, at, &sources),
+            item_file(&input, at, &gone),
             Some(FileRef {
                 path: "hosts.yaml".into(),
                 index: Some(1),
                 line: None
             })
+        );
+        assert!(caller_shows_results(&input, &gone));
+        // kustomize's mark is kept too
+        let kustomize = text.replace(
+            "      internal.config.kubernetes.io/index: '1'\n",
+            "      kustomize.config.k8s.io/id: x\n",
+        );
+        let sources = [source(STDIN, &kustomize)];
+        let mut taken = crate::model::Taken::default();
+        let input =
+            super::super::read_taking(&sources, u64::MAX, &mut |s, node| taken.take(s, node))
+                .unwrap();
+        assert!(input.node(&input.items[0]).unwrap().is_taken());
+        assert!(!caller_shows_results(&input, &gone));
+        assert_eq!(
+            item_file(&input, &input.items[0], &gone).map(|f| f.index),
+            Some(None)
         );
     }
 }

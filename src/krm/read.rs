@@ -4,6 +4,7 @@
 use serde_json::Value;
 use thiserror::Error;
 
+use crate::FastMap;
 use crate::results::Finding;
 use crate::yaml::{self, Document, Node, Seg};
 
@@ -62,6 +63,29 @@ pub fn read_config(name: &str, text: &str) -> Result<Value, ConfigFileError> {
     }
 }
 
+/// kpt's annotations for the file an item came from, the current one first (kpt writes both).
+pub const PATH_ANNOTATIONS: [&str; 2] = [
+    "internal.config.kubernetes.io/path",
+    "config.kubernetes.io/path",
+];
+/// kpt's annotations for the item's document in that file.
+pub const INDEX_ANNOTATIONS: [&str; 2] = [
+    "internal.config.kubernetes.io/index",
+    "config.kubernetes.io/index",
+];
+/// The annotation kustomize puts on every item it hands a KRM function.
+pub const KUSTOMIZE_ID: &str = "kustomize.config.k8s.io/id";
+
+/// The annotations this module reads of an item: kept for an item taken as it was parsed
+/// ([`Input::taken_annotations`]); `krm::locate` reads them, whose tree is dropped.
+pub const KEPT_ANNOTATIONS: [&str; 5] = [
+    PATH_ANNOTATIONS[0],
+    PATH_ANNOTATIONS[1],
+    INDEX_ANNOTATIONS[0],
+    INDEX_ANNOTATIONS[1],
+    KUSTOMIZE_ID,
+];
+
 /// Parsed input: the documents of every source, and where the items are.
 #[derive(Debug)]
 pub struct Input {
@@ -74,7 +98,14 @@ pub struct Input {
     pub function_config: Option<Value>,
     /// Problems with the framing itself (a document that is not an object, `items` not a list).
     pub findings: Vec<Finding>,
+    /// The annotations `krm::locate` reads ([`KEPT_ANNOTATIONS`]) of each
+    /// item taken as it was parsed (kept only as its span), by its source and first byte: read
+    /// from its tree before the tree was dropped, so that nothing is parsed again for them.
+    pub taken_annotations: FastMap<(usize, usize), KeptAnnotations>,
 }
+
+/// Annotations of one item by key, those of [`KEPT_ANNOTATIONS`] it has.
+pub type KeptAnnotations = Box<[(&'static str, String)]>;
 
 /// Where one item is.
 #[derive(Debug, Clone)]
@@ -175,8 +206,18 @@ pub fn read_taking(
     take: &mut dyn FnMut(usize, &Node) -> bool,
 ) -> Result<Input, ReadError> {
     let mut docs = Vec::with_capacity(sources.len());
+    let mut taken_annotations = FastMap::default();
     for (i, s) in sources.iter().enumerate() {
-        let mut take_here = |node: &Node| take(i, node);
+        let mut take_here = |node: &Node| {
+            let taken = take(i, node);
+            if taken {
+                let kept = kept_annotations(node);
+                if !kept.is_empty() {
+                    taken_annotations.insert((i, node.span.start), kept);
+                }
+            }
+            taken
+        };
         docs.push(
             yaml::parse_items_taking(&s.text, &SKIP, max_alias_nodes, &mut take_here).map_err(
                 |e| ReadError::NotYaml {
@@ -192,6 +233,7 @@ pub fn read_taking(
         items: Vec::new(),
         function_config: None,
         findings: Vec::new(),
+        taken_annotations,
     };
     if let [only] = input.docs.as_slice()
         && let [doc] = only.as_slice()
@@ -316,4 +358,17 @@ fn read_stream(input: &mut Input, sources: &[Source]) {
             }
         }
     }
+}
+
+/// The text of annotation `key` in an item's tree.
+pub(super) fn annotation_of<'n>(node: &'n Node, key: &str) -> Option<&'n str> {
+    node.get("metadata")?.get("annotations")?.get(key)?.as_str()
+}
+
+/// [`KEPT_ANNOTATIONS`] of an item, read from its tree, for an item about to be taken.
+pub(super) fn kept_annotations(node: &Node) -> KeptAnnotations {
+    KEPT_ANNOTATIONS
+        .iter()
+        .filter_map(|&k| Some((k, annotation_of(node, k)?.to_string())))
+        .collect()
 }

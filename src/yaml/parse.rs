@@ -7,7 +7,6 @@ use std::sync::Arc;
 use granit_parser::{ErrorKind, Event, Parser, ScalarStyle as GStyle, Span, Tag};
 
 use super::text::{break_len, line_col, line_end, line_start, next_line_start, skip_ws_back};
-use crate::FastSet;
 use crate::limits::{DEFAULT_MAX_ALIAS_NODES, MAX_NESTING};
 
 use super::tree::{
@@ -143,7 +142,6 @@ fn build<'t>(
         skipping: 0,
         skipped: false,
         restart: false,
-        strings: FastSet::default(),
         take,
     };
     for event in parser {
@@ -231,15 +229,9 @@ struct Builder<'t> {
     skipped: bool,
     /// An alias was read while skipping: the text must be parsed again, whole.
     restart: bool,
-    /// The short scalar values built so far, each held once ([`Builder::shared`]).
-    strings: FastSet<Arc<str>>,
     /// Who reads items as they are built ([`parse_items_taking`]).
     take: Option<&'t mut dyn FnMut(&Node) -> bool>,
 }
-
-/// Scalars longer than this get a string of their own: the short ones (keys, kinds, names)
-/// are those that repeat.
-const SHARED_MAX: usize = 64;
 
 fn range(span: &Span) -> Range<usize> {
     span.byte_range().unwrap_or(0..0)
@@ -743,29 +735,12 @@ impl Builder<'_> {
         } else {
             value
         };
-        let value = self.shared(value);
+        let value: Arc<str> = Arc::from(value);
         let tag = tag.map(|t| format!("{}{}", t.handle(), t.suffix()).into_boxed_str());
         Ok(Node {
             span,
             kind: NodeKind::Scalar(Scalar { value, style, tag }),
         })
-    }
-
-    /// `value` as a string of the tree: the one built before for an equal short scalar of this
-    /// text, so that what every item writes (keys, `apiVersion`, `kind`, namespaces) is held
-    /// once, and not allocated again for each. A key inside a part not built (built for the
-    /// checks, then dropped) gets its own, so that what is held here is only ever what the tree
-    /// holds.
-    fn shared(&mut self, value: &str) -> Arc<str> {
-        if value.len() > SHARED_MAX || self.skipping > 0 {
-            return Arc::from(value);
-        }
-        if let Some(s) = self.strings.get(value) {
-            return Arc::clone(s);
-        }
-        let s: Arc<str> = Arc::from(value);
-        self.strings.insert(Arc::clone(&s));
-        s
     }
 
     /// Trims a quoted scalar's span to its quotes.

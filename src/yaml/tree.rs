@@ -170,8 +170,8 @@ pub enum ScalarStyle {
 /// A scalar with its decoded value.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Scalar {
-    /// The value after unescaping and folding (an empty plain value is `""`). Shared: the
-    /// parser gives equal short scalars of a text one string (keys repeat in every item).
+    /// The value after unescaping and folding (an empty plain value is `""`). An `Arc`, so
+    /// that a reader can keep it when the tree is dropped ([`Node::as_shared_str`]).
     pub value: Arc<str>,
     /// How it was written.
     pub style: ScalarStyle,
@@ -442,8 +442,8 @@ impl Node {
         self.as_shared_str().map(|s| &**s)
     }
 
-    /// [`Node::as_json_str`], as the tree's own shared string (see [`Scalar::value`]), for a
-    /// reader that keeps it.
+    /// [`Node::as_json_str`], as the tree's own string (see [`Scalar::value`]), for a reader
+    /// that keeps it.
     pub fn as_shared_str(&self) -> Option<&Arc<str>> {
         let s = self.as_scalar()?;
         match s.tag.as_deref() {

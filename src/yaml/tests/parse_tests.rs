@@ -356,30 +356,3 @@ fn as_json_str_agrees_with_to_json() {
     assert_eq!(d.root.get("k").and_then(|n| n.as_json_str()), None);
     assert_eq!(d.root.get("m").and_then(|n| n.as_json_str()), None);
 }
-
-/// Equal short scalars of one text are one string in the tree, whatever their style; a long one
-/// has its own; the values read the same either way.
-#[test]
-fn equal_short_scalars_share_one_string() {
-    let long = "x".repeat(65);
-    let text = format!("kind: a\nb: kind\nc: 'kind'\nd: {long}\ne: {long}\n");
-    let d = doc(&text);
-    let map = d.root.as_map().expect("a mapping");
-    let value = |i: usize| match &map.entries[i].1.kind {
-        NodeKind::Scalar(s) => s.value.clone(),
-        other => panic!("{other:?}"),
-    };
-    let key = match &map.entries[0].0.kind {
-        NodeKind::Scalar(s) => s.value.clone(),
-        other => panic!("{other:?}"),
-    };
-    assert_eq!(&*value(1), "kind");
-    assert!(std::sync::Arc::ptr_eq(&key, &value(1)));
-    assert!(std::sync::Arc::ptr_eq(&key, &value(2)));
-    assert_eq!(value(3), value(4));
-    assert!(!std::sync::Arc::ptr_eq(&value(3), &value(4)));
-    assert_eq!(
-        d.root.to_json(),
-        json!({"kind": "a", "b": "kind", "c": "kind", "d": long, "e": long})
-    );
-}
