@@ -65,7 +65,9 @@ impl Object {
             format!("is {text}, not a string")
         };
         let mut bad_identity = None;
-        let name = match value.at(&["metadata", "name"]) {
+        let metadata = value.get("metadata");
+        let meta = |key: &str| metadata.and_then(|m| m.get(key));
+        let name = match meta("name") {
             None => {
                 bad_identity = Some(("metadata.name", "is missing".to_string()));
                 String::new()
@@ -86,7 +88,7 @@ impl Object {
                 }
             },
         };
-        let ns = match value.at(&["metadata", "namespace"]) {
+        let ns = match meta("namespace") {
             None => None,
             Some(v) => match v.as_str() {
                 Some(s) => Some(s).filter(|s| !s.is_empty()),
@@ -97,8 +99,8 @@ impl Object {
                 }
             },
         };
-        let annotated = value
-            .at(&["metadata", "annotations", LOCAL_CONFIG])
+        let annotated = meta("annotations")
+            .and_then(|a| a.get(LOCAL_CONFIG))
             .is_some_and(|v| v.as_str() == Some("true") || v.as_bool() == Some(true));
         let mut o = Object::identified(index, api_version, kind, name, ns, annotated);
         o.bad_identity = bad_identity;
