@@ -32,6 +32,7 @@ pub mod pool;
 pub mod provider;
 pub mod registry;
 pub mod value;
+pub mod view;
 
 pub use ids::{HostId, ItemId, PoolId};
 pub use index::{Index, Indexed, NotTaken, Taken, index, index_in, index_items};

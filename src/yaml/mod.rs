@@ -24,7 +24,7 @@ mod text;
 mod tree;
 
 #[cfg(test)]
-mod tests;
+pub(crate) mod tests;
 
 pub use edit::{Applied, Change, Edit, EditError, WriteStyle, apply, apply_borrowed, apply_mapped};
 pub use emit::to_yaml_block;

@@ -5,7 +5,7 @@ mod block_style_tests;
 mod edit_tests;
 mod emit_tests;
 mod parse_tests;
-mod prop_tests;
+pub(crate) mod prop_tests;
 mod regression_tests;
 mod simple_read_tests;
 mod size_tests;

@@ -201,7 +201,7 @@ fn leaves(node: &crate::yaml::Node, path: &mut Vec<Seg>, out: &mut Vec<Vec<Seg>>
     }
 }
 
-fn yamlish() -> impl Strategy<Value = String> {
+pub(crate) fn yamlish() -> impl Strategy<Value = String> {
     let line = prop_oneof![
         "[a-c]{1,2}: [a-c0-9 ]{0,4}",
         "  [a-c]{1,2}: [a-c0-9]{0,3}",
@@ -627,7 +627,7 @@ fn g_item(g: &G, col: usize, out: &mut String, comment: bool) {
     }
 }
 
-fn g_doc() -> impl Strategy<Value = String> {
+pub(crate) fn g_doc() -> impl Strategy<Value = String> {
     (
         prop::collection::vec(("[a-e]", g_node()), 1..5),
         any::<bool>(),
