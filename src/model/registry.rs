@@ -16,8 +16,14 @@
 use super::cluster::CLUSTER_GROUP;
 use super::cluster_class::ClusterClass;
 use super::index::{Index, NotTaken, Taken, index_items};
+use super::ip_address::IpAddress;
+use super::ip_claim::IpClaim;
+use super::metal3_data::Metal3Data;
+use super::metal3_data_claim::Metal3DataClaim;
+use super::metal3_machine::Metal3Machine;
 use super::objects::{Objects, Read};
 use super::provider::OPERATOR_GROUP;
+use super::view::View;
 use super::{BMO_GROUP, CAPM3_GROUP, IPAM_GROUP, IPREUSE_GROUP, Object, group_of};
 use crate::results::Finding;
 use crate::yaml::Node;
@@ -48,6 +54,11 @@ pub struct Model {
     /// readers of the kinds not yet held by kind read.
     pub values: Vec<Value>,
     pub cluster_classes: Objects<ClusterClass>,
+    pub ip_claims: Objects<IpClaim>,
+    pub ip_addresses: Objects<IpAddress>,
+    pub metal3_data: Objects<Metal3Data>,
+    pub metal3_data_claims: Objects<Metal3DataClaim>,
+    pub metal3_machines: Objects<Metal3Machine>,
 }
 
 impl Model {
@@ -63,7 +74,7 @@ impl Model {
             index,
             ..Model::default()
         };
-        read_all(&mut model, &values);
+        read_all(&mut model, items);
         model.values = values;
         Ok(model)
     }
@@ -77,9 +88,9 @@ impl Model {
     }
 }
 
-/// A kind's reader: reads `object` (its value) into its kind's place in the model, with the
-/// results of reading it ([`super::objects::Read`]).
-pub type Reader = fn(&Object, &Value, &mut Model);
+/// A kind's reader: reads `object` (a view of its tree) into its kind's place in the model, with
+/// the results of reading it ([`super::objects::Read`]).
+pub type Reader = fn(&Object, View<'_>, &mut Model);
 
 /// A kind the function reads.
 #[derive(Debug, Clone, Copy)]
@@ -123,18 +134,32 @@ pub const KINDS: &[Kind] = &[
         read: None,
     },
     Kind::all(IPAM_GROUP, "IPPool"),
-    Kind::all(IPAM_GROUP, "IPClaim"),
-    Kind::all(IPAM_GROUP, "IPAddress"),
+    Kind::all(IPAM_GROUP, "IPClaim")
+        .read_by(|o, v, m| m.ip_claims.push(Read::of(o, |_| Some(IpClaim::read(o, v))))),
+    Kind::all(IPAM_GROUP, "IPAddress").read_by(|o, v, m| {
+        m.ip_addresses
+            .push(Read::of(o, |f| IpAddress::read(o, v, f)))
+    }),
     Kind::all(CAPM3_GROUP, "Metal3Cluster"),
-    Kind::all(CAPM3_GROUP, "Metal3Data"),
-    Kind::all(CAPM3_GROUP, "Metal3DataClaim"),
+    Kind::all(CAPM3_GROUP, "Metal3Data").read_by(|o, v, m| {
+        m.metal3_data
+            .push(Read::of(o, |_| Some(Metal3Data::read(o, v))))
+    }),
+    Kind::all(CAPM3_GROUP, "Metal3DataClaim").read_by(|o, v, m| {
+        m.metal3_data_claims
+            .push(Read::of(o, |f| Metal3DataClaim::read(o, v, f)))
+    }),
     Kind::all(CAPM3_GROUP, "Metal3DataTemplate"),
-    Kind::all(CAPM3_GROUP, "Metal3Machine"),
+    Kind::all(CAPM3_GROUP, "Metal3Machine").read_by(|o, v, m| {
+        m.metal3_machines
+            .push(Read::of(o, |f| Metal3Machine::read(o, v, f)))
+    }),
     Kind::all(CAPM3_GROUP, "Metal3MachineTemplate"),
     Kind::all(CLUSTER_GROUP, "Cluster"),
     Kind::all(CLUSTER_GROUP, "ClusterClass").read_by(|o, v, m| {
+        let value = serde_json::to_value(v).unwrap_or_default();
         m.cluster_classes
-            .push(Read::of(o, |_| Some(ClusterClass::read(o, v))))
+            .push(Read::of(o, |_| Some(ClusterClass::read(o, &value))))
     }),
     Kind::all(OPERATOR_GROUP, "InfrastructureProvider"),
     Kind::all("apps", "Deployment"),
@@ -255,8 +280,8 @@ fn keep_keys(value: Value, keys: &[&str]) -> Value {
 }
 
 /// Reads every object of `model`'s index whose kind has a reader, in input order, from its
-/// value in `values`.
-pub fn read_all(model: &mut Model, values: &[Value]) {
+/// node in `items` (each with its source; see [`super::index_items`]).
+pub fn read_all(model: &mut Model, items: &[(usize, &Node)]) {
     let objects: Vec<std::sync::Arc<Object>> = model
         .index
         .objects
@@ -267,8 +292,8 @@ pub fn read_all(model: &mut Model, values: &[Value]) {
         .collect();
     for o in objects {
         let read = kind_of(&o.api_version, &o.kind).and_then(|k| k.read);
-        if let (Some(read), Some(value)) = (read, values.get(o.index.0)) {
-            read(&o, value, model);
+        if let (Some(read), Some((_, node))) = (read, items.get(o.index.0)) {
+            read(&o, View::new(node), model);
         }
     }
 }

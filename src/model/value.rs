@@ -7,6 +7,7 @@ use serde_json::Value;
 use super::json::kind_of;
 pub use super::json::{at, is_template, scalar_text, str_at, string_map};
 use super::object::{Object, skipped_for_template};
+use super::view::View;
 use crate::results::Finding;
 
 /// A problem with an object was reported: an error naming its field, or a warning that skips
@@ -20,7 +21,7 @@ pub struct Reported;
 /// that skips the object (SPEC §3); both are `Err(Reported)`.
 pub fn read_text(
     object: &Object,
-    value: &Value,
+    view: View<'_>,
     path: &[&str],
     findings: &mut Vec<Finding>,
 ) -> Result<Option<String>, Reported> {
@@ -30,10 +31,51 @@ pub fn read_text(
             .collect::<Vec<_>>()
             .join(".")
     };
-    read_found(object, at(value, path), field, findings)
+    read_viewed(object, view.at(path), field, findings)
 }
 
 /// [`read_text`] of a value found already, `field` naming where it was found.
+pub fn read_viewed(
+    object: &Object,
+    found: Option<View<'_>>,
+    field: impl Fn() -> String,
+    findings: &mut Vec<Finding>,
+) -> Result<Option<String>, Reported> {
+    let Some(found) = found.filter(|v| !v.is_null()) else {
+        return Ok(None);
+    };
+    match found.as_str() {
+        Some("") => Ok(None),
+        Some(s) if is_template(s) => {
+            findings.push(skipped_for_template(object, &field(), s));
+            Err(Reported)
+        }
+        Some(s) => Ok(Some(s.to_owned())),
+        None => {
+            findings.push(
+                Finding::error(format!(
+                    "{}: {} is {}, not a string; fix it, or leave the {} out of the input",
+                    object.display(),
+                    field(),
+                    found.kind_of(),
+                    object.kind
+                ))
+                .on(object.resource_ref())
+                .at(field()),
+            );
+            Err(Reported)
+        }
+    }
+}
+
+/// The node of a JSON value (JSON is YAML), for the tests of readers that read a [`View`].
+#[cfg(test)]
+pub fn node_of(value: &Value) -> crate::yaml::Node {
+    let mut docs = crate::yaml::parse(&value.to_string()).expect("JSON is YAML");
+    docs.remove(0).root
+}
+
+/// [`read_viewed`] of a JSON value (the readers not yet reading a [`View`]).
 pub fn read_found(
     object: &Object,
     found: Option<&Value>,
@@ -76,9 +118,15 @@ mod tests {
             "metadata": {"name": "m", "namespace": "ns", "annotations": {
                 "metal3.io/BareMetalHost": ["ns/h"], "a": "", "t": "${HOST}", "ok": "ns/h"}}});
         let object = Object::read(crate::model::ItemId(0), &v).expect("an object");
+        let node = node_of(&v);
         let mut findings = Vec::new();
         let read = |key: &str, findings: &mut Vec<Finding>| {
-            read_text(&object, &v, &["metadata", "annotations", key], findings)
+            read_text(
+                &object,
+                View::new(&node),
+                &["metadata", "annotations", key],
+                findings,
+            )
         };
         assert_eq!(read("ok", &mut findings), Ok(Some("ns/h".into())));
         assert_eq!(read("a", &mut findings), Ok(None));

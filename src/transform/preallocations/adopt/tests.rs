@@ -5,7 +5,6 @@ use serde_json::{Value, json};
 
 use super::*;
 use crate::fixtures;
-use crate::model;
 use crate::model::{HostId, PoolId};
 
 const NS: &str = "lab";
@@ -17,6 +16,16 @@ fn value(text: &str) -> Value {
     let docs = crate::yaml::parse(text).expect("test YAML parses");
     assert_eq!(docs.len(), 1, "one object: {text}");
     docs[0].root.to_json()
+}
+
+/// The model of the items `values` (each parsed from its JSON text: JSON is YAML).
+fn model_of(values: &[Value], findings: &mut Vec<Finding>) -> Model {
+    let docs: Vec<crate::yaml::Document> = values
+        .iter()
+        .flat_map(|v| crate::yaml::parse(&v.to_string()).expect("JSON is YAML"))
+        .collect();
+    let nodes: Vec<&crate::yaml::Node> = docs.iter().map(|d| &d.root).collect();
+    Model::of_nodes(&nodes, findings)
 }
 
 fn pool(name: &str) -> Value {
@@ -189,12 +198,12 @@ impl Run {
 
 fn run(values: &[Value]) -> Run {
     let mut findings = Vec::new();
-    let idx = model::index(values, &mut findings);
+    let model = model_of(values, &mut findings);
     assert!(findings.is_empty(), "the fixture is clean: {findings:?}");
-    let managed: Vec<PoolId> = PoolId::all(idx.pools.len()).collect();
-    let adoption = adopt(&idx, values, &managed, &mut findings);
+    let managed: Vec<PoolId> = PoolId::all(model.index.pools.len()).collect();
+    let adoption = adopt(&model, &managed, &mut findings);
     Run {
-        idx,
+        idx: model.index,
         adoption,
         findings,
     }
@@ -780,13 +789,14 @@ fn ip_addresses_of_unmanaged_or_missing_pools_are_not_read() {
     );
     values.push(pool("bmc"));
     let mut findings = Vec::new();
-    let idx = model::index(&values, &mut findings);
-    let prov = idx
+    let model = model_of(&values, &mut findings);
+    let prov = model
+        .index
         .pools
         .iter()
         .position(|p| p.name() == "prov")
         .expect("prov");
-    let adoption = adopt(&idx, &values, &[PoolId(prov)], &mut findings);
+    let adoption = adopt(&model, &[PoolId(prov)], &mut findings);
     assert!(findings.is_empty(), "{findings:?}");
     assert!(adoption.pins.is_empty());
     assert!(adoption.pools.is_empty());
