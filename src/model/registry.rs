@@ -15,6 +15,8 @@
 
 use super::cluster::CLUSTER_GROUP;
 use super::cluster_class::ClusterClass;
+use super::config_data::ConfigData;
+use super::deployment::Deployment;
 use super::index::{Index, NotTaken, Taken, index_items};
 use super::ip_address::IpAddress;
 use super::ip_claim::IpClaim;
@@ -22,7 +24,7 @@ use super::metal3_data::Metal3Data;
 use super::metal3_data_claim::Metal3DataClaim;
 use super::metal3_machine::Metal3Machine;
 use super::objects::{Objects, Read};
-use super::provider::OPERATOR_GROUP;
+use super::provider::{OPERATOR_GROUP, Provider};
 use super::view::View;
 use super::{BMO_GROUP, CAPM3_GROUP, IPAM_GROUP, IPREUSE_GROUP, Object, group_of};
 use crate::results::Finding;
@@ -59,6 +61,10 @@ pub struct Model {
     pub metal3_data: Objects<Metal3Data>,
     pub metal3_data_claims: Objects<Metal3DataClaim>,
     pub metal3_machines: Objects<Metal3Machine>,
+    pub deployments: Objects<Deployment>,
+    /// ConfigMaps and Secrets.
+    pub config_data: Objects<ConfigData>,
+    pub providers: Objects<Provider>,
 }
 
 impl Model {
@@ -161,13 +167,25 @@ pub const KINDS: &[Kind] = &[
         m.cluster_classes
             .push(Read::of(o, |_| Some(ClusterClass::read(o, &value))))
     }),
-    Kind::all(OPERATOR_GROUP, "InfrastructureProvider"),
-    Kind::all("apps", "Deployment"),
-    Kind::all("", "ConfigMap"),
-    Kind::all("", "Secret"),
+    Kind::all(OPERATOR_GROUP, "InfrastructureProvider").read_by(|o, v, m| {
+        m.providers
+            .push(Read::of(o, |f| Some(Provider::read(o, v, f))))
+    }),
+    Kind::all("apps", "Deployment").read_by(|o, v, m| {
+        m.deployments
+            .push(Read::of(o, |f| Some(Deployment::read(o, v, f))))
+    }),
+    Kind::all("", "ConfigMap").read_by(read_config_data),
+    Kind::all("", "Secret").read_by(read_config_data),
     // the config among the inputs (SPEC §1), read whole by `config::ConfigItem`
     Kind::all(IPREUSE_GROUP, "IPReuse"),
 ];
+
+/// A ConfigMap's or Secret's reader.
+fn read_config_data(o: &Object, v: View<'_>, m: &mut Model) {
+    m.config_data
+        .push(Read::of(o, |f| Some(ConfigData::read(o, v, f))))
+}
 
 /// The fields of every item that are read whatever its kind.
 const IDENTITY: [&str; 3] = ["apiVersion", "kind", "metadata"];
