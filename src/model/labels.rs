@@ -25,7 +25,7 @@ pub type Labels = BTreeMap<String, LabelValue>;
 
 /// Reads `metadata.labels`. `None`, with an error, when it is there but not a mapping; with a
 /// warning when a value is an unrendered template (the object is then skipped, SPEC §3).
-pub fn read(object: &Object, view: View<'_>, findings: &mut Vec<Finding>) -> Option<Labels> {
+pub(super) fn read(object: &Object, view: View<'_>, findings: &mut Vec<Finding>) -> Option<Labels> {
     let labels = match view.at(&["metadata", "labels"]) {
         None => return Some(Labels::new()),
         Some(v) if v.is_null() => return Some(Labels::new()),

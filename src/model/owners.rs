@@ -25,7 +25,7 @@ pub struct Owner {
 /// an error naming the field when the list or one of those entries has a value of the wrong
 /// type, or with a warning when such an owner's name is an unrendered template (the object is
 /// skipped). Entries of other kinds and groups are not read.
-pub fn read(
+pub(super) fn read(
     object: &Object,
     view: View<'_>,
     kind: &str,

@@ -19,7 +19,7 @@ pub struct Reported;
 /// absent, `null` or empty. A value that is not a string is an error naming the object and the
 /// field (`metadata.annotations.[metal3.io/BareMetalHost]`); an unrendered template is a warning
 /// that skips the object (SPEC §3); both are `Err(Reported)`.
-pub fn read_text(
+pub(super) fn read_text(
     object: &Object,
     view: View<'_>,
     path: &[&str],
@@ -35,7 +35,7 @@ pub fn read_text(
 }
 
 /// [`read_text`] of a value found already, `field` naming where it was found.
-pub fn read_viewed(
+pub(super) fn read_viewed(
     object: &Object,
     found: Option<View<'_>>,
     field: impl Fn() -> String,
