@@ -283,9 +283,7 @@ fn config_items(
         .zip(nodes)
         .filter(|(_, node)| node.get("kind").and_then(Node::as_str) == Some("IPReuse"))
         .filter_map(|(at, node)| {
-            config::ConfigItem::read(model::registry::item_value(node), || {
-                input.place(at, sources)
-            })
+            config::ConfigItem::read(node.to_json(), || input.place(at, sources))
         })
         .collect()
 }
@@ -583,14 +581,7 @@ mod tests {
         assert_eq!(nodes.len(), 2);
         assert!(!nodes[0].is_taken() && nodes[1].is_taken());
         let items: Vec<(usize, &Node)> = nodes.iter().map(|n| (0, *n)).collect();
-        let (index, _) = model::index_items(
-            &items,
-            taken,
-            None,
-            model::registry::item_value,
-            &mut Vec::new(),
-        )
-        .expect("read");
+        let index = model::index_items(&items, taken, None, &mut Vec::new()).expect("read");
         let gone = [Source {
             name: "-".into(),
             text: String::new(),

@@ -34,8 +34,8 @@ mod tests {
 
     fn object(api_version: &str, kind: &str) -> Object {
         let v = json!({"apiVersion": api_version, "kind": kind, "metadata": {"name": "c"}});
-        let doc = crate::model::view::tree_of(&v);
-        Object::read(crate::model::ItemId(0), View::new(&doc.root)).unwrap()
+        let doc = crate::model::view::node_of(&v);
+        Object::read(crate::model::ItemId(0), View::new(&doc)).unwrap()
     }
 
     #[test]
@@ -52,8 +52,8 @@ mod tests {
     #[test]
     fn only_an_address_is_an_endpoint() {
         let of = |v: Value| {
-            let doc = crate::model::view::tree_of(&v);
-            endpoint(View::new(&doc.root)).map(str::to_owned)
+            let doc = crate::model::view::node_of(&v);
+            endpoint(View::new(&doc)).map(str::to_owned)
         };
         let with = |host: Value| {
             of(json!({"spec": {"controlPlaneEndpoint": {"host": host, "port": 6443}}}))

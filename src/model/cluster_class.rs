@@ -220,9 +220,9 @@ mod tests {
         let v = json!({"apiVersion": "cluster.x-k8s.io/v1beta1", "kind": "ClusterClass",
                        "metadata": {"name": "cc", "namespace": "m"}, "spec": spec});
         // JSON is YAML: the class as the model reads it, from its parsed tree
-        let doc = crate::model::view::tree_of(&v);
-        let o = Object::read(crate::model::ItemId(0), View::new(&doc.root)).expect("an object");
-        ClusterClass::read(&o, View::new(&doc.root))
+        let doc = crate::model::view::node_of(&v);
+        let o = Object::read(crate::model::ItemId(0), View::new(&doc)).expect("an object");
+        ClusterClass::read(&o, View::new(&doc))
     }
 
     #[test]

@@ -5,13 +5,11 @@
 //! field holds a value it cannot read. Values are decoded only when asked for: a Secret of
 //! certificates costs nothing.
 
+use super::Object;
+use super::view::View;
+use crate::results::Finding;
 use base64::Engine as _;
 use base64::engine::general_purpose::STANDARD;
-use serde_json::Value;
-
-use super::Object;
-use super::value::scalar_text;
-use crate::results::Finding;
 
 /// A ConfigMap or Secret as the controller flag reads it.
 #[derive(Debug, Clone)]
@@ -80,25 +78,25 @@ pub fn encode_base64(text: &str) -> String {
 impl ConfigData {
     /// Reads a ConfigMap or Secret; a `data` or `stringData` that is not a mapping is a warning
     /// naming the field, and is left out.
-    pub fn read(object: &Object, value: &Value, findings: &mut Vec<Finding>) -> ConfigData {
+    /// Read by the registry ([`super::registry::KINDS`]).
+    pub(super) fn read(object: &Object, view: View<'_>, findings: &mut Vec<Finding>) -> ConfigData {
         let secret = &*object.kind == "Secret";
         let mut map = |field: &'static str, base64: bool| -> Option<DataMap> {
-            match value.get(field) {
-                None | Some(Value::Null) => None,
-                Some(Value::Object(m)) => Some(DataMap {
+            let found = view.get(field).filter(|v| !v.is_null())?;
+            match found.entries() {
+                Some(entries) => Some(DataMap {
                     field,
                     base64,
-                    entries: m
-                        .iter()
+                    entries: entries
                         .map(|(k, v)| DataEntry {
-                            key: k.clone(),
-                            raw: scalar_text(v),
+                            key: k.into_owned(),
+                            raw: v.scalar_text(),
                             is_string: v.is_string(),
                             base64,
                         })
                         .collect(),
                 }),
-                Some(_) => {
+                None => {
                     findings.push(
                         Finding::warning(format!(
                             "{}: {field} is not a mapping of keys to values; ipreuse does not look \
@@ -141,7 +139,10 @@ mod tests {
         let value = docs[0].root.to_json();
         let object = Object::of_json(crate::model::ItemId(0), &value).expect("an object");
         let mut findings = Vec::new();
-        (ConfigData::read(&object, &value, &mut findings), findings)
+        (
+            ConfigData::read(&object, View::new(&docs[0].root), &mut findings),
+            findings,
+        )
     }
 
     #[test]

@@ -8,10 +8,8 @@
 
 use std::collections::BTreeMap;
 
-use serde_json::Value;
-
 use super::Object;
-use super::value::{at, string_map};
+use super::view::View;
 use crate::results::Finding;
 
 /// Path from a Deployment's root to its pod template's containers.
@@ -76,7 +74,8 @@ impl Container {
 
 impl Deployment {
     /// Reads a Deployment; bad shapes are warnings naming the field (see the module doc).
-    pub fn read(object: &Object, value: &Value, findings: &mut Vec<Finding>) -> Deployment {
+    /// Read by the registry ([`super::registry::KINDS`]).
+    pub(super) fn read(object: &Object, view: View<'_>, findings: &mut Vec<Finding>) -> Deployment {
         let mut warn = |field: String, what: &str| {
             findings.push(
                 Finding::warning(format!(
@@ -88,55 +87,60 @@ impl Deployment {
             );
         };
         let mut containers = Vec::new();
-        match at(value, &CONTAINERS) {
-            None | Some(Value::Null) => {}
-            Some(Value::Array(items)) => {
-                for (index, c) in items.iter().enumerate() {
-                    let field = format!("{}[{index}]", CONTAINERS.join("."));
-                    if !c.is_object() {
-                        warn(field, "is not a mapping");
-                        continue;
-                    }
-                    let string = |key: &str| c.get(key).and_then(Value::as_str).map(String::from);
-                    let mut unreadable = false;
-                    let mut list = |key: &str| match c.get(key) {
-                        None | Some(Value::Null) => None,
-                        Some(Value::Array(items)) => {
+        match view.at(&CONTAINERS).filter(|v| !v.is_null()) {
+            None => {}
+            Some(list) => match list.as_seq() {
+                Some(items) => {
+                    for (index, c) in items.enumerate() {
+                        let field = format!("{}[{index}]", CONTAINERS.join("."));
+                        if !c.is_object() {
+                            warn(field, "is not a mapping");
+                            continue;
+                        }
+                        let string =
+                            |key: &str| c.get(key).and_then(View::as_str).map(String::from);
+                        let mut unreadable = false;
+                        let mut list = |key: &str| {
+                            let written = c.get(key).filter(|v| !v.is_null())?;
+                            let Some(items) = written.as_seq() else {
+                                warn(format!("{field}.{key}"), "is not a list of strings");
+                                unreadable = true;
+                                return None;
+                            };
+                            let len = items.len();
                             let mut strings = Vec::new();
-                            for (i, item) in items.iter().enumerate() {
-                                match item {
-                                    Value::String(s) => strings.push((i, s.clone())),
-                                    _ => warn(format!("{field}.{key}[{i}]"), "is not a string"),
+                            for (i, item) in items.enumerate() {
+                                match item.as_str() {
+                                    Some(s) => strings.push((i, s.to_owned())),
+                                    None => warn(format!("{field}.{key}[{i}]"), "is not a string"),
                                 }
                             }
                             Some(ArgList {
                                 items: strings,
-                                len: items.len(),
+                                len,
                             })
-                        }
-                        Some(_) => {
-                            warn(format!("{field}.{key}"), "is not a list of strings");
-                            unreadable = true;
-                            None
-                        }
-                    };
-                    let command = list("command");
-                    let args = list("args");
-                    containers.push(Container {
-                        index,
-                        name: string("name"),
-                        image: string("image"),
-                        command,
-                        args,
-                        unreadable,
-                    });
+                        };
+                        let command = list("command");
+                        let args = list("args");
+                        containers.push(Container {
+                            index,
+                            name: string("name"),
+                            image: string("image"),
+                            command,
+                            args,
+                            unreadable,
+                        });
+                    }
                 }
-            }
-            Some(_) => warn(CONTAINERS.join("."), "is not a list of containers"),
+                None => warn(CONTAINERS.join("."), "is not a list of containers"),
+            },
         }
         Deployment {
             object: object.clone(),
-            labels: string_map(value, &["metadata", "labels"])
+            labels: view
+                .at(&["metadata", "labels"])
+                .map(View::string_map)
+                .unwrap_or_default()
                 .into_iter()
                 .collect(),
             containers,

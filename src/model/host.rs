@@ -3,7 +3,7 @@
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
-use super::value::{Reported, is_template, text_found};
+use super::value::{Reported, is_template, read_viewed};
 use super::view::View;
 use super::{Object, skipped_for_template};
 use crate::results::Finding;
@@ -178,7 +178,7 @@ fn consumer_of(object: &Object, found: Option<View<'_>>) -> Consumer {
     }
     let text = |key: &str| {
         let mut problem = Vec::new();
-        let read = text_found(
+        let read = read_viewed(
             object,
             consumer.get(key),
             || format!("spec.consumerRef.{key}"),
@@ -201,8 +201,8 @@ mod tests {
     fn consumer(spec: Value) -> (Result<Option<ConsumerRef>, Reported>, Vec<Finding>) {
         let v = json!({"apiVersion": "metal3.io/v1alpha1", "kind": "BareMetalHost",
             "metadata": {"name": "node-1", "namespace": "lab"}, "spec": spec});
-        let doc = crate::model::view::tree_of(&v);
-        let view = View::new(&doc.root);
+        let doc = crate::model::view::node_of(&v);
+        let view = View::new(&doc);
         let object = Object::read(crate::model::ItemId(0), view).expect("an object");
         let mut findings = Vec::new();
         let host = Host::read(&Arc::new(object), view, &mut findings).expect("a host");

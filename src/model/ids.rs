@@ -4,8 +4,6 @@
 //! A leaf below the readers: `Vec<Host>` and `Vec<Pool>` are indexed by their ids (`indexes!`)
 //! where `Host` and `Pool` are defined, so that this module knows no reader.
 
-use serde_json::Value;
-
 /// `impl Index<$id> for Vec<$of>`: an id indexes only its own list.
 macro_rules! indexes {
     ($name:ty => $of:ty) => {
@@ -39,7 +37,6 @@ id!(
     /// [`super::Index::objects`]). Edits name the item they change by it.
     ItemId
 );
-indexes!(ItemId => Value);
 id!(
     /// A BareMetalHost: its position in [`super::Index::hosts`] (`Vec<Host>` is indexed by it in
     /// `host.rs`).

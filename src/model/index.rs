@@ -7,8 +7,6 @@ use std::collections::BTreeMap;
 use std::hash::BuildHasher;
 use std::sync::Arc;
 
-use serde_json::Value;
-
 use super::ids::ItemId;
 use super::object::Object;
 use super::view::View;
@@ -128,20 +126,15 @@ pub struct NotTaken {
 /// items without `metadata.namespace` are read as in `default_namespace` (the config's
 /// `defaultNamespace`; `None`: `default`). A host `taken` as the input was parsed is read
 /// from there, so the trees of thousands of hosts are never held at once.
-///
-/// Also the items' JSON values as `value_of` makes them, by input position, for the readers
-/// not yet reading trees (`null` for hosts).
 pub fn index_items(
     items: &[(usize, &Node)],
     taken: Taken,
     default_namespace: Option<&str>,
-    value_of: impl Fn(&Node) -> Value,
     findings: &mut Vec<Finding>,
-) -> Result<(Index, Vec<Value>), NotTaken> {
+) -> Result<Index, NotTaken> {
     let mut reading = Reading::new(items.len(), default_namespace);
     // most hosts are taken: room for them at once, rather than doubling through them
     reading.idx.hosts.reserve_exact(taken.0.len());
-    let mut kept = Vec::with_capacity(items.len());
     // Both in the order of the text: a merge of the two lists.
     let mut taken = taken.0.into_iter().peekable();
     for (i, &(source, node)) in items.iter().enumerate() {
@@ -153,20 +146,14 @@ pub fn index_items(
                 // not shared yet: set in place
                 Arc::make_mut(&mut host.object).index = ItemId(i);
                 reading.host(host, findings);
-                kept.push(Value::Null);
                 continue;
             }
             _ if node.is_taken() => return Err(NotTaken { item: ItemId(i) }),
             _ => {}
         }
-        let kind = reading.item(i, View::new(node), findings);
-        kept.push(if kind == Some(Indexed::Host) {
-            Value::Null
-        } else {
-            value_of(node)
-        });
+        reading.item(i, View::new(node), findings);
     }
-    Ok((reading.finish(findings), kept))
+    Ok(reading.finish(findings))
 }
 
 /// An index being built, item by item.
@@ -507,23 +494,16 @@ fn never_meet(idx: &Index, default_namespace: Option<&str>) -> Vec<Finding> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::{registry, yaml_files};
+    use crate::model::yaml_files;
 
     /// [`index_items`] of nodes of one source, none of them taken.
-    fn index_nodes(nodes: &[&Node], findings: &mut Vec<Finding>) -> (Index, Vec<Value>) {
+    fn index_nodes(nodes: &[&Node], findings: &mut Vec<Finding>) -> Index {
         let items: Vec<(usize, &Node)> = nodes.iter().map(|&n| (0, n)).collect();
-        index_items(
-            &items,
-            Taken::default(),
-            None,
-            registry::item_value,
-            findings,
-        )
-        .expect("nothing is taken")
+        index_items(&items, Taken::default(), None, findings).expect("nothing is taken")
     }
 
     /// The hosts taken as they are parsed read as those read from their trees once the input
-    /// is parsed, in every spelling, and no host's value is kept.
+    /// is parsed, in every spelling.
     #[test]
     fn hosts_taken_as_parsed_read_as_hosts_read_later() {
         let host = |meta: &str, rest: &str| {
@@ -576,7 +556,7 @@ mod tests {
             .map(|at| plain.node(at).expect("item"))
             .collect();
         let mut f1 = Vec::new();
-        let (later, kept) = index_nodes(&nodes, &mut f1);
+        let later = index_nodes(&nodes, &mut f1);
         let mut taken = Taken::default();
         let lean =
             crate::krm::read_taking(&sources, 1000, &mut |s, n| taken.take(s, n)).expect("reads");
@@ -585,17 +565,10 @@ mod tests {
             .collect();
         let n_taken = items.iter().filter(|(_, n)| n.is_taken()).count();
         let mut f2 = Vec::new();
-        let (early, _) = index_items(&items, taken, None, registry::item_value, &mut f2)
-            .expect("every host taken is read");
+        let early = index_items(&items, taken, None, &mut f2).expect("every host taken is read");
         assert_same_index(&"taken", (&early, &f2), (&later, &f1));
         assert_eq!(format!("{:?}", early.pools), format!("{:?}", later.pools));
         assert!(f1.iter().any(|f| f.message.contains("appears twice")));
-        // no host's value is kept, whether it was taken or read from its tree
-        assert_eq!(kept.len(), nodes.len());
-        for (i, k) in kept.iter().enumerate() {
-            let read_host = later.hosts.iter().any(|h| h.object.index.0 == i);
-            assert_eq!(k.is_null(), read_host || nodes[i].is_null(), "item {i}");
-        }
         // Most of these hosts are taken as they are parsed; those whose reading reports
         // something (a template, local config, a bad consumerRef, a bad identity) are not.
         assert!(n_taken >= 8 && n_taken < later.hosts.len(), "{n_taken}");
@@ -661,9 +634,8 @@ mod tests {
                 .collect();
             taken_hosts += nodes.iter().filter(|(_, n)| n.is_taken()).count();
             let (mut f1, mut f2) = (Vec::new(), Vec::new());
-            let (whole, _) = index_nodes(&all, &mut f1);
-            let (read, _) = index_items(&nodes, taken, None, registry::item_value, &mut f2)
-                .expect("every host taken is read");
+            let whole = index_nodes(&all, &mut f1);
+            let read = index_items(&nodes, taken, None, &mut f2).expect("every host taken is read");
             assert_same_index(&at, (&whole, &f1), (&read, &f2));
         }
         assert!(taken_hosts > 50, "{taken_hosts} hosts taken");
@@ -692,8 +664,7 @@ mod tests {
         let nodes: Vec<(usize, &Node)> = (input.items.iter())
             .map(|at| (at.source, input.node(at).expect("item")))
             .collect();
-        let (idx, _) =
-            index_items(&nodes, taken, None, registry::item_value, &mut Vec::new()).expect("read");
+        let idx = index_items(&nodes, taken, None, &mut Vec::new()).expect("read");
         let [a, b] = [&idx.hosts[0], &idx.hosts[1]];
         assert_eq!((a.name(), b.name()), ("h1", "h2"));
         for (i, h) in [a, b].into_iter().enumerate() {
@@ -718,35 +689,13 @@ mod tests {
         let node = input.node(&input.items[0]).expect("item");
         assert!(node.is_taken());
         let mut findings = Vec::new();
-        let lost = index_items(
-            &[(0, node)],
-            Taken::default(),
-            None,
-            registry::item_value,
-            &mut findings,
-        );
+        let lost = index_items(&[(0, node)], Taken::default(), None, &mut findings);
         assert_eq!(lost.err(), Some(NotTaken { item: ItemId(0) }));
         // from another source, or another place, it is not this item's either
         let mut elsewhere = Taken(taken.0.clone());
         elsewhere.0[0].0.0 = 1;
-        assert!(
-            index_items(
-                &[(0, node)],
-                elsewhere,
-                None,
-                registry::item_value,
-                &mut findings
-            )
-            .is_err()
-        );
-        let (read, _) = index_items(
-            &[(0, node)],
-            taken,
-            None,
-            registry::item_value,
-            &mut findings,
-        )
-        .expect("read");
+        assert!(index_items(&[(0, node)], elsewhere, None, &mut findings).is_err());
+        let read = index_items(&[(0, node)], taken, None, &mut findings).expect("read");
         assert_eq!(read.hosts.len(), 1);
         assert_eq!(read.hosts[0].object.index, ItemId(0));
     }
@@ -774,21 +723,13 @@ mod tests {
         // a merge key is read as parsed; a consumerRef adoption would refuse is not
         assert!(nodes[0].1.is_taken() && !nodes[1].1.is_taken());
         let (mut f1, mut f2) = (Vec::new(), Vec::new());
-        let (taken_read, _) =
-            index_items(&nodes, taken, Some("metal3"), registry::item_value, &mut f1)
-                .expect("read");
+        let taken_read = index_items(&nodes, taken, Some("metal3"), &mut f1).expect("read");
         let plain = crate::krm::read(&sources).expect("reads");
         let untaken: Vec<(usize, &Node)> = (plain.items.iter())
             .map(|at| (at.source, plain.node(at).expect("item")))
             .collect();
-        let (from_trees, _) = index_items(
-            &untaken,
-            Taken::default(),
-            Some("metal3"),
-            registry::item_value,
-            &mut f2,
-        )
-        .expect("read");
+        let from_trees =
+            index_items(&untaken, Taken::default(), Some("metal3"), &mut f2).expect("read");
         assert_same_index(&"taken", (&taken_read, &f1), (&from_trees, &f2));
         let placed: Vec<(&str, &str, bool)> = (taken_read.hosts.iter())
             .map(|h| {

@@ -6,10 +6,9 @@
 //! the IPClaim it was made for, `spec.pool.name` the IPPool. A pool's
 //! `status.indexes` is rebuilt from these objects on every reconcile.
 
-use serde_json::Value;
-
 use super::Object;
 use super::value::read_text;
+use super::view::View;
 use crate::results::Finding;
 
 /// An IPAddress as the function reads it.
@@ -27,8 +26,13 @@ pub struct IpAddress {
 impl IpAddress {
     /// Reads an IPAddress; `None` with an error naming the field when a value it reads is not a
     /// string, or with a warning when it is an unrendered template (the object is skipped).
-    pub fn read(object: &Object, value: &Value, findings: &mut Vec<Finding>) -> Option<IpAddress> {
-        let mut text = |path: &[&str]| read_text(object, value, path, findings).ok();
+    /// Read by the registry ([`super::registry::KINDS`]).
+    pub(super) fn read(
+        object: &Object,
+        view: View<'_>,
+        findings: &mut Vec<Finding>,
+    ) -> Option<IpAddress> {
+        let mut text = |path: &[&str]| read_text(object, view, path, findings).ok();
         Some(IpAddress {
             object: object.clone(),
             address: text(&["spec", "address"])?,
@@ -41,7 +45,7 @@ impl IpAddress {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use serde_json::json;
+    use serde_json::{Value, json};
 
     fn read(spec: Value) -> (Option<IpAddress>, Vec<Finding>) {
         let v = json!({"apiVersion": "ipam.metal3.io/v1alpha1", "kind": "IPAddress",
@@ -50,7 +54,9 @@ mod tests {
             "spec": spec});
         let object = Object::of_json(crate::model::ItemId(0), &v).expect("an object");
         let mut findings = Vec::new();
-        (IpAddress::read(&object, &v, &mut findings), findings)
+        let node = crate::model::value::node_of(&v);
+        let a = IpAddress::read(&object, View::new(&node), &mut findings);
+        (a, findings)
     }
 
     #[test]

@@ -1,5 +1,5 @@
-//! Paths into an item's JSON value, and how a value is named in messages: the leaf the object
-//! identity and every reader stand on.
+//! How the JSON value of an item reads, for the tests that hold [`super::view::View`] to it:
+//! the model reads trees, never JSON values.
 
 use serde_json::Value;
 
@@ -11,15 +11,6 @@ pub fn str_at<'a>(value: &'a Value, path: &[&str]) -> Option<&'a str> {
 /// The value at `path` (object keys).
 pub fn at<'a>(value: &'a Value, path: &[&str]) -> Option<&'a Value> {
     path.iter().try_fold(value, |v, k| v.get(*k))
-}
-
-/// Whether a string is an unrendered template (`${...}` or `{{ ... }}`) that must never be guessed at.
-pub fn is_template(s: &str) -> bool {
-    // one pass over the bytes: most strings read are short names, where setting up a substring
-    // search twice costs more than the search
-    s.as_bytes()
-        .windows(2)
-        .any(|w| w[1] == b'{' && matches!(w[0], b'$' | b'{'))
 }
 
 /// A scalar as the text a person wrote (strings as they are, numbers and booleans printed).

@@ -4,10 +4,9 @@
 
 use std::collections::BTreeMap;
 
-use serde_json::Value;
-
 use super::Object;
-use super::json::{at, is_template, kind_of};
+use super::value::is_template;
+use super::view::View;
 use crate::results::{Finding, key_path};
 
 /// One label value as written.
@@ -26,52 +25,59 @@ pub type Labels = BTreeMap<String, LabelValue>;
 
 /// Reads `metadata.labels`. `None`, with an error, when it is there but not a mapping; with a
 /// warning when a value is an unrendered template (the object is then skipped, SPEC §3).
-pub fn read(object: &Object, value: &Value, findings: &mut Vec<Finding>) -> Option<Labels> {
-    let map = match at(value, &["metadata", "labels"]) {
-        None | Some(Value::Null) => return Some(Labels::new()),
-        Some(Value::Object(m)) => m,
-        Some(other) => {
-            findings.push(
-                Finding::error(format!(
-                    "{}: metadata.labels is {}, not a mapping of label keys to strings; fix it, or leave the \
-                     object out of the input",
-                    object.display(),
-                    kind_of(other)
-                ))
-                .on(object.resource_ref())
-                .at("metadata.labels"),
-            );
-            return None;
-        }
+pub(super) fn read(object: &Object, view: View<'_>, findings: &mut Vec<Finding>) -> Option<Labels> {
+    let labels = match view.at(&["metadata", "labels"]) {
+        None => return Some(Labels::new()),
+        Some(v) if v.is_null() => return Some(Labels::new()),
+        Some(v) => v,
     };
-    let mut labels = Labels::new();
-    for (k, v) in map {
-        let label = match v {
-            Value::String(s) => {
-                if is_template(s) {
-                    findings.push(super::skipped_for_template(
-                        object,
-                        &key_path("metadata.labels", k),
-                        s,
-                    ));
-                    return None;
-                }
-                LabelValue::Text(s.clone())
+    let Some(entries) = labels.entries() else {
+        findings.push(
+            Finding::error(format!(
+                "{}: metadata.labels is {}, not a mapping of label keys to strings; fix it, or leave the \
+                 object out of the input",
+                object.display(),
+                labels.kind_of()
+            ))
+            .on(object.resource_ref())
+            .at("metadata.labels"),
+        );
+        return None;
+    };
+    let mut out = Labels::new();
+    for (k, v) in entries {
+        let label = if let Some(s) = v.as_str() {
+            if is_template(s) {
+                findings.push(super::skipped_for_template(
+                    object,
+                    &key_path("metadata.labels", &k),
+                    s,
+                ));
+                return None;
             }
-            Value::Null => LabelValue::Other("null".into()),
-            Value::Bool(b) => LabelValue::Other(b.to_string()),
-            Value::Number(n) => LabelValue::Other(n.to_string()),
-            Value::Object(_) | Value::Array(_) => LabelValue::NotScalar,
+            LabelValue::Text(s.to_owned())
+        } else if v.is_null() {
+            LabelValue::Other("null".into())
+        } else if let Some(text) = v.scalar_text() {
+            // a boolean or a number, as its JSON value prints
+            LabelValue::Other(text)
+        } else {
+            LabelValue::NotScalar
         };
-        labels.insert(k.clone(), label);
+        out.insert(k.into_owned(), label);
     }
-    Some(labels)
+    Some(out)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use serde_json::json;
+    use crate::model::value::node_of;
+    use serde_json::{Value, json};
+
+    fn read(object: &Object, value: &Value, findings: &mut Vec<Finding>) -> Option<Labels> {
+        super::read(object, View::new(&node_of(value)), findings)
+    }
 
     fn object(value: &Value) -> Object {
         Object::of_json(crate::model::ItemId(0), value).expect("an object")

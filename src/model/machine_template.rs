@@ -107,7 +107,7 @@ impl MachineTemplate {
                     Some(v) => match v.as_str() {
                         Some("") => Ok(None),
                         Some(s) => Ok(Some(s.to_string())),
-                        None => Err(format!("is {}, not a string", json(v))),
+                        None => Err(format!("is {}, not a string", v.json_text())),
                     },
                 };
                 match (text("name"), text("namespace")) {
@@ -150,7 +150,10 @@ impl MachineTemplate {
                 error(
                     findings,
                     DATA_TEMPLATE.into(),
-                    format!("is {}, not a reference {{name, namespace}}", json(other)),
+                    format!(
+                        "is {}, not a reference {{name, namespace}}",
+                        other.json_text()
+                    ),
                 );
                 None
             }
@@ -204,12 +207,6 @@ fn unrendered(selector: Option<View<'_>>, data: Option<View<'_>>) -> Option<(Str
         }
     }
     None
-}
-
-/// A value as its JSON text, for messages (as `serde_json::Value` displays it).
-fn json(v: View<'_>) -> String {
-    // writing a JSON value read from a tree into a string cannot fail
-    serde_json::to_string(&v).unwrap_or_default()
 }
 
 /// CAPM3's host selector is read from the item's tree ([`Selector::from_capm3`]).

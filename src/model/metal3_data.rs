@@ -1,12 +1,11 @@
 //! Metal3Data (`infrastructure.cluster.x-k8s.io`, v1beta1 and v1beta2): the rendered data of
 //! one machine, made from a Metal3DataTemplate (`spec.template`).
 
-use serde_json::Value;
-
-use super::json::kind_of;
+use super::Object;
 use super::labels::{self, Labels};
-use super::value::{Reported, is_template, read_text};
-use super::{Object, skipped_for_template};
+use super::objects::Part;
+use super::value::{read_text, read_viewed};
+use super::view::View;
 use crate::results::Finding;
 
 /// The Metal3DataTemplate a Metal3Data was made from (`spec.template`).
@@ -18,84 +17,74 @@ pub struct TemplateRef {
     pub namespace: String,
 }
 
-/// A Metal3Data as the function reads it.
+/// A Metal3Data as the function reads it: each part with the results of reading it, for the
+/// transformation that uses it (the labels transformation reads `template`, then `labels`;
+/// adoption follows `claim`).
 #[derive(Debug, Clone)]
 pub struct Metal3Data {
     pub object: Object,
-    /// `None` when `spec.template.name` is not written.
-    pub template: Option<TemplateRef>,
-    pub labels: Labels,
+    /// `spec.template`; `Some(None)` when `spec.template.name` is not written.
+    pub template: Part<Option<TemplateRef>>,
+    pub labels: Part<Labels>,
+    /// `spec.claim.name`: the Metal3DataClaim it was made for, whose name is its
+    /// Metal3Machine's; `Some(None)` when not written.
+    pub claim: Part<Option<String>>,
 }
 
 impl Metal3Data {
-    /// Reads a Metal3Data; `None` with an error naming the field when a value it needs has the
-    /// wrong type, or with a warning when it is an unrendered template (the object is skipped).
-    pub fn read(object: &Object, value: &Value, findings: &mut Vec<Finding>) -> Option<Metal3Data> {
-        let mut field = |key: &str| -> Result<Option<String>, ()> {
-            let path = format!("spec.template.{key}");
-            match value
-                .get("spec")
-                .and_then(|s| s.get("template"))
-                .and_then(|t| t.get(key))
-            {
-                None | Some(Value::Null) => Ok(None),
-                Some(Value::String(s)) if s.is_empty() => Ok(None),
-                Some(Value::String(s)) if is_template(s) => {
-                    findings.push(skipped_for_template(object, &path, s));
-                    Err(())
-                }
-                Some(Value::String(s)) => Ok(Some(s.clone())),
-                Some(other) => {
-                    findings.push(
-                        Finding::error(format!(
-                            "{}: {path} is {}, not a string; fix it, or leave the Metal3Data out of the input",
-                            object.display(),
-                            kind_of(other)
-                        ))
-                        .on(object.resource_ref())
-                        .at(path),
-                    );
-                    Err(())
-                }
-            }
-        };
-        let name = field("name").ok()?;
-        let namespace = field("namespace").ok()?;
-        let template = name.map(|name| TemplateRef {
-            name,
-            namespace: namespace.unwrap_or_else(|| object.namespace.clone()),
-        });
-        let labels = labels::read(object, value, findings)?;
-        Some(Metal3Data {
+    /// Reads a Metal3Data: a part is `None` with an error naming the field when a value it
+    /// needs has the wrong type, or with a warning when it is an unrendered template (what uses
+    /// the part skips the object). Read by the registry ([`super::registry::KINDS`]).
+    pub(super) fn read(object: &Object, view: View<'_>) -> Metal3Data {
+        Metal3Data {
             object: object.clone(),
-            template,
-            labels,
-        })
+            template: Part::of(|findings| read_template(object, view, findings)),
+            labels: Part::of(|findings| labels::read(object, view, findings)),
+            claim: Part::of(|findings| {
+                read_text(object, view, &["spec", "claim", "name"], findings).ok()
+            }),
+        }
     }
 }
 
-/// `spec.claim.name` of a Metal3Data: the Metal3DataClaim it was made for, whose name is its
-/// Metal3Machine's. Read apart from [`Metal3Data::read`]: only adoption follows this
-/// link, and a Metal3Data whose claim cannot be read still gets its labels.
-pub fn read_claim(
+/// `spec.template`.
+fn read_template(
     object: &Object,
-    value: &Value,
+    view: View<'_>,
     findings: &mut Vec<Finding>,
-) -> Result<Option<String>, Reported> {
-    read_text(object, value, &["spec", "claim", "name"], findings)
+) -> Option<Option<TemplateRef>> {
+    let mut field = |key: &str| {
+        let path = format!("spec.template.{key}");
+        let found = view.at(&["spec", "template", key]);
+        read_viewed(object, found, || path.clone(), findings).ok()
+    };
+    let name = field("name")?;
+    let namespace = field("namespace")?;
+    Some(name.map(|name| TemplateRef {
+        name,
+        namespace: namespace.unwrap_or_else(|| object.namespace.clone()),
+    }))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use serde_json::json;
+    use serde_json::{Value, json};
 
     fn read(spec: Value) -> (Option<Metal3Data>, Vec<Finding>) {
         let v = json!({"apiVersion": "infrastructure.cluster.x-k8s.io/v1beta2", "kind": "Metal3Data",
             "metadata": {"name": "tpl-0", "namespace": "ns"}, "spec": spec});
-        let object = Object::of_json(crate::model::ItemId(0), &v).expect("an object");
+        let d = read_parts(&v);
+        // as the labels transformation reads it: the template, then the labels
         let mut findings = Vec::new();
-        (Metal3Data::read(&object, &v, &mut findings), findings)
+        let whole =
+            d.template.report(&mut findings).is_some() && d.labels.report(&mut findings).is_some();
+        (whole.then_some(d), findings)
+    }
+
+    fn read_parts(v: &Value) -> Metal3Data {
+        let object = Object::of_json(crate::model::ItemId(0), v).expect("an object");
+        Metal3Data::read(&object, View::new(&crate::model::value::node_of(v)))
     }
 
     #[test]
@@ -103,20 +92,24 @@ mod tests {
         let (d, findings) = read(json!({"template": {"name": "tpl"}}));
         assert!(findings.is_empty());
         assert_eq!(
-            d.expect("read").template,
-            Some(TemplateRef {
+            d.expect("read").template.value,
+            Some(Some(TemplateRef {
                 name: "tpl".into(),
                 namespace: "ns".into()
-            })
+            }))
         );
         let (d, _) = read(json!({"template": {"name": "tpl", "namespace": "other"}}));
         assert_eq!(
-            d.expect("read").template.map(|t| t.namespace),
+            d.expect("read")
+                .template
+                .value
+                .flatten()
+                .map(|t| t.namespace),
             Some("other".into())
         );
         let (d, findings) = read(json!({"index": 3}));
         assert!(findings.is_empty());
-        assert_eq!(d.expect("read").template, None);
+        assert_eq!(d.expect("read").template.value, Some(None));
     }
 
     #[test]
@@ -152,23 +145,24 @@ mod tests {
         ] {
             let v = json!({"apiVersion": format!("infrastructure.cluster.x-k8s.io/{version}"),
                 "kind": "Metal3Data", "metadata": {"name": "t-4", "namespace": "lab"}, "spec": spec});
-            let object = Object::of_json(crate::model::ItemId(0), &v).expect("an object");
-            let mut findings = Vec::new();
+            let d = read_parts(&v);
             assert_eq!(
-                read_claim(&object, &v, &mut findings),
-                Ok(Some("workers-abc".to_string())),
+                d.claim.value,
+                Some(Some("workers-abc".to_string())),
                 "{version}"
             );
-            assert!(findings.is_empty());
+            assert!(d.claim.findings.is_empty());
         }
         let v = json!({"apiVersion": "infrastructure.cluster.x-k8s.io/v1beta2", "kind": "Metal3Data",
-            "metadata": {"name": "t-4"}, "spec": {"claim": {"name": 5}}});
-        let object = Object::of_json(crate::model::ItemId(0), &v).expect("an object");
-        let mut findings = Vec::new();
-        assert_eq!(read_claim(&object, &v, &mut findings), Err(Reported));
+            "metadata": {"name": "t-4"}, "spec": {"claim": {"name": 5}, "template": {"name": "t"}}});
+        let d = read_parts(&v);
+        assert_eq!(d.claim.value, None);
         assert_eq!(
-            findings[0].field.as_ref().map(|f| f.path.as_str()),
+            d.claim.findings[0].field.as_ref().map(|f| f.path.as_str()),
             Some("spec.claim.name")
         );
+        // a Metal3Data whose claim cannot be read still gets its labels
+        assert!(d.template.value.is_some() && d.labels.value.is_some());
+        assert!(d.template.findings.is_empty() && d.labels.findings.is_empty());
     }
 }

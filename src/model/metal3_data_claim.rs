@@ -2,11 +2,10 @@
 //! request for its rendered data. CAPM3 names it after its Metal3Machine and makes that machine
 //! its controller owner; the Metal3Data made for it names it in `spec.claim`.
 
-use serde_json::Value;
-
 use super::Object;
 use super::ip_claim::CAPM3_GROUP;
 use super::owners::{self, Owner};
+use super::view::View;
 use crate::results::Finding;
 
 /// A Metal3DataClaim as the function reads it.
@@ -21,14 +20,15 @@ pub struct Metal3DataClaim {
 impl Metal3DataClaim {
     /// Reads a Metal3DataClaim; `None` with an error naming the field when an owner reference of
     /// kind `Metal3Machine` is malformed, or with a warning when its name is a template.
-    pub fn read(
+    /// Read by the registry ([`super::registry::KINDS`]).
+    pub(super) fn read(
         object: &Object,
-        value: &Value,
+        view: View<'_>,
         findings: &mut Vec<Finding>,
     ) -> Option<Metal3DataClaim> {
         Some(Metal3DataClaim {
             object: object.clone(),
-            machine_owners: owners::read(object, value, "Metal3Machine", CAPM3_GROUP, findings)?,
+            machine_owners: owners::read(object, view, "Metal3Machine", CAPM3_GROUP, findings)?,
         })
     }
 }
@@ -52,7 +52,8 @@ mod tests {
                 "spec": {"template": {"name": "workers-template"}}});
             let object = Object::of_json(crate::model::ItemId(0), &v).expect("an object");
             let mut findings = Vec::new();
-            let c = Metal3DataClaim::read(&object, &v, &mut findings).expect("read");
+            let node = crate::model::value::node_of(&v);
+            let c = Metal3DataClaim::read(&object, View::new(&node), &mut findings).expect("read");
             assert!(findings.is_empty(), "{findings:?}");
             assert_eq!(
                 c.machine_owners,

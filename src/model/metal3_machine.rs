@@ -5,10 +5,9 @@
 //! `status.addresses` is not read: it lists the addresses the host reported at inspection
 //! (DHCP), not what the IPAM allocated.
 
-use serde_json::Value;
-
 use super::Object;
 use super::value::read_text;
+use super::view::View;
 use crate::results::Finding;
 
 /// The annotation in which CAPM3 names a Metal3Machine's BareMetalHost.
@@ -25,14 +24,15 @@ pub struct Metal3Machine {
 impl Metal3Machine {
     /// Reads a Metal3Machine; `None` with an error when the annotation is not a string, or a
     /// warning when it is an unrendered template.
-    pub fn read(
+    /// Read by the registry ([`super::registry::KINDS`]).
+    pub(super) fn read(
         object: &Object,
-        value: &Value,
+        view: View<'_>,
         findings: &mut Vec<Finding>,
     ) -> Option<Metal3Machine> {
         let host = read_text(
             object,
-            value,
+            view,
             &["metadata", "annotations", HOST_ANNOTATION],
             findings,
         )
@@ -54,7 +54,7 @@ impl Metal3Machine {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use serde_json::json;
+    use serde_json::{Value, json};
 
     fn read(annotations: Value) -> (Option<Metal3Machine>, Vec<Finding>) {
         let v = json!({"apiVersion": "infrastructure.cluster.x-k8s.io/v1beta2", "kind": "Metal3Machine",
@@ -63,7 +63,11 @@ mod tests {
             "status": {"addresses": [{"type": "InternalIP", "address": "172.22.0.99"}]}});
         let object = Object::of_json(crate::model::ItemId(0), &v).expect("an object");
         let mut findings = Vec::new();
-        (Metal3Machine::read(&object, &v, &mut findings), findings)
+        let node = crate::model::value::node_of(&v);
+        (
+            Metal3Machine::read(&object, View::new(&node), &mut findings),
+            findings,
+        )
     }
 
     #[test]

@@ -19,6 +19,7 @@ pub mod ids;
 mod index;
 pub mod ip_address;
 pub mod ip_claim;
+#[cfg(test)]
 pub mod json;
 pub mod labels;
 pub mod machine_template;

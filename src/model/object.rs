@@ -60,7 +60,7 @@ impl Object {
         let api_version = shared("apiVersion")?;
         let kind = shared("kind")?;
         let found = |v: View<'_>| {
-            let text = serde_json::to_string(&v).unwrap_or_default();
+            let text = v.json_text();
             let text: String = text.chars().take(40).collect();
             format!("is {text}, not a string")
         };
@@ -185,7 +185,7 @@ impl Object {
     /// [`Object::read`] of a JSON value, read as the YAML it is: for tests that write their
     /// items as `json!` values.
     pub(crate) fn of_json(index: ItemId, value: &serde_json::Value) -> Option<Object> {
-        let doc = super::view::tree_of(value);
-        Object::read(index, View::new(&doc.root))
+        let doc = super::view::node_of(value);
+        Object::read(index, View::new(&doc))
     }
 }

@@ -34,6 +34,31 @@ impl<T> Read<T> {
     }
 }
 
+/// One part of an object that a reader reads for one use (an IPClaim's Metal3Data owners, which
+/// adoption follows, beside its labels, which the labels transformation writes): the value
+/// (`None` when it cannot be used) with the results that say why, so that each transformation
+/// reports the problems of the parts it uses and of no other.
+#[derive(Debug, Clone)]
+pub struct Part<T> {
+    pub value: Option<T>,
+    pub findings: Vec<Finding>,
+}
+
+impl<T> Part<T> {
+    /// What `read` reads, with the results it pushes.
+    pub fn of(read: impl FnOnce(&mut Vec<Finding>) -> Option<T>) -> Self {
+        let mut findings = Vec::new();
+        let value = read(&mut findings);
+        Part { value, findings }
+    }
+
+    /// The part, its findings pushed onto `findings` (as a reader pushes them).
+    pub fn report(&self, findings: &mut Vec<Finding>) -> Option<&T> {
+        findings.extend(self.findings.iter().cloned());
+        self.value.as_ref()
+    }
+}
+
 /// The objects of one kind, in input order.
 #[derive(Debug, Clone)]
 pub struct Objects<T>(Vec<Read<T>>);

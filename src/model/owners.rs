@@ -5,10 +5,8 @@
 //! version), never by their position in the list or their uid: the order differs between
 //! CAPM3 versions, and uids change when `clusterctl move` re-creates the objects.
 
-use serde_json::Value;
-
-use super::json::kind_of;
-use super::value::{at, is_template};
+use super::value::is_template;
+use super::view::View;
 use super::{Object, skipped_for_template};
 use crate::results::Finding;
 
@@ -27,9 +25,9 @@ pub struct Owner {
 /// an error naming the field when the list or one of those entries has a value of the wrong
 /// type, or with a warning when such an owner's name is an unrendered template (the object is
 /// skipped). Entries of other kinds and groups are not read.
-pub fn read(
+pub(super) fn read(
     object: &Object,
-    value: &Value,
+    view: View<'_>,
     kind: &str,
     group: &str,
     findings: &mut Vec<Finding>,
@@ -43,37 +41,44 @@ pub fn read(
         .on(object.resource_ref())
         .at(field)
     };
-    let entries = match at(value, &["metadata", "ownerReferences"]) {
-        None | Some(Value::Null) => &[][..],
-        Some(Value::Array(a)) => a.as_slice(),
-        Some(other) => {
+    let list = view
+        .at(&["metadata", "ownerReferences"])
+        .filter(|v| !v.is_null());
+    let entries: Vec<View<'_>> = match list {
+        None => Vec::new(),
+        Some(v) => match v.as_seq() {
+            Some(items) => items.collect(),
+            None => {
+                findings.push(error(
+                    "metadata.ownerReferences".into(),
+                    format!("is {}, not a list", v.kind_of()),
+                ));
+                return None;
+            }
+        },
+    };
+    let mut owners = Vec::new();
+    for (i, entry) in entries.into_iter().enumerate() {
+        let base = format!("metadata.ownerReferences[{i}]");
+        if !entry.is_object() {
             findings.push(error(
-                "metadata.ownerReferences".into(),
-                format!("is {}, not a list", kind_of(other)),
+                base,
+                format!("is {}, not an owner reference", entry.kind_of()),
             ));
             return None;
         }
-    };
-    let mut owners = Vec::new();
-    for (i, entry) in entries.iter().enumerate() {
-        let base = format!("metadata.ownerReferences[{i}]");
-        let Value::Object(entry) = entry else {
-            findings.push(error(
-                base,
-                format!("is {}, not an owner reference", kind_of(entry)),
-            ));
-            return None;
-        };
-        if entry.get("kind").and_then(Value::as_str) != Some(kind) {
+        if entry.get("kind").and_then(View::as_str) != Some(kind) {
             continue;
         }
         // The string at `key`, or (field, what is wrong with it).
         let text = |key: &str| -> Result<&str, (String, String)> {
-            let what = match entry.get(key) {
-                Some(Value::String(s)) if !s.is_empty() => return Ok(s),
-                None | Some(Value::Null) => "is missing".to_string(),
-                Some(Value::String(_)) => "is empty".to_string(),
-                Some(other) => format!("is {}, not a string", kind_of(other)),
+            let what = match entry.get(key).filter(|v| !v.is_null()) {
+                None => "is missing".to_string(),
+                Some(v) => match v.as_str() {
+                    Some("") => "is empty".to_string(),
+                    Some(s) => return Ok(s),
+                    None => format!("is {}, not a string", v.kind_of()),
+                },
             };
             Err((format!("{base}.{key}"), what))
         };
@@ -91,16 +96,18 @@ pub fn read(
             findings.push(skipped_for_template(object, &format!("{base}.name"), name));
             return None;
         }
-        let controller = match entry.get("controller") {
-            None | Some(Value::Null) => false,
-            Some(Value::Bool(b)) => *b,
-            Some(other) => {
-                findings.push(error(
-                    format!("{base}.controller"),
-                    format!("is {}, not a boolean", kind_of(other)),
-                ));
-                return None;
-            }
+        let controller = match entry.get("controller").filter(|v| !v.is_null()) {
+            None => false,
+            Some(v) => match v.as_bool() {
+                Some(b) => b,
+                None => {
+                    findings.push(error(
+                        format!("{base}.controller"),
+                        format!("is {}, not a boolean", v.kind_of()),
+                    ));
+                    return None;
+                }
+            },
         };
         owners.push(Owner {
             name: name.to_string(),
@@ -134,7 +141,7 @@ pub fn the_one(owners: &[Owner]) -> Result<Option<&Owner>, Vec<&str>> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use serde_json::json;
+    use serde_json::{Value, json};
 
     const GROUP: &str = "infrastructure.cluster.x-k8s.io";
 
@@ -142,8 +149,10 @@ mod tests {
         let v = json!({"apiVersion": "infrastructure.cluster.x-k8s.io/v1beta2", "kind": "Metal3DataClaim",
             "metadata": {"name": "m-1", "namespace": "ns", "ownerReferences": owners}});
         let object = Object::of_json(crate::model::ItemId(0), &v).expect("an object");
+        let node = crate::model::value::node_of(&v);
         let mut findings = Vec::new();
-        (read(&object, &v, kind, GROUP, &mut findings), findings)
+        let owners = read(&object, View::new(&node), kind, GROUP, &mut findings);
+        (owners, findings)
     }
 
     fn owner(api: &str, kind: &str, name: &str, controller: Option<bool>) -> Value {

@@ -131,7 +131,7 @@ impl Pool {
                             field,
                             &format!(
                                 "is {}: a network name is a DNS-1123 label (lower-case alphanumerics and '-', at most 63)",
-                                json_text(v)
+                                v.json_text()
                             ),
                         );
                         None
@@ -247,7 +247,7 @@ impl Reader<'_> {
                     FIELD.to_string(),
                     &format!(
                         "is {}: the allowed values are the strings {allowed}",
-                        json_text(other)
+                        other.json_text()
                     ),
                 );
                 AllocationStrategy::default()
@@ -263,7 +263,7 @@ impl Reader<'_> {
                 _ => {
                     self.bad(
                         field.to_string(),
-                        &format!("is {}: a prefix length is 0 to 128", json_text(n)),
+                        &format!("is {}: a prefix length is 0 to 128", n.json_text()),
                     );
                     None
                 }
@@ -277,16 +277,11 @@ impl Reader<'_> {
                     field.to_string(),
                     &format!(
                         "is {}: a prefix length must be an integer",
-                        json_text(other)
+                        other.json_text()
                     ),
                 );
                 None
             }
         }
     }
-}
-
-/// A value as JSON text, as messages show a value of the wrong kind.
-fn json_text(v: View<'_>) -> String {
-    serde_json::to_string(&v).unwrap_or_default()
 }

@@ -2,10 +2,9 @@
 //! `InfrastructureProvider`, the GitOps way to install CAPM3. Its `spec.configSecret` names
 //! the Secret whose keys the operator feeds to clusterctl's variable substitution (SPEC §8).
 
-use serde_json::Value;
-
 use super::Object;
-use super::value::{at, is_template, str_at};
+use super::value::is_template;
+use super::view::View;
 use crate::results::Finding;
 
 /// The API group of the Cluster API Operator.
@@ -34,7 +33,17 @@ pub struct ArgEntry {
     /// The argument, as written (`--enable-bmh-name-based-preallocation`).
     pub key: String,
     /// Its value as written (the CRD wants a string).
-    pub value: Value,
+    pub value: ArgValue,
+}
+
+/// The value of an [`ArgEntry`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ArgValue {
+    /// A string, as written.
+    Text(String),
+    /// Any other value (a boolean, a number, a collection, null), as its JSON text: what a
+    /// message shows of it.
+    Other(String),
 }
 
 /// Where the operator's container customisations are.
@@ -53,7 +62,9 @@ impl Provider {
     /// cluster-api-operator `internal/webhook`). A `configSecret` that is not a mapping, a name
     /// that is missing or not a string, and a name or namespace that is an unrendered template
     /// are warnings naming the field; the reference is then left out.
-    pub fn read(object: &Object, value: &Value, findings: &mut Vec<Finding>) -> Provider {
+    ///
+    /// Read by the registry ([`super::registry::KINDS`]).
+    pub(super) fn read(object: &Object, view: View<'_>, findings: &mut Vec<Finding>) -> Provider {
         let mut warn = |field: &str, what: String| {
             findings.push(
                 Finding::warning(format!("{}: {field} {what}", object.display()))
@@ -61,25 +72,27 @@ impl Provider {
                     .at(field),
             );
         };
-        let version = str_at(value, &["spec", "version"])
+        let version = view
+            .at(&["spec", "version"])
+            .and_then(View::as_str)
             .filter(|v| !is_template(v))
             .map(String::from);
-        let written = at(value, &["spec", "configSecret"]);
-        let config_secret_written = !matches!(written, None | Some(Value::Null));
+        let written = view.at(&["spec", "configSecret"]).filter(|v| !v.is_null());
+        let config_secret_written = written.is_some();
         let config_secret = match written {
-            None | Some(Value::Null) => None,
-            Some(Value::Object(r)) => {
-                let name = r.get("name");
-                let namespace = r.get("namespace");
+            None => None,
+            Some(r) if r.is_object() => {
+                let name = r.get("name").map(Written::of);
+                let namespace = r.get("namespace").map(Written::of);
                 match (name, namespace) {
-                    (Some(Value::String(name)), _) if name.is_empty() => {
+                    (Some(Written::Text("")), _) => {
                         warn(
                             "spec.configSecret.name",
                             "is empty; name the Secret that holds the clusterctl variables".into(),
                         );
                         None
                     }
-                    (Some(Value::String(name)), _) if is_template(name) => {
+                    (Some(Written::Text(name)), _) if is_template(name) => {
                         warn(
                             "spec.configSecret.name",
                             format!(
@@ -88,11 +101,11 @@ impl Provider {
                         );
                         None
                     }
-                    (Some(Value::String(name)), None | Some(Value::Null)) => Some(SecretRef {
+                    (Some(Written::Text(name)), None | Some(Written::Null)) => Some(SecretRef {
                         namespace: object.namespace.clone(),
-                        name: name.clone(),
+                        name: name.to_owned(),
                     }),
-                    (Some(Value::String(_)), Some(Value::String(ns))) if is_template(ns) => {
+                    (Some(Written::Text(_)), Some(Written::Text(ns))) if is_template(ns) => {
                         warn(
                             "spec.configSecret.namespace",
                             format!(
@@ -101,22 +114,22 @@ impl Provider {
                         );
                         None
                     }
-                    (Some(Value::String(name)), Some(Value::String(ns))) => Some(SecretRef {
+                    (Some(Written::Text(name)), Some(Written::Text(ns))) => Some(SecretRef {
                         namespace: if ns.is_empty() {
                             object.namespace.clone()
                         } else {
-                            ns.clone()
+                            ns.to_owned()
                         },
-                        name: name.clone(),
+                        name: name.to_owned(),
                     }),
-                    (Some(Value::String(_)), Some(_)) => {
+                    (Some(Written::Text(_)), Some(_)) => {
                         warn(
                             "spec.configSecret.namespace",
                             "is not a string; write the Secret's namespace".into(),
                         );
                         None
                     }
-                    (None | Some(Value::Null), _) => {
+                    (None | Some(Written::Null), _) => {
                         warn(
                             "spec.configSecret.name",
                             "is missing; name the Secret that holds the clusterctl variables"
@@ -141,7 +154,7 @@ impl Provider {
                 None
             }
         };
-        let args = read_args(value, &mut warn);
+        let args = read_args(view, &mut warn);
         Provider {
             object: object.clone(),
             version,
@@ -152,43 +165,66 @@ impl Provider {
     }
 }
 
+/// A value of a `configSecret` field: a string, null, or anything else.
+#[derive(Clone, Copy)]
+enum Written<'a> {
+    Text(&'a str),
+    Null,
+    Other,
+}
+
+impl<'a> Written<'a> {
+    fn of(view: View<'a>) -> Written<'a> {
+        match view.as_str() {
+            Some(s) => Written::Text(s),
+            None if view.is_null() => Written::Null,
+            None => Written::Other,
+        }
+    }
+}
+
 /// The entries of every `spec.deployment.containers[].args` map; a value of the wrong shape on
 /// the way is a warning naming its field, and is left out.
-fn read_args(value: &Value, warn: &mut impl FnMut(&str, String)) -> Vec<ArgEntry> {
+fn read_args(view: View<'_>, warn: &mut impl FnMut(&str, String)) -> Vec<ArgEntry> {
     let mut out = Vec::new();
     let base = DEPLOYMENT_CONTAINERS.join(".");
     let not_read = "; ipreuse does not look for the CAPM3 controller flag there";
-    let containers = match at(value, &DEPLOYMENT_CONTAINERS[..2]) {
-        None | Some(Value::Null) => return out,
-        Some(Value::Object(d)) => match d.get("containers") {
-            None | Some(Value::Null) => return out,
-            Some(Value::Array(items)) => items,
-            Some(_) => {
-                warn(&base, format!("is not a list of containers{not_read}"));
-                return out;
-            }
-        },
-        Some(_) => {
-            warn("spec.deployment", format!("is not a mapping{not_read}"));
-            return out;
-        }
+    let Some(deployment) = view
+        .at(&DEPLOYMENT_CONTAINERS[..2])
+        .filter(|v| !v.is_null())
+    else {
+        return out;
     };
-    for (i, c) in containers.iter().enumerate() {
+    if !deployment.is_object() {
+        warn("spec.deployment", format!("is not a mapping{not_read}"));
+        return out;
+    }
+    let Some(list) = deployment.get("containers").filter(|v| !v.is_null()) else {
+        return out;
+    };
+    let Some(containers) = list.as_seq() else {
+        warn(&base, format!("is not a list of containers{not_read}"));
+        return out;
+    };
+    for (i, c) in containers.enumerate() {
         let field = format!("{base}[{i}]");
-        let Value::Object(c) = c else {
+        if !c.is_object() {
             warn(&field, format!("is not a mapping{not_read}"));
             continue;
+        }
+        let Some(args) = c.get("args").filter(|v| !v.is_null()) else {
+            continue;
         };
-        match c.get("args") {
-            None | Some(Value::Null) => {}
-            Some(Value::Object(args)) => {
-                out.extend(args.iter().map(|(key, value)| ArgEntry {
-                    container: i,
-                    key: key.clone(),
-                    value: value.clone(),
-                }));
-            }
-            Some(_) => warn(
+        match args.entries() {
+            Some(entries) => out.extend(entries.map(|(key, value)| ArgEntry {
+                container: i,
+                key: key.into_owned(),
+                value: match value.as_str() {
+                    Some(text) => ArgValue::Text(text.to_owned()),
+                    None => ArgValue::Other(value.json_text()),
+                },
+            })),
+            None => warn(
                 &format!("{field}.args"),
                 format!("is not a mapping of arguments to values{not_read}"),
             ),
@@ -206,7 +242,10 @@ mod tests {
         let value = docs[0].root.to_json();
         let object = Object::of_json(crate::model::ItemId(0), &value).expect("an object");
         let mut findings = Vec::new();
-        (Provider::read(&object, &value, &mut findings), findings)
+        (
+            Provider::read(&object, View::new(&docs[0].root), &mut findings),
+            findings,
+        )
     }
 
     const HEAD: &str =

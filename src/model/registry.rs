@@ -9,22 +9,30 @@
 //! `metadata`: names, namespaces, the local-config annotation, duplicates).
 //!
 //! The parser does not even build what is never read: [`never_read`] and [`read_only`] are
-//! its rule ([`crate::yaml::parse_items`]), so what [`item_value`] drops is parsed (checked as
-//! YAML) but kept only as its place in the text. Its text is untouched either way (edits are
-//! spliced into the source text).
+//! its rule ([`crate::yaml::parse_items`]), so what no reader reads is parsed (checked as YAML)
+//! but kept only as its place in the text. Its text is untouched either way (edits are spliced
+//! into the source text).
 
 use super::cluster::CLUSTER_GROUP;
 use super::cluster_class::ClusterClass;
+use super::config_data::ConfigData;
 use super::data_template::{self, DataTemplate};
+use super::deployment::Deployment;
 use super::index::{Index, NotTaken, Taken, index_items};
+use super::ip_address::IpAddress;
+use super::ip_claim::IpClaim;
 use super::machine_template::{self, MachineTemplate};
+use super::metal3_data::Metal3Data;
+use super::metal3_data_claim::Metal3DataClaim;
+use super::metal3_machine::Metal3Machine;
 use super::objects::{Objects, Read};
-use super::provider::OPERATOR_GROUP;
+use super::provider::{OPERATOR_GROUP, Provider};
 use super::value::other_spellings;
 use super::view::View;
 use super::{BMO_GROUP, CAPM3_GROUP, IPAM_GROUP, IPREUSE_GROUP, Object, group_of};
 use crate::results::Finding;
 use crate::yaml::Node;
+#[cfg(test)]
 use serde_json::{Map, Value};
 
 /// Which top-level fields of an object of a kind its reader reads.
@@ -48,9 +56,6 @@ pub enum Fields {
 #[derive(Debug, Default)]
 pub struct Model {
     pub index: Index,
-    /// The items' JSON values, by input position (`null` for a host the index read): what the
-    /// readers of the kinds not yet held by kind read.
-    pub values: Vec<Value>,
     pub cluster_classes: Objects<ClusterClass>,
     pub machine_templates: Objects<MachineTemplate>,
     /// Read by the mapping (the pools of each machine template's hosts) and by the labels (a
@@ -60,6 +65,15 @@ pub struct Model {
     /// spelled as the other API version spells it ([`super::value::other_spellings`]), which
     /// the mapping reports whichever mapping the object's namespace uses.
     pub other_spellings: Vec<Finding>,
+    pub ip_claims: Objects<IpClaim>,
+    pub ip_addresses: Objects<IpAddress>,
+    pub metal3_data: Objects<Metal3Data>,
+    pub metal3_data_claims: Objects<Metal3DataClaim>,
+    pub metal3_machines: Objects<Metal3Machine>,
+    pub deployments: Objects<Deployment>,
+    /// ConfigMaps and Secrets.
+    pub config_data: Objects<ConfigData>,
+    pub providers: Objects<Provider>,
 }
 
 impl Model {
@@ -70,21 +84,20 @@ impl Model {
         default_namespace: Option<&str>,
         findings: &mut Vec<Finding>,
     ) -> Result<Model, NotTaken> {
-        let (index, values) = index_items(items, taken, default_namespace, item_value, findings)?;
+        let index = index_items(items, taken, default_namespace, findings)?;
         let mut model = Model {
             index,
             ..Model::default()
         };
         read_all(&mut model, items);
-        model.values = values;
         Ok(model)
     }
 
     /// The model of items written as JSON values, read as the YAML they are (tests).
     #[cfg(test)]
     pub(crate) fn of_json(values: &[Value], findings: &mut Vec<Finding>) -> Model {
-        let docs: Vec<crate::yaml::Document> = values.iter().map(super::view::tree_of).collect();
-        let nodes: Vec<&Node> = docs.iter().map(|d| &d.root).collect();
+        let docs: Vec<Node> = values.iter().map(super::view::node_of).collect();
+        let nodes: Vec<&Node> = docs.iter().collect();
         Model::of_nodes(&nodes, findings)
     }
 
@@ -143,18 +156,31 @@ pub const KINDS: &[Kind] = &[
         read: None,
     },
     Kind::all(IPAM_GROUP, "IPPool"),
-    Kind::all(IPAM_GROUP, "IPClaim"),
-    Kind::all(IPAM_GROUP, "IPAddress"),
+    Kind::all(IPAM_GROUP, "IPClaim")
+        .read_by(|o, v, m| m.ip_claims.push(Read::of(o, |_| Some(IpClaim::read(o, v))))),
+    Kind::all(IPAM_GROUP, "IPAddress").read_by(|o, v, m| {
+        m.ip_addresses
+            .push(Read::of(o, |f| IpAddress::read(o, v, f)))
+    }),
     Kind::all(CAPM3_GROUP, "Metal3Cluster"),
-    Kind::all(CAPM3_GROUP, "Metal3Data"),
-    Kind::all(CAPM3_GROUP, "Metal3DataClaim"),
+    Kind::all(CAPM3_GROUP, "Metal3Data").read_by(|o, v, m| {
+        m.metal3_data
+            .push(Read::of(o, |_| Some(Metal3Data::read(o, v))))
+    }),
+    Kind::all(CAPM3_GROUP, "Metal3DataClaim").read_by(|o, v, m| {
+        m.metal3_data_claims
+            .push(Read::of(o, |f| Metal3DataClaim::read(o, v, f)))
+    }),
     Kind::all(CAPM3_GROUP, "Metal3DataTemplate").read_by(|o, v, m| {
         m.other_spellings
             .extend(other_spellings(o, v, &data_template::SPELLINGS));
         m.data_templates
             .push(Read::of(o, |f| DataTemplate::read(o, v, f)))
     }),
-    Kind::all(CAPM3_GROUP, "Metal3Machine"),
+    Kind::all(CAPM3_GROUP, "Metal3Machine").read_by(|o, v, m| {
+        m.metal3_machines
+            .push(Read::of(o, |f| Metal3Machine::read(o, v, f)))
+    }),
     Kind::all(CAPM3_GROUP, "Metal3MachineTemplate").read_by(|o, v, m| {
         m.other_spellings
             .extend(other_spellings(o, v, &machine_template::SPELLINGS));
@@ -166,19 +192,31 @@ pub const KINDS: &[Kind] = &[
         m.cluster_classes
             .push(Read::of(o, |_| Some(ClusterClass::read(o, v))))
     }),
-    Kind::all(OPERATOR_GROUP, "InfrastructureProvider"),
-    Kind::all("apps", "Deployment"),
-    Kind::all("", "ConfigMap"),
-    Kind::all("", "Secret"),
+    Kind::all(OPERATOR_GROUP, "InfrastructureProvider").read_by(|o, v, m| {
+        m.providers
+            .push(Read::of(o, |f| Some(Provider::read(o, v, f))))
+    }),
+    Kind::all("apps", "Deployment").read_by(|o, v, m| {
+        m.deployments
+            .push(Read::of(o, |f| Some(Deployment::read(o, v, f))))
+    }),
+    Kind::all("", "ConfigMap").read_by(read_config_data),
+    Kind::all("", "Secret").read_by(read_config_data),
     // the config among the inputs (SPEC §1), read whole by `config::ConfigItem`
     Kind::all(IPREUSE_GROUP, "IPReuse"),
 ];
+
+/// A ConfigMap's or Secret's reader.
+fn read_config_data(o: &Object, v: View<'_>, m: &mut Model) {
+    m.config_data
+        .push(Read::of(o, |f| Some(ConfigData::read(o, v, f))))
+}
 
 /// The fields of every item that are read whatever its kind.
 const IDENTITY: [&str; 3] = ["apiVersion", "kind", "metadata"];
 
 /// Whether the top-level field `key` of an item with this `apiVersion` and `kind` is never
-/// read: what [`item_value`] drops. The reader parses such a field without building it
+/// read. The reader parses such a field without building it
 /// ([`crate::yaml::parse_items`]).
 pub fn never_read(api_version: &str, kind: &str, key: &str) -> bool {
     if IDENTITY.contains(&key) {
@@ -203,7 +241,9 @@ pub fn read_only(api_version: &str, kind: &str, key: &str) -> Option<&'static [&
     }
 }
 
-/// The JSON value of an item, holding what the function reads of it (see the module).
+/// The JSON value of an item, holding what the function reads of it (see the module): for the
+/// tests that hold the parser's skip rule to it.
+#[cfg(test)]
 pub fn item_value(node: &Node) -> Value {
     let text = |key: &str| node.get(key).and_then(Node::as_str);
     let (Some(api_version), Some(kind), Some(map)) =
@@ -252,6 +292,7 @@ pub fn item_value(node: &Node) -> Value {
     Value::Object(kept)
 }
 
+#[cfg(test)]
 /// The JSON value of `node` with only `keys` when it is a mapping: those keys are converted,
 /// the others never are. A mapping with a merge key or a key that is not a string is read
 /// whole first, as `to_json` reads it.
@@ -272,6 +313,7 @@ fn part_json(node: &Node, keys: &[&str]) -> Value {
     }
 }
 
+#[cfg(test)]
 /// `value` with only `keys` when it is an object; any other value as it is.
 fn keep_keys(value: Value, keys: &[&str]) -> Value {
     match value {

@@ -1,11 +1,7 @@
-//! Small readers over JSON values that report on the object they read: a field's text, and the
-//! field spellings of another version. The plain paths and names of values are in
-//! [`super::json`], re-exported here for the readers.
+//! Small readers over an item's tree ([`View`]) that report on the object they read: a
+//! field's text, and the field spellings of another version; and whether a text is an
+//! unrendered template.
 
-use serde_json::Value;
-
-use super::json::kind_of;
-pub use super::json::{at, is_template, scalar_text, str_at, string_map};
 use super::object::{Object, skipped_for_template};
 use super::view::View;
 use crate::results::Finding;
@@ -19,9 +15,9 @@ pub struct Reported;
 /// absent, `null` or empty. A value that is not a string is an error naming the object and the
 /// field (`metadata.annotations.[metal3.io/BareMetalHost]`); an unrendered template is a warning
 /// that skips the object (SPEC §3); both are `Err(Reported)`.
-pub fn read_text(
+pub(super) fn read_text(
     object: &Object,
-    value: &Value,
+    view: View<'_>,
     path: &[&str],
     findings: &mut Vec<Finding>,
 ) -> Result<Option<String>, Reported> {
@@ -31,52 +27,20 @@ pub fn read_text(
             .collect::<Vec<_>>()
             .join(".")
     };
-    read_found(object, at(value, path), field, findings)
+    read_viewed(object, view.at(path), field, findings)
 }
 
 /// [`read_text`] of a value found already, `field` naming where it was found.
-pub fn read_found(
-    object: &Object,
-    found: Option<&Value>,
-    field: impl Fn() -> String,
-    findings: &mut Vec<Finding>,
-) -> Result<Option<String>, Reported> {
-    match found {
-        None | Some(Value::Null) => Ok(None),
-        Some(Value::String(s)) if s.is_empty() => Ok(None),
-        Some(Value::String(s)) if is_template(s) => {
-            findings.push(skipped_for_template(object, &field(), s));
-            Err(Reported)
-        }
-        Some(Value::String(s)) => Ok(Some(s.clone())),
-        Some(other) => {
-            findings.push(
-                Finding::error(format!(
-                    "{}: {} is {}, not a string; fix it, or leave the {} out of the input",
-                    object.display(),
-                    field(),
-                    kind_of(other),
-                    object.kind
-                ))
-                .on(object.resource_ref())
-                .at(field()),
-            );
-            Err(Reported)
-        }
-    }
-}
-
-/// [`read_found`] of a value of an item's tree ([`View`]).
-pub fn text_found(
+pub(super) fn read_viewed(
     object: &Object,
     found: Option<View<'_>>,
     field: impl Fn() -> String,
     findings: &mut Vec<Finding>,
 ) -> Result<Option<String>, Reported> {
-    let Some(v) = found.filter(|v| !v.is_null()) else {
+    let Some(found) = found.filter(|v| !v.is_null()) else {
         return Ok(None);
     };
-    match v.as_str() {
+    match found.as_str() {
         Some("") => Ok(None),
         Some(s) if is_template(s) => {
             findings.push(skipped_for_template(object, &field(), s));
@@ -89,7 +53,7 @@ pub fn text_found(
                     "{}: {} is {}, not a string; fix it, or leave the {} out of the input",
                     object.display(),
                     field(),
-                    v.kind_of(),
+                    found.kind_of(),
                     object.kind
                 ))
                 .on(object.resource_ref())
@@ -98,6 +62,18 @@ pub fn text_found(
             Err(Reported)
         }
     }
+}
+
+#[cfg(test)]
+pub(crate) use super::view::node_of;
+
+/// Whether a string is an unrendered template (`${...}` or `{{ ... }}`) that must never be guessed at.
+pub fn is_template(s: &str) -> bool {
+    // one pass over the bytes: most strings read are short names, where setting up a substring
+    // search twice costs more than the search
+    s.as_bytes()
+        .windows(2)
+        .any(|w| w[1] == b'{' && matches!(w[0], b'$' | b'{'))
 }
 
 #[cfg(test)]
@@ -111,9 +87,15 @@ mod tests {
             "metadata": {"name": "m", "namespace": "ns", "annotations": {
                 "metal3.io/BareMetalHost": ["ns/h"], "a": "", "t": "${HOST}", "ok": "ns/h"}}});
         let object = Object::of_json(crate::model::ItemId(0), &v).expect("an object");
+        let node = node_of(&v);
         let mut findings = Vec::new();
         let read = |key: &str, findings: &mut Vec<Finding>| {
-            read_text(&object, &v, &["metadata", "annotations", key], findings)
+            read_text(
+                &object,
+                View::new(&node),
+                &["metadata", "annotations", key],
+                findings,
+            )
         };
         assert_eq!(read("ok", &mut findings), Ok(Some("ns/h".into())));
         assert_eq!(read("a", &mut findings), Ok(None));

@@ -173,6 +173,13 @@ impl<'a> View<'a> {
         }
     }
 
+    /// The JSON text of the value, as `serde_json::Value` displays it: how messages show a
+    /// value of the wrong kind.
+    pub fn json_text(self) -> String {
+        // writing the JSON value of a tree cannot fail: its keys are strings
+        serde_json::to_string(&self).unwrap_or_default()
+    }
+
     /// `a list`, `the string "x"`, ... for messages, as [`crate::model::json::kind_of`] names
     /// the JSON value.
     pub fn kind_of(self) -> String {
@@ -351,8 +358,8 @@ mod tests;
 /// The parsed tree of a JSON value (JSON is YAML), for tests that write their items as
 /// `json!` values and read them as a run does, through a [`View`].
 #[cfg(test)]
-pub(crate) fn tree_of(value: &Value) -> crate::yaml::Document {
+pub(crate) fn node_of(value: &Value) -> Node {
     let mut docs = crate::yaml::parse(&value.to_string()).expect("JSON text is YAML");
     assert_eq!(docs.len(), 1, "one document");
-    docs.remove(0)
+    docs.remove(0).root
 }

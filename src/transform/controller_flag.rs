@@ -28,15 +28,13 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use serde_json::Value;
-
 use super::Outcome;
 use crate::config::{Config, Version};
 use crate::edits::ItemEdit;
 use crate::model::config_data::{ConfigData, DataEntry, DataMap, encode_base64};
 use crate::model::deployment::{CONTAINERS, Container, Deployment, ImageRef};
-use crate::model::provider::{DEPLOYMENT_CONTAINERS, OPERATOR_GROUP, Provider, SecretRef};
-use crate::model::value::scalar_text;
+use crate::model::provider::{ArgValue, DEPLOYMENT_CONTAINERS, Provider, SecretRef};
+use crate::model::view::View;
 use crate::model::{Model, Object};
 use crate::results::Finding;
 use crate::yaml::{self, Edit, Seg, WriteStyle};
@@ -205,30 +203,36 @@ pub fn tag_version(tag: Option<&str>) -> Option<TagVersion> {
 
 /// Turns the CAPM3 controller flag on (see the module doc).
 pub fn apply(model: &Model, config: &Config) -> Outcome {
-    let (index, values) = (&model.index, &model.values[..]);
     let mut cx = Cx {
         config,
         out: Outcome::default(),
         found: false,
     };
-    let mut data: Vec<ConfigData> = Vec::new();
-    let mut providers: Vec<Provider> = Vec::new();
-    for o in index.readable() {
-        let Some(value) = values.get(o.index.0) else {
-            continue;
-        };
-        if o.is("apps", "Deployment") {
-            let d = Deployment::read(o, value, &mut cx.out.findings);
-            cx.deployment(&d);
-        } else if o.group().is_empty() && matches!(&*o.kind, "ConfigMap" | "Secret") {
-            data.push(ConfigData::read(o, value, &mut cx.out.findings));
-        } else if o.is(OPERATOR_GROUP, "InfrastructureProvider") && o.name == "metal3" {
-            providers.push(Provider::read(o, value, &mut cx.out.findings));
+    for read in model.deployments.iter() {
+        if let Some(d) = read.report(&mut cx.out.findings) {
+            cx.deployment(d);
         }
     }
+    let data: Vec<&ConfigData> = model
+        .config_data
+        .iter()
+        .filter_map(|read| read.report(&mut cx.out.findings))
+        .collect();
     for d in &data {
         cx.variables(d);
     }
+    // Only the provider named `metal3` installs CAPM3.
+    let providers: Vec<&Provider> = model
+        .providers
+        .iter()
+        .filter(|read| {
+            model
+                .index
+                .object(read.item)
+                .is_some_and(|o| o.name == "metal3")
+        })
+        .filter_map(|read| read.report(&mut cx.out.findings))
+        .collect();
     cx.providers(&providers, &data);
     if !cx.found {
         let source = &config.source;
@@ -693,9 +697,10 @@ impl Cx<'_> {
 
     // ---- Cluster API Operator ----
 
-    fn providers(&mut self, providers: &[Provider], data: &[ConfigData]) {
+    fn providers(&mut self, providers: &[&Provider], data: &[&ConfigData]) {
         let secrets: BTreeMap<SecretRef, &ConfigData> = data
             .iter()
+            .copied()
             .filter(|d| d.secret)
             .map(|d| {
                 let r = SecretRef {
@@ -792,8 +797,8 @@ impl Cx<'_> {
                 continue;
             }
             let text = match &a.value {
-                Value::String(t) => Some(t.as_str()),
-                _ => None,
+                ArgValue::Text(t) => Some(t.as_str()),
+                ArgValue::Other(_) => None,
             };
             if text.is_some_and(reads_true) {
                 continue;
@@ -803,13 +808,12 @@ impl Cx<'_> {
             path.push(Seg::key("args"));
             path.push(Seg::key(&a.key));
             let field = yaml::path_to_string(&path);
-            let (style, was) = match text {
-                Some(t) => (WriteStyle::Keep, format!("{t:?}")),
+            let (style, was) = match &a.value {
+                ArgValue::Text(t) => (WriteStyle::Keep, format!("{t:?}")),
                 // The CRD takes strings only: a YAML boolean or number becomes a quoted string.
-                None => (
-                    WriteStyle::DoubleQuoted,
-                    format!("{}, not a string", a.value),
-                ),
+                ArgValue::Other(json) => {
+                    (WriteStyle::DoubleQuoted, format!("{json}, not a string"))
+                }
             };
             let edit = Edit::SetScalar {
                 path,
@@ -861,7 +865,9 @@ fn container_name(c: &Container) -> String {
 
 /// Whether a node of a clusterctl configuration reads true (a boolean or a string).
 fn node_reads_true(node: &yaml::Node) -> bool {
-    scalar_text(&node.to_json()).is_some_and(|t| reads_true(&t))
+    View::new(node)
+        .scalar_text()
+        .is_some_and(|t| reads_true(&t))
 }
 
 /// Sets the scalar at `path` to true, keeping its style (a plain `false` becomes `true`).

@@ -17,16 +17,14 @@
 
 use crate::{FastMap, FastSet};
 
-use serde_json::Value;
-
 use super::Outcome;
 use crate::config::Config;
 use crate::edits::ItemEdit;
 use crate::model::data_template::{DataTemplate, PoolName, PoolRef};
 use crate::model::ip_claim::IpClaim;
 use crate::model::labels::{LabelValue, Labels};
-use crate::model::metal3_data::Metal3Data;
-use crate::model::{CAPM3_GROUP, IPAM_GROUP, Index, ItemId, Model, Object, PoolId};
+use crate::model::metal3_data::{Metal3Data, TemplateRef};
+use crate::model::{CAPM3_GROUP, Index, ItemId, Model, Object, PoolId};
 use crate::names::{label_value_problem, short};
 use crate::results::{Finding, key_path};
 use crate::transform::preallocations::mapping::{DATA_NAME, POOL_NAME};
@@ -36,13 +34,11 @@ use crate::yaml::{Edit, Seg, WriteStyle};
 /// `config.labels` is false). `managed` is the pools the preallocations' mapping manages
 /// ([`crate::transform::preallocations::Output::managed`]): a claim is labelled for them.
 pub fn apply(model: &Model, config: &Config, managed: &[PoolId]) -> Outcome {
-    let (index, values) = (&model.index, &model.values[..]);
+    let index = &model.index;
     let mut out = Outcome::default();
     if !config.labels {
         return out;
     }
-    let claims: Vec<&Object> = index.objects_of(IPAM_GROUP, "IPClaim").collect();
-    let data: Vec<&Object> = index.objects_of(CAPM3_GROUP, "Metal3Data").collect();
     let mut templates: FastMap<&str, FastMap<&str, ItemId>> = FastMap::default();
     for o in index.objects_of(CAPM3_GROUP, "Metal3DataTemplate") {
         templates
@@ -50,11 +46,11 @@ pub fn apply(model: &Model, config: &Config, managed: &[PoolId]) -> Outcome {
             .or_default()
             .insert(o.name.as_str(), o.index);
     }
-    if !claims.is_empty() {
+    if !model.ip_claims.is_empty() {
         let pairs = Pairs::new(index, managed);
-        for o in claims {
-            if let Some(v) = values.get(o.index.0) {
-                label_claim(o, v, &pairs, &mut out);
+        for read in model.ip_claims.iter() {
+            if let Some(claim) = &read.value {
+                label_claim(claim, &pairs, &mut out);
             }
         }
     }
@@ -62,9 +58,9 @@ pub fn apply(model: &Model, config: &Config, managed: &[PoolId]) -> Outcome {
         model,
         found: templates,
     };
-    for o in data {
-        if let Some(v) = values.get(o.index.0) {
-            label_data(o, v, &mut read_templates, &mut out);
+    for read in model.metal3_data.iter() {
+        if let Some(data) = &read.value {
+            label_data(data, &mut read_templates, &mut out);
         }
     }
     out.check = check(index, &out.edits);
@@ -154,17 +150,25 @@ impl<'a> Pairs<'a> {
     }
 }
 
-fn label_claim(o: &Object, value: &Value, pairs: &Pairs, out: &mut Outcome) {
+fn label_claim(claim: &IpClaim, pairs: &Pairs, out: &mut Outcome) {
+    let o = &claim.object;
     let mut candidates = pairs.named(&o.namespace, &o.name);
     if candidates.is_empty() {
         // Not a claim of a known host and a managed pool (a legacy `{metal3data}-{pool}` claim,
         // another pool's, another host's): not ours to label.
         return;
     }
-    let Some(claim) = IpClaim::read(o, value, &mut out.findings) else {
+    // Its parts in the order they were read, each used only when the one before it can be.
+    let Some(pool) = claim.pool.report(&mut out.findings) else {
         return;
     };
-    if let Some(pool) = &claim.pool {
+    let Some(data_owners) = claim.data_owners.report(&mut out.findings) else {
+        return;
+    };
+    let Some(labels) = claim.labels.report(&mut out.findings) else {
+        return;
+    };
+    if let Some(pool) = pool {
         let named: Vec<String> = candidates
             .iter()
             .map(|(h, p)| format!("host {} with pool {}", short(h), short(p)))
@@ -204,7 +208,7 @@ fn label_claim(o: &Object, value: &Value, pairs: &Pairs, out: &mut Outcome) {
         }
     };
     let mut wanted = Vec::new();
-    let mut owners: Vec<&str> = claim.data_owners.iter().map(|d| d.name.as_str()).collect();
+    let mut owners: Vec<&str> = data_owners.iter().map(|d| d.name.as_str()).collect();
     owners.sort_unstable();
     owners.dedup();
     match owners.as_slice() {
@@ -220,10 +224,10 @@ fn label_claim(o: &Object, value: &Value, pairs: &Pairs, out: &mut Outcome) {
         [one] => wanted.push(Wanted {
             key: DATA_NAME,
             value: one,
-            from: claim.data_owners.first().map_or_else(String::new, |d| {
+            from: data_owners.first().map_or_else(String::new, |d| {
                 format!("the Metal3Data that owns it, {}", d.field)
             }),
-            source: claim.data_owners.first().map(|d| d.field.clone()),
+            source: data_owners.first().map(|d| d.field.clone()),
         }),
         several => out.findings.push(
             Finding::warning(format!(
@@ -250,7 +254,7 @@ fn label_claim(o: &Object, value: &Value, pairs: &Pairs, out: &mut Outcome) {
         ),
         source: Some("metadata.name".into()),
     });
-    write(o, &claim.labels, &wanted, out);
+    write(o, labels, &wanted, out);
 }
 
 /// The Metal3DataTemplates of the input, as the model read them (the mapping uses the same).
@@ -276,8 +280,13 @@ impl<'a> Templates<'a> {
     }
 }
 
-fn label_data(o: &Object, value: &Value, templates: &mut Templates, out: &mut Outcome) {
-    let Some(data) = Metal3Data::read(o, value, &mut out.findings) else {
+fn label_data(data: &Metal3Data, templates: &mut Templates, out: &mut Outcome) {
+    let o = &data.object;
+    // The template, then the labels, each used only when the one before it can be.
+    let Some(template) = data.template.report(&mut out.findings) else {
+        return;
+    };
+    let Some(labels) = data.labels.report(&mut out.findings) else {
         return;
     };
     let mut wanted = vec![Wanted {
@@ -286,7 +295,7 @@ fn label_data(o: &Object, value: &Value, templates: &mut Templates, out: &mut Ou
         from: "its own name".into(),
         source: Some("metadata.name".into()),
     }];
-    let pool_name = first_pool(o, &data, templates, &mut out.findings);
+    let pool_name = first_pool(o, template.as_ref(), templates, &mut out.findings);
     if let Some((pool, field)) = &pool_name {
         wanted.push(Wanted {
             key: POOL_NAME,
@@ -295,19 +304,19 @@ fn label_data(o: &Object, value: &Value, templates: &mut Templates, out: &mut Ou
             source: None,
         });
     }
-    write(o, &data.labels, &wanted, out);
+    write(o, labels, &wanted, out);
 }
 
 /// The first Metal3 pool of the Metal3Data's template, with where it is written; `None` (with a
 /// result saying why, when the person can do something about it) when it is not known offline.
 fn first_pool(
     o: &Object,
-    data: &Metal3Data,
+    template: Option<&TemplateRef>,
     templates: &Templates,
     findings: &mut Vec<Finding>,
 ) -> Option<(String, String)> {
     let not_set = |why: String| format!("label {POOL_NAME} is not set: {why}");
-    let Some(t) = &data.template else {
+    let Some(t) = template else {
         findings.push(
             Finding::warning(not_set(
                 "spec.template.name is not written, so its Metal3DataTemplate is unknown".into(),

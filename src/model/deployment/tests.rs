@@ -2,6 +2,7 @@ use serde_json::Value;
 
 use super::{Deployment, ImageRef};
 use crate::model::Object;
+use crate::model::view::View;
 use crate::results::Finding;
 
 fn read(yaml: &str) -> (Deployment, Vec<Finding>) {
@@ -9,7 +10,10 @@ fn read(yaml: &str) -> (Deployment, Vec<Finding>) {
     let value: Value = docs[0].root.to_json();
     let object = Object::of_json(crate::model::ItemId(0), &value).expect("an object");
     let mut findings = Vec::new();
-    (Deployment::read(&object, &value, &mut findings), findings)
+    (
+        Deployment::read(&object, View::new(&docs[0].root), &mut findings),
+        findings,
+    )
 }
 
 /// (image, name, tag, digest, repository)

@@ -48,10 +48,9 @@ impl AddressPlan {
 
 /// Fills every managed pool's `spec.preAllocations`.
 pub fn apply(model: &Model, config: &Config, run: &RunContext) -> Output {
-    let (index, values) = (&model.index, &model.values[..]);
     let mut out = Outcome::default();
     let plan = mapping::plan(model, config, run.max_claims, &mut out.findings);
-    let allocation = allocate::allocate(index, values, &plan, config, run, &mut out.findings);
+    let allocation = allocate::allocate(model, &plan, config, run, &mut out.findings);
     out.edits = allocation.edits;
     out.written = allocation.summaries;
     out.written.extend(allocation.changes.written);

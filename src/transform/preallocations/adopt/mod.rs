@@ -37,20 +37,16 @@
 #[cfg(test)]
 mod tests;
 
-use crate::FastMap;
+use crate::{FastMap, FastSet};
 use std::collections::BTreeMap;
-
-use serde_json::Value;
 
 use crate::ipam::{self, Addr};
 use crate::model::host::read_consumer;
-use crate::model::ip_address::IpAddress;
 use crate::model::ip_claim::CAPM3_GROUP;
-use crate::model::metal3_data::read_claim;
-use crate::model::metal3_data_claim::Metal3DataClaim;
 use crate::model::metal3_machine::{HOST_ANNOTATION, Metal3Machine};
+use crate::model::objects::{Objects, Part, Read};
 use crate::model::owners::{self, Owner};
-use crate::model::{HostId, Index, ItemId, Object, PoolId};
+use crate::model::{HostId, Index, ItemId, Model, Object, PoolId};
 use crate::names::{list_some, short};
 use crate::results::{Finding, ResourceRef, key_path};
 
@@ -100,22 +96,18 @@ pub struct Adopted {
     pub field: String,
 }
 
-/// Follows every live claim of the managed pools (indexes into [`Index::pools`]) to its host.
-/// `values` are the items, as [`Index::objects`] numbers them. Warnings and errors go to
-/// `findings`.
-pub fn adopt(
-    idx: &Index,
-    values: &[Value],
-    managed: &[PoolId],
-    findings: &mut Vec<Finding>,
-) -> Adoption {
+/// Follows every live claim of the managed pools (indexes into [`Index::pools`]) to its host,
+/// through the objects of `model`. Warnings and errors go to `findings`: the results of reading
+/// an object on a chain are reported the first time a chain reaches it.
+pub fn adopt(model: &Model, managed: &[PoolId], findings: &mut Vec<Finding>) -> Adoption {
+    let idx = &model.index;
     let mut out = Adoption::default();
     if managed.is_empty() {
         return out;
     }
-    let mut input = Input::new(idx, values);
+    let mut input = Input::new(model);
     let mut live = Live::default();
-    live.read_ip_addresses(idx, values, managed, findings, &mut out.failed);
+    live.read_ip_addresses(model, managed, findings, &mut out.failed);
     live.read_indexes(idx, managed, &mut input, findings);
     let mut found: BTreeMap<(PoolId, HostId), Vec<Adopted>> = BTreeMap::new();
     for (&p, claims) in &live.claims {
@@ -228,12 +220,12 @@ impl<'a> Live<'a> {
     /// The IPAddress objects of the managed pools, in order of (namespace, name).
     fn read_ip_addresses(
         &mut self,
-        idx: &'a Index,
-        values: &[Value],
+        model: &'a Model,
         managed: &[PoolId],
         findings: &mut Vec<Finding>,
         failed: &mut bool,
     ) {
+        let idx = &model.index;
         let pools: FastMap<(&str, &str), PoolId> = managed
             .iter()
             .map(|&p| {
@@ -247,10 +239,11 @@ impl<'a> Live<'a> {
             .collect();
         addresses.sort_by(|a, b| (&a.namespace, &a.name).cmp(&(&b.namespace, &b.name)));
         for o in addresses {
-            let Some(value) = values.get(o.index.0) else {
-                continue;
-            };
-            let Some(a) = IpAddress::read(o, value, findings) else {
+            let Some(a) = model
+                .ip_addresses
+                .get(o.index)
+                .and_then(|read| read.report(findings))
+            else {
                 continue;
             };
             let Some(pool) = &a.pool else {
@@ -397,29 +390,48 @@ enum Found<T> {
     Read(T),
 }
 
-/// Objects of one kind, read the first time a chain reaches them (so an object no chain
-/// reaches is never read, and one reached twice is reported once).
+/// The objects of one kind the model holds, found by namespace and name, each with the part a
+/// chain follows: the results of reading that part are reported the first time a chain reaches
+/// the object (so an object no chain reaches reports nothing, and one reached twice reports
+/// once).
 struct Kind<'a, T> {
-    by_name: FastMap<(&'a str, &'a str), &'a Object>,
-    read: FastMap<ItemId, Option<T>>,
-    reader: fn(&Object, &Value, &mut Vec<Finding>) -> Option<T>,
+    by_name: FastMap<(&'a str, &'a str), Link<'a, T>>,
+    reported: FastSet<ItemId>,
 }
 
-impl<'a, T: Clone> Kind<'a, T> {
-    fn new(
+/// One object of a [`Kind`]: the part a chain follows (`None`: it cannot be read), and the
+/// results of reading it.
+struct Link<'a, T> {
+    item: ItemId,
+    value: Option<&'a T>,
+    findings: &'a [Finding],
+}
+
+impl<'a, T> Kind<'a, T> {
+    /// The objects of kind `kind` in `group` among `idx`'s, with the part `part` of each as
+    /// `objects` holds it.
+    fn new<O>(
         idx: &'a Index,
         group: &str,
         kind: &str,
-        reader: fn(&Object, &Value, &mut Vec<Finding>) -> Option<T>,
+        objects: &'a Objects<O>,
+        part: impl Fn(&'a Read<O>) -> (Option<&'a T>, &'a [Finding]),
     ) -> Self {
         Kind {
             by_name: idx
                 .readable()
                 .filter(|o| o.is(group, kind))
-                .map(|o| ((o.namespace.as_str(), o.name.as_str()), o))
+                .map(|o| {
+                    let (value, findings) = objects.get(o.index).map_or((None, &[][..]), &part);
+                    let link = Link {
+                        item: o.index,
+                        value,
+                        findings,
+                    };
+                    ((o.namespace.as_str(), o.name.as_str()), link)
+                })
                 .collect(),
-            read: FastMap::default(),
-            reader,
+            reported: FastSet::default(),
         }
     }
 
@@ -427,32 +439,38 @@ impl<'a, T: Clone> Kind<'a, T> {
         self.by_name.contains_key(&(ns, name))
     }
 
-    fn get(
-        &mut self,
-        ns: &str,
-        name: &str,
-        values: &[Value],
-        findings: &mut Vec<Finding>,
-    ) -> Found<T> {
-        let Some(o) = self.by_name.get(&(ns, name)) else {
+    fn get(&mut self, ns: &str, name: &str, findings: &mut Vec<Finding>) -> Found<&'a T> {
+        let Some(link) = self.by_name.get(&(ns, name)) else {
             return Found::Absent;
         };
-        let reader = self.reader;
-        let read = self
-            .read
-            .entry(o.index)
-            .or_insert_with(|| values.get(o.index.0).and_then(|v| reader(o, v, findings)));
-        match read {
-            Some(t) => Found::Read(t.clone()),
+        if self.reported.insert(link.item) {
+            findings.extend(link.findings.iter().cloned());
+        }
+        match link.value {
+            Some(t) => Found::Read(t),
             None => Found::Unreadable,
         }
+    }
+}
+
+/// An object's part a chain follows, with the results of reading it: a part of a read object
+/// (`None` when the object was not read at all).
+fn part_of<'a, O, T>(
+    read: &'a Read<O>,
+    part: impl Fn(&'a O) -> &'a Part<T>,
+) -> (Option<&'a T>, &'a [Finding]) {
+    match &read.value {
+        Some(o) => {
+            let p = part(o);
+            (p.value.as_ref(), &p.findings)
+        }
+        None => (None, &read.findings),
     }
 }
 
 /// The objects of the input a chain goes through.
 struct Input<'a> {
     idx: &'a Index,
-    values: &'a [Value],
     /// IPClaims: their Metal3Data owners.
     claims: Kind<'a, Vec<Owner>>,
     /// Metal3Data: `spec.claim.name`.
@@ -468,20 +486,33 @@ struct Input<'a> {
 }
 
 impl<'a> Input<'a> {
-    fn new(idx: &'a Index, values: &'a [Value]) -> Self {
+    fn new(model: &'a Model) -> Self {
+        let idx = &model.index;
         Input {
             idx,
-            values,
-            claims: Kind::new(idx, IPAM_GROUP, "IPClaim", |o, v, f| {
-                owners::read(o, v, "Metal3Data", CAPM3_GROUP, f)
+            claims: Kind::new(idx, IPAM_GROUP, "IPClaim", &model.ip_claims, |r| {
+                part_of(r, |c| &c.data_owners)
             }),
-            data: Kind::new(idx, CAPM3_GROUP, "Metal3Data", |o, v, f| {
-                read_claim(o, v, f).ok()
+            data: Kind::new(idx, CAPM3_GROUP, "Metal3Data", &model.metal3_data, |r| {
+                part_of(r, |d| &d.claim)
             }),
-            data_claims: Kind::new(idx, CAPM3_GROUP, "Metal3DataClaim", |o, v, f| {
-                Metal3DataClaim::read(o, v, f).map(|c| c.machine_owners)
-            }),
-            machines: Kind::new(idx, CAPM3_GROUP, "Metal3Machine", Metal3Machine::read),
+            data_claims: Kind::new(
+                idx,
+                CAPM3_GROUP,
+                "Metal3DataClaim",
+                &model.metal3_data_claims,
+                |r| {
+                    let owners = r.value.as_ref().map(|c| &c.machine_owners);
+                    (owners, &r.findings[..])
+                },
+            ),
+            machines: Kind::new(
+                idx,
+                CAPM3_GROUP,
+                "Metal3Machine",
+                &model.metal3_machines,
+                |r| (r.value.as_ref(), &r.findings[..]),
+            ),
             hosts: HostId::all(idx.hosts.len())
                 .zip(&idx.hosts)
                 .map(|(i, h)| ((h.object.namespace.as_str(), h.object.name.as_str()), i))
@@ -513,10 +544,10 @@ impl<'a> Input<'a> {
         findings: &mut Vec<Finding>,
     ) -> Result<HostId, Break> {
         let missing = |what: String| Err(Break::Missing(what));
-        let data = match self.claims.get(ns, claim, self.values, findings) {
+        let data = match self.claims.get(ns, claim, findings) {
             Found::Read(owners) => {
                 chain.push(format!("IPClaim {}", short(claim)));
-                match owners::the_one(&owners) {
+                match owners::the_one(owners) {
                     Ok(Some(o)) => o.name.clone(),
                     Ok(None) => {
                         return missing(format!(
@@ -549,7 +580,7 @@ impl<'a> Input<'a> {
                 }
             },
         };
-        let data_claim = match self.data.get(ns, &data, self.values, findings) {
+        let data_claim = match self.data.get(ns, &data, findings) {
             Found::Absent => {
                 return missing(format!("Metal3Data {} is not in the input", short(&data)));
             }
@@ -563,13 +594,13 @@ impl<'a> Input<'a> {
             }
             Found::Read(Some(c)) => {
                 chain.push(format!("Metal3Data {}", short(&data)));
-                c
+                c.clone()
             }
         };
-        let machine = match self.data_claims.get(ns, &data_claim, self.values, findings) {
+        let machine = match self.data_claims.get(ns, &data_claim, findings) {
             Found::Read(owners) => {
                 chain.push(format!("Metal3DataClaim {}", short(&data_claim)));
-                match owners::the_one(&owners) {
+                match owners::the_one(owners) {
                     Ok(Some(o)) => o.name.clone(),
                     Ok(None) => {
                         return missing(format!(
@@ -591,7 +622,7 @@ impl<'a> Input<'a> {
             // CAPM3 names a Metal3DataClaim after its Metal3Machine.
             Found::Absent => data_claim,
         };
-        let m = match self.machines.get(ns, &machine, self.values, findings) {
+        let m = match self.machines.get(ns, &machine, findings) {
             Found::Absent => {
                 return missing(format!(
                     "Metal3Machine {} is not in the input",

@@ -5,7 +5,6 @@ use serde_json::{Value, json};
 
 use super::*;
 use crate::fixtures;
-use crate::model;
 use crate::model::{HostId, PoolId};
 
 const NS: &str = "lab";
@@ -19,6 +18,7 @@ fn value(text: &str) -> Value {
     docs[0].root.to_json()
 }
 
+/// The model of the items `values` (each parsed from its JSON text: JSON is YAML).
 fn pool(name: &str) -> Value {
     value(
         &fixtures::pool(name, NS)
@@ -189,10 +189,10 @@ impl Run {
 
 fn run(values: &[Value]) -> Run {
     let mut findings = Vec::new();
-    let model = model::Model::of_json(values, &mut findings);
+    let model = Model::of_json(values, &mut findings);
     assert!(findings.is_empty(), "the fixture is clean: {findings:?}");
     let managed: Vec<PoolId> = PoolId::all(model.index.pools.len()).collect();
-    let adoption = adopt(&model.index, &model.values, &managed, &mut findings);
+    let adoption = adopt(&model, &managed, &mut findings);
     Run {
         idx: model.index,
         adoption,
@@ -780,14 +780,14 @@ fn ip_addresses_of_unmanaged_or_missing_pools_are_not_read() {
     );
     values.push(pool("bmc"));
     let mut findings = Vec::new();
-    let model = model::Model::of_json(&values, &mut findings);
-    let idx = &model.index;
-    let prov = idx
+    let model = Model::of_json(&values, &mut findings);
+    let prov = model
+        .index
         .pools
         .iter()
         .position(|p| p.name() == "prov")
         .expect("prov");
-    let adoption = adopt(idx, &model.values, &[PoolId(prov)], &mut findings);
+    let adoption = adopt(&model, &[PoolId(prov)], &mut findings);
     assert!(findings.is_empty(), "{findings:?}");
     assert!(adoption.pins.is_empty());
     assert!(adoption.pools.is_empty());

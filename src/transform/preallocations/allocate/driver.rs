@@ -1,28 +1,24 @@
 //! The allocation's one pass: adoption, the context, each managed pool filled in order, then
 //! the checks across pools and networks.
 
-use serde_json::Value;
-
 use super::{Allocation, EntryChanges, context, fill, rank};
 use crate::config::Config;
-use crate::model::Index;
+use crate::model::Model;
 use crate::results::Finding;
 use crate::transform::RunContext;
 use crate::transform::preallocations::mapping::Plan;
 
 /// Computes the edits that fill the managed pools; warnings and errors go to `findings`.
-/// `values` are the items as [`Index::objects`] numbers them: adoption ([`crate::transform::preallocations::adopt`]) reads
-/// the live objects among them.
+/// Adoption ([`crate::transform::preallocations::adopt`]) reads the live objects of `model`.
 pub fn allocate(
-    idx: &Index,
-    values: &[Value],
+    model: &Model,
     plan: &Plan,
     cfg: &Config,
     run: &RunContext,
     findings: &mut Vec<Finding>,
 ) -> Allocation {
-    let adoption =
-        crate::transform::preallocations::adopt::adopt(idx, values, &plan.managed, findings);
+    let idx = &model.index;
+    let adoption = crate::transform::preallocations::adopt::adopt(model, &plan.managed, findings);
     let Some(mut ctx) = context::Context::build(idx, plan, cfg, *run, adoption, findings) else {
         return Allocation::default();
     };

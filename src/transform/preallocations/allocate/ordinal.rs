@@ -224,8 +224,8 @@ mod tests {
     fn host(name: &str, labels: serde_json::Value) -> Host {
         let v = json!({"apiVersion": "metal3.io/v1alpha1", "kind": "BareMetalHost",
             "metadata": {"name": name, "namespace": "ns", "labels": labels}});
-        let doc = crate::model::view::tree_of(&v);
-        let view = crate::model::view::View::new(&doc.root);
+        let doc = crate::model::view::node_of(&v);
+        let view = crate::model::view::View::new(&doc);
         let object = Object::read(ItemId(0), view).expect("an object");
         Host::read(&std::sync::Arc::new(object), view, &mut Vec::new()).expect("a host")
     }
