@@ -43,6 +43,7 @@ mod pre_commit;
 mod precedence;
 mod properties;
 mod quick_start;
+mod registry;
 mod schemas;
 mod scope;
 mod templates;
