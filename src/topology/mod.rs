@@ -15,5 +15,8 @@
 //! This module holds the pure parts:
 //! - [`template`]: the Go templates (`render`, and `enabled` for `enabledIf`);
 //! - [`semver`]: sprig's `semverCompare` (Masterminds/semver v3 constraints), used by them.
+//! - [`patch`]: the inline patches applied to one template (selectors, `enabledIf`, values,
+//!   RFC 6902 operations), and the variables object CAPI gives them ([`patch::variables`]).
+pub mod patch;
 pub mod semver;
 pub mod template;

@@ -18,6 +18,30 @@ use std::path::{Component, Path};
 /// A page: its path relative to the repository root (with `/`), and its text.
 type Pages = BTreeMap<String, String>;
 
+/// No page holds what a merge left unresolved: a line that opens or closes a conflict
+/// (`<<<<<<< ` or `>>>>>>> `) outside a code block. A merge once committed such lines
+/// into docs/decisions.md, and no link check sees them.
+#[test]
+fn no_page_holds_a_merge_conflict() {
+    let mut pages = Pages::new();
+    markdown_files(root(), "", &mut pages);
+    assert!(pages.len() > 10, "the pages were read: {}", pages.len());
+    let mut found = Vec::new();
+    for (page, text) in &pages {
+        for (n, line) in prose_lines(text) {
+            // `=======` alone is also a heading's underline: the two ends are enough
+            if line.starts_with("<<<<<<< ") || line.starts_with(">>>>>>> ") {
+                found.push(format!("{page}:{n}: {line}"));
+            }
+        }
+    }
+    assert!(
+        found.is_empty(),
+        "unresolved merge conflicts:\n{}",
+        found.join("\n")
+    );
+}
+
 fn root() -> &'static Path {
     Path::new(env!("CARGO_MANIFEST_DIR"))
 }

@@ -20,6 +20,7 @@ mod check_results;
 mod cli;
 mod cli_fs;
 mod cli_paths;
+mod clusterclass_patches;
 mod config_among_inputs;
 mod controller_flag;
 mod doc_links;

@@ -18,8 +18,18 @@ fn every_reader_is_registered_and_called_only_by_the_model() {
     let mut files = BTreeMap::new();
     read_all(&src, &src, &mut files);
     let readers = readers(&files);
-    for kind in ["Host", "Pool", "IpClaim", "DataTemplate", "ClusterClass", "Provider"] {
-        assert!(readers.contains_key(kind), "{kind} has a reader: {readers:?}");
+    for kind in [
+        "Host",
+        "Pool",
+        "IpClaim",
+        "DataTemplate",
+        "ClusterClass",
+        "Provider",
+    ] {
+        assert!(
+            readers.contains_key(kind),
+            "{kind} has a reader: {readers:?}"
+        );
     }
     let problems = check(&files);
     assert!(problems.is_empty(), "{}", problems.join("\n"));
