@@ -4,33 +4,33 @@
 use super::ItemId;
 use crate::results::Finding;
 
-/// What the reader of a kind read of one object: the typed object (`None` when it cannot be
-/// used) and the results its reading made, which the transformation that uses the object
-/// reports (an object no transformation uses reports nothing).
+/// What the reader of a kind read of one object: its position in the input, and the typed
+/// object with the results its reading made ([`Part`]: `value` is `None` when the object cannot
+/// be used), which the transformation that uses the object reports (an object no
+/// transformation uses reports nothing).
 #[derive(Debug, Clone)]
 pub struct Read<T> {
     /// The object's position in the input.
     pub item: ItemId,
-    pub value: Option<T>,
-    pub findings: Vec<Finding>,
+    read: Part<T>,
 }
 
 impl<T> Read<T> {
     /// What `read` reads of `object`, with the results it pushes.
     pub fn of(object: &super::Object, read: impl FnOnce(&mut Vec<Finding>) -> Option<T>) -> Self {
-        let mut findings = Vec::new();
-        let value = read(&mut findings);
         Read {
             item: object.index,
-            value,
-            findings,
+            read: Part::of(read),
         }
     }
+}
 
-    /// The object, its findings pushed onto `findings` (as a reader pushes them).
-    pub fn report(&self, findings: &mut Vec<Finding>) -> Option<&T> {
-        findings.extend(self.findings.iter().cloned());
-        self.value.as_ref()
+/// The object as read, with its results: `read.value`, `read.findings`, `read.report(..)`.
+impl<T> std::ops::Deref for Read<T> {
+    type Target = Part<T>;
+
+    fn deref(&self) -> &Part<T> {
+        &self.read
     }
 }
 
