@@ -6,9 +6,8 @@
 //! its field, and the part it spoils is left out: a Deployment is any workload of the package,
 //! and a malformed one that has nothing to do with CAPM3 must not stop the function.
 
-use std::collections::BTreeMap;
-
 use super::Object;
+use super::labels::LabelMap;
 use super::view::View;
 use crate::results::Finding;
 
@@ -19,7 +18,7 @@ pub const CONTAINERS: [&str; 4] = ["spec", "template", "spec", "containers"];
 #[derive(Debug, Clone)]
 pub struct Deployment {
     pub object: Object,
-    pub labels: BTreeMap<String, String>,
+    pub labels: LabelMap<String>,
     pub containers: Vec<Container>,
 }
 
@@ -139,10 +138,8 @@ impl Deployment {
             object: object.clone(),
             labels: view
                 .at(&["metadata", "labels"])
-                .map(View::string_map)
-                .unwrap_or_default()
-                .into_iter()
-                .collect(),
+                .map(|l| l.string_map().into_iter().collect())
+                .unwrap_or_default(),
             containers,
         }
     }

@@ -3,11 +3,11 @@
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
+use super::labels::LabelMap;
 use super::value::{Reported, is_template, read_viewed};
 use super::view::View;
 use super::{Object, skipped_for_template};
 use crate::results::Finding;
-use crate::selector::Selector;
 
 /// Prefix of the pin annotation: `ipreuse.dev/ip.{pool-name}: <address>`.
 pub const PIN_PREFIX: &str = "ipreuse.dev/ip.";
@@ -17,7 +17,8 @@ pub const PIN_PREFIX: &str = "ipreuse.dev/ip.";
 pub struct Host {
     /// Shared with the index ([`super::Index::objects`]).
     pub object: Arc<Object>,
-    pub labels: HostLabels,
+    /// Its labels, in the one compact type every kind's labels are held in.
+    pub labels: LabelMap<String>,
     /// Every annotation (a Metal3DataTemplate's `fromPoolAnnotation` may name its pool).
     pub annotations: BTreeMap<String, String>,
     /// Pins: pool name → address text, from `ipreuse.dev/ip.{pool}` annotations.
@@ -32,44 +33,6 @@ pub struct Host {
 pub type Consumer = Result<Option<ConsumerRef>, Box<Finding>>;
 
 super::ids::indexes!(super::ids::HostId => Host);
-
-/// A host's labels, key → value: sorted by key in one block of exactly their size. A run holds
-/// every host's at once, and a `BTreeMap` of one label takes 540 bytes where this takes 48 (its
-/// strings apart); kube-core's selectors match a `BTreeMap`, built for the call
-/// ([`HostLabels::selected_by`]) and only when the selector has a requirement.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct HostLabels(Box<[(String, String)]>);
-
-impl HostLabels {
-    /// The value of label `key`.
-    pub fn get(&self, key: &str) -> Option<&str> {
-        let i = self.0.binary_search_by(|(k, _)| k.as_str().cmp(key)).ok()?;
-        Some(&self.0[i].1)
-    }
-
-    /// The labels in key order.
-    pub fn iter(&self) -> impl Iterator<Item = (&str, &str)> {
-        self.0.iter().map(|(k, v)| (k.as_str(), v.as_str()))
-    }
-
-    /// Whether `selector` selects a host with these labels.
-    pub fn selected_by(&self, selector: &Selector) -> bool {
-        selector.is_empty() || selector.matches(&self.0.iter().cloned().collect())
-    }
-}
-
-impl FromIterator<(String, String)> for HostLabels {
-    /// As a `BTreeMap` collects: in key order, the last value of a key repeated wins.
-    fn from_iter<I: IntoIterator<Item = (String, String)>>(iter: I) -> HostLabels {
-        let mut pairs: Vec<(String, String)> = iter.into_iter().collect();
-        // stable: of equal keys the last written is the last here, and is the one kept
-        pairs.sort_by(|a, b| a.0.cmp(&b.0));
-        pairs.reverse();
-        pairs.dedup_by(|later, kept| later.0 == kept.0);
-        pairs.reverse();
-        HostLabels(pairs.into_boxed_slice())
-    }
-}
 
 impl Host {
     /// Reads a host; `None` (with a warning) when a field it needs is an unrendered template.
@@ -238,49 +201,6 @@ mod tests {
             assert_eq!(
                 findings[0].field.as_ref().map(|f| f.path.as_str()),
                 Some(field)
-            );
-        }
-    }
-
-    /// `HostLabels` reads as the `BTreeMap` it replaces: the same pairs in the same order, the
-    /// same lookups, and the same answer from every selector.
-    #[test]
-    fn host_labels_read_as_a_btree_map() {
-        let written = [
-            ("rack", "r2"),
-            ("role", "worker"),
-            ("a", "1"),
-            ("rack", "r3"),
-            ("z", ""),
-        ];
-        let pairs = written.iter().map(|(k, v)| (k.to_string(), v.to_string()));
-        let labels: HostLabels = pairs.clone().collect();
-        let map: BTreeMap<String, String> = pairs.collect();
-        let listed: Vec<(&str, &str)> = labels.iter().collect();
-        let meant: Vec<(&str, &str)> = map.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
-        assert_eq!(listed, meant);
-        for key in ["rack", "role", "a", "z", "b", ""] {
-            assert_eq!(labels.get(key), map.get(key).map(String::as_str), "{key}");
-        }
-        for text in [
-            "",
-            "rack=r3",
-            "rack=r2",
-            "role in (worker),!absent",
-            "z",
-            "!z",
-            "a!=1",
-        ] {
-            let selector = Selector::parse(text).expect("a selector");
-            assert_eq!(
-                labels.selected_by(&selector),
-                selector.matches(&map),
-                "{text}"
-            );
-            assert_eq!(
-                HostLabels::default().selected_by(&selector),
-                selector.matches(&BTreeMap::new()),
-                "{text}"
             );
         }
     }
