@@ -496,6 +496,29 @@ mod tests {
     use super::*;
     use crate::model::yaml_files;
 
+    /// One source, named `-`, holding `text`.
+    fn source(text: impl Into<String>) -> [crate::krm::Source; 1] {
+        [crate::krm::Source {
+            name: "-".into(),
+            text: text.into(),
+        }]
+    }
+
+    /// The input of `sources` with its hosts taken as they are parsed, and what was taken.
+    fn read_taken(sources: &[crate::krm::Source]) -> (crate::krm::Input, Taken) {
+        let mut taken = Taken::default();
+        let input =
+            crate::krm::read_taking(sources, 1000, &mut |s, n| taken.take(s, n)).expect("reads");
+        (input, taken)
+    }
+
+    /// Each item of `input` with its source and node.
+    fn items_of(input: &crate::krm::Input) -> Vec<(usize, &Node)> {
+        (input.items.iter())
+            .map(|at| (at.source, input.node(at).expect("item")))
+            .collect()
+    }
+
     /// [`index_items`] of nodes of one source, none of them taken.
     fn index_nodes(nodes: &[&Node], findings: &mut Vec<Finding>) -> Index {
         let items: Vec<(usize, &Node)> = nodes.iter().map(|&n| (0, n)).collect();
@@ -547,22 +570,15 @@ mod tests {
             "apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems:\n{}",
             items.concat()
         );
-        let sources = [crate::krm::Source {
-            name: "-".into(),
-            text,
-        }];
+        let sources = source(text);
         let plain = crate::krm::read(&sources).expect("reads");
         let nodes: Vec<&Node> = (plain.items.iter())
             .map(|at| plain.node(at).expect("item"))
             .collect();
         let mut f1 = Vec::new();
         let later = index_nodes(&nodes, &mut f1);
-        let mut taken = Taken::default();
-        let lean =
-            crate::krm::read_taking(&sources, 1000, &mut |s, n| taken.take(s, n)).expect("reads");
-        let items: Vec<(usize, &Node)> = (lean.items.iter())
-            .map(|at| (at.source, lean.node(at).expect("item")))
-            .collect();
+        let (lean, taken) = read_taken(&sources);
+        let items = items_of(&lean);
         let n_taken = items.iter().filter(|(_, n)| n.is_taken()).count();
         let mut f2 = Vec::new();
         let early = index_items(&items, taken, None, &mut f2).expect("every host taken is read");
@@ -654,16 +670,9 @@ mod tests {
             host(1),
             host(2)
         );
-        let sources = [crate::krm::Source {
-            name: "-".into(),
-            text,
-        }];
-        let mut taken = Taken::default();
-        let input =
-            crate::krm::read_taking(&sources, 1000, &mut |s, n| taken.take(s, n)).expect("reads");
-        let nodes: Vec<(usize, &Node)> = (input.items.iter())
-            .map(|at| (at.source, input.node(at).expect("item")))
-            .collect();
+        let sources = source(text);
+        let (input, taken) = read_taken(&sources);
+        let nodes = items_of(&input);
         let idx = index_items(&nodes, taken, None, &mut Vec::new()).expect("read");
         let [a, b] = [&idx.hosts[0], &idx.hosts[1]];
         assert_eq!((a.name(), b.name()), ("h1", "h2"));
@@ -679,13 +688,8 @@ mod tests {
     #[test]
     fn a_taken_item_without_its_host_is_an_error() {
         let text = "apiVersion: metal3.io/v1alpha1\nkind: BareMetalHost\nmetadata: {name: h, namespace: lab}\n";
-        let sources = [crate::krm::Source {
-            name: "-".into(),
-            text: text.into(),
-        }];
-        let mut taken = Taken::default();
-        let input =
-            crate::krm::read_taking(&sources, 1000, &mut |s, n| taken.take(s, n)).expect("reads");
+        let sources = source(text);
+        let (input, taken) = read_taken(&sources);
         let node = input.node(&input.items[0]).expect("item");
         assert!(node.is_taken());
         let mut findings = Vec::new();
@@ -710,24 +714,15 @@ mod tests {
                     - apiVersion: metal3.io/v1alpha1\n  kind: BareMetalHost\n  metadata:\n    <<: {name: merged}\n  spec: {consumerRef: oops}\n\
                     - apiVersion: metal3.io/v1alpha1\n  kind: BareMetalHost\n  metadata: {name: set, namespace: lab}\n\
                     - apiVersion: ipam.metal3.io/v1alpha1\n  kind: IPPool\n  metadata: {name: p}\n";
-        let sources = [crate::krm::Source {
-            name: "-".into(),
-            text: text.into(),
-        }];
-        let mut taken = Taken::default();
-        let input =
-            crate::krm::read_taking(&sources, 1000, &mut |s, n| taken.take(s, n)).expect("reads");
-        let nodes: Vec<(usize, &Node)> = (input.items.iter())
-            .map(|at| (at.source, input.node(at).expect("item")))
-            .collect();
+        let sources = source(text);
+        let (input, taken) = read_taken(&sources);
+        let nodes = items_of(&input);
         // a merge key is read as parsed; a consumerRef adoption would refuse is not
         assert!(nodes[0].1.is_taken() && !nodes[1].1.is_taken());
         let (mut f1, mut f2) = (Vec::new(), Vec::new());
         let taken_read = index_items(&nodes, taken, Some("metal3"), &mut f1).expect("read");
         let plain = crate::krm::read(&sources).expect("reads");
-        let untaken: Vec<(usize, &Node)> = (plain.items.iter())
-            .map(|at| (at.source, plain.node(at).expect("item")))
-            .collect();
+        let untaken = items_of(&plain);
         let from_trees =
             index_items(&untaken, Taken::default(), Some("metal3"), &mut f2).expect("read");
         assert_same_index(&"taken", (&taken_read, &f1), (&from_trees, &f2));
