@@ -24,12 +24,18 @@ Shapes (N is the dimension that grows):
 
 --status gives every host an inspected host's status (hardware); --resource-list writes the
 package as the ResourceList kpt and kustomize hand a function (what bench/compare.py measures).
+--live (fleet shape) adds what a running cluster holds for each host once it is provisioned:
+its Metal3Machine, Metal3DataClaim and Metal3Data, and for each of the 4 pools an IPClaim
+named `{host}-{pool}` (owned by the Metal3Data) with its IPAddress: 11 objects a host, labelled
+as CAPM3 labels them (the function finds nothing to write in them);
+and the Metal3DataTemplate they were made from, which takes an address from each pool.
 """
 import argparse
 import sys
 
 
 STATUS = False
+LIVE = False
 NETWORK = "prov"
 
 
@@ -98,9 +104,102 @@ def v4(n):
     return f"{(n >> 24) & 255}.{(n >> 16) & 255}.{(n >> 8) & 255}.{n & 255}"
 
 
+def live(out, name, ns, i, pools):
+    """What a running cluster holds for host `name` (the i-th), provisioned from `pools`."""
+    machine = f"workers-{i:06x}"
+    data = f"workers-template-{i}"
+    capm3 = "infrastructure.cluster.x-k8s.io/v1beta1"
+    out.write(f"""---
+apiVersion: {capm3}
+kind: Metal3Machine
+metadata:
+  name: {machine}
+  namespace: {ns}
+  annotations:
+    metal3.io/BareMetalHost: {ns}/{name}
+spec:
+  dataTemplate:
+    name: workers-template
+---
+apiVersion: {capm3}
+kind: Metal3DataClaim
+metadata:
+  name: {machine}
+  namespace: {ns}
+  ownerReferences:
+  - apiVersion: {capm3}
+    kind: Metal3Machine
+    name: {machine}
+    controller: true
+spec:
+  template:
+    name: workers-template
+---
+apiVersion: {capm3}
+kind: Metal3Data
+metadata:
+  name: {data}
+  namespace: {ns}
+  labels:
+    infrastructure.cluster.x-k8s.io/data-name: {data}
+    infrastructure.cluster.x-k8s.io/pool-name: {pools[0][0]}
+spec:
+  index: {i}
+  claim:
+    name: {machine}
+    namespace: {ns}
+  template:
+    name: workers-template
+    namespace: {ns}
+""")
+    for pool_name, start, _end, prefix, gw in pools:
+        address = pool_address(start, i)
+        claim = f"{name}-{pool_name}"
+        out.write(f"""---
+apiVersion: ipam.metal3.io/v1alpha1
+kind: IPClaim
+metadata:
+  name: {claim}
+  namespace: {ns}
+  labels:
+    infrastructure.cluster.x-k8s.io/pool-name: {pool_name}
+    infrastructure.cluster.x-k8s.io/data-name: {data}
+  ownerReferences:
+  - apiVersion: {capm3}
+    kind: Metal3Data
+    name: {data}
+    controller: true
+spec:
+  pool:
+    name: {pool_name}
+---
+apiVersion: ipam.metal3.io/v1alpha1
+kind: IPAddress
+metadata:
+  name: {ns}-{pool_name}-{address.replace('.', '-').replace(':', '-')}
+  namespace: {ns}
+spec:
+  address: "{address}"
+  prefix: {prefix}
+  gateway: "{gw}"
+  claim:
+    name: {claim}
+  pool:
+    name: {pool_name}
+""")
+
+
+def pool_address(start, i):
+    """The i-th address of a pool that starts at `start`."""
+    if ":" in start:
+        head, last = start.rsplit(":", 1)
+        return f"{head}:{int(last, 16) + i:x}"
+    a, b, c, d = (int(x) for x in start.split("."))
+    n = ((a << 24) | (b << 16) | (c << 8) | d) + i
+    return v4(n)
+
+
 def fleet(out, n, _hosts):
-    for i in range(n):
-        host(out, f"node-{i}", "fleet", i)
     if n <= 65000:
         v4_pools = [
             ("prov", "10.10.0.10", "10.10.255.250", 16, "10.10.0.1"),
@@ -116,8 +215,27 @@ def fleet(out, n, _hosts):
         ("v6a", "2001:db8:1::10", "2001:db8:1::ffff:ffff", 64, "2001:db8:1::1"),
         ("v6b", "2001:db8:2::10", "2001:db8:2::ffff:ffff", 64, "2001:db8:2::1"),
     ]
+    for i in range(n):
+        host(out, f"node-{i}", "fleet", i)
+        if LIVE:
+            live(out, f"node-{i}", "fleet", i, pools)
     for name, start, end, prefix, gw in pools:
         pool(out, name, "fleet", start, end, prefix, gw)
+    if LIVE:
+        # the template every Metal3Data names, one address from each pool
+        out.write("""---
+apiVersion: infrastructure.cluster.x-k8s.io/v1beta1
+kind: Metal3DataTemplate
+metadata:
+  name: workers-template
+  namespace: fleet
+spec:
+  clusterName: fleet
+  metaData:
+    ipAddressesFromIPPool:
+""")
+        for name, *_ in pools:
+            out.write(f"    - key: ip_{name}\n      name: {name}\n")
 
 
 def namespaces(out, n, _hosts):
@@ -206,9 +324,15 @@ def main():
                    help="give every host the status an inspected host has (hardware, about 15 lines)")
     p.add_argument("--resource-list", action="store_true",
                    help="write a ResourceList (what kpt and kustomize hand a function) instead of a stream")
+    p.add_argument("--live", action="store_true",
+                   help="fleet shape: add each provisioned host's live objects (Metal3Machine, "
+                        "Metal3DataClaim, Metal3Data, and an IPClaim and IPAddress a pool)")
     a = p.parse_args()
-    global STATUS, NETWORK
+    if a.live and a.shape != "fleet":
+        p.error("--live is for the fleet shape")
+    global STATUS, LIVE, NETWORK
     STATUS = a.status
+    LIVE = a.live
     NETWORK = None if a.plain else "prov"
     out = sys.stdout
     if a.resource_list:
