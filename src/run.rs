@@ -93,7 +93,8 @@ pub fn run_with(
     config_file: Option<&Value>,
     options: &Options,
 ) -> Result<Outcome, RunError> {
-    // The hosts are read as they are parsed, and their trees never kept.
+    // The items whose reading cannot change once the config is known are read as they are
+    // parsed, and their trees never kept.
     let mut taken = model::Taken::default();
     let input = krm::read_taking(sources, options.limits.max_alias_nodes, &mut |s, node| {
         taken.take(s, node)

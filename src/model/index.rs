@@ -9,6 +9,7 @@ use std::sync::Arc;
 
 use super::ids::ItemId;
 use super::object::Object;
+use super::registry::{self, Reading};
 use super::view::View;
 use super::{BMO_GROUP, CAPM3_GROUP, IPAM_GROUP, cluster, host, pool};
 use crate::results::Finding;
@@ -79,41 +80,69 @@ impl Index {
     }
 }
 
-/// The hosts read as the input was parsed ([`crate::krm::read_taking`]), before the trees of
+/// The items read as the input was parsed ([`crate::krm::read_taking`]), before the trees of
 /// the rest were built: each by its source and the first byte of its item, in the order of the
-/// text. Their trees are never held, only what [`host::Host::read`] reads of them.
+/// text. Their trees are never held, only what their kinds' readers read of them.
 #[derive(Debug, Default)]
-pub struct Taken(Vec<((usize, usize), host::Host)>);
+pub struct Taken(Vec<((usize, usize), Reading)>);
 
 impl Taken {
-    /// Takes the item `node` of source `source` when it is a host whose reading reports
-    /// nothing (its identity usable, no template, no local config, its `consumerRef` readable):
-    /// read before the config is known, it reads the same after. Any other item is left to be
-    /// built and read later, with its results.
+    /// Takes the item `node` of source `source` when it is read now as it would be read once
+    /// the config is known: its identity usable and not local config, its kind read by a
+    /// reader that allows it and its reading reporting nothing
+    /// ([`registry::read_as_parsed`]; a host, by the index's host reader). Its position and,
+    /// when it sets none, its namespace are set when it is placed among the items
+    /// ([`index_items`]). Any other item is left to be built and read later, with its results.
     pub fn take(&mut self, source: usize, node: &Node) -> bool {
         let view = View::new(node);
         // its position in the items is not known yet: [`index_items`] sets it
         let Some(object) = Object::read(ItemId(usize::MAX), view) else {
             return false;
         };
-        if Indexed::of(&object) != Some(Indexed::Host)
-            || object.local_config
-            || object.bad_identity.is_some()
-        {
+        if object.local_config || object.bad_identity.is_some() {
             return false;
         }
-        let mut findings = Vec::new();
-        match host::Host::read(&Arc::new(object), view, &mut findings) {
-            Some(read) if findings.is_empty() && read.consumer.is_ok() => {
-                self.0.push(((source, node.span.start), read));
-                true
+        let reading = if Indexed::of(&object) == Some(Indexed::Host) {
+            if !registry::kind_of(&object.api_version, &object.kind)
+                .is_some_and(|k| k.may_read_as_parsed(object.namespace_set))
+            {
+                return false;
             }
-            _ => false,
+            let mut findings = Vec::new();
+            match host::Host::read(&Arc::new(object), view, &mut findings) {
+                Some(read) if findings.is_empty() => Reading::Host(read),
+                _ => return false,
+            }
+        } else {
+            match registry::read_as_parsed(&object, view) {
+                Some(reading) => reading,
+                None => return false,
+            }
+        };
+        if !reading.reports_nothing() {
+            return false;
         }
+        self.0.push(((source, node.span.start), reading));
+        true
+    }
+
+    /// How many items were taken.
+    pub fn len(&self) -> usize {
+        self.0.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+
+    /// What was read of the items taken, in the order of the text.
+    #[cfg(test)]
+    pub(super) fn readings(&self) -> impl Iterator<Item = &Reading> {
+        self.0.iter().map(|(_, r)| r)
     }
 }
 
-/// An item kept only as its span ([`Node::is_taken`]) for which no host was read when it was
+/// An item kept only as its span ([`Node::is_taken`]) for which nothing was read when it was
 /// taken (a bug: the item would read as nothing).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct NotTaken {
@@ -124,40 +153,64 @@ pub struct NotTaken {
 /// The index of the items (each with its source and node), read from their trees; reports
 /// duplicates, unrendered templates, mixed namespaces and hosts and pools that never meet. The
 /// items without `metadata.namespace` are read as in `default_namespace` (the config's
-/// `defaultNamespace`; `None`: `default`). A host `taken` as the input was parsed is read
-/// from there, so the trees of thousands of hosts are never held at once.
+/// `defaultNamespace`; `None`: `default`). An item `taken` as the input was parsed is read
+/// from there, so the trees of thousands of objects are never held at once; what was read of
+/// those that are not hosts is left out (the [`super::Model`] reads it: [`index_taking`]).
 pub fn index_items(
     items: &[(usize, &Node)],
     taken: Taken,
     default_namespace: Option<&str>,
     findings: &mut Vec<Finding>,
 ) -> Result<Index, NotTaken> {
-    let mut reading = Reading::new(items.len(), default_namespace);
+    index_taking(items, taken, default_namespace, findings).map(|(index, _)| index)
+}
+
+/// [`index_items`], with what was read of the items taken that are not hosts, placed, in input
+/// order, for their kinds' places in the [`super::Model`].
+pub(super) fn index_taking(
+    items: &[(usize, &Node)],
+    taken: Taken,
+    default_namespace: Option<&str>,
+    findings: &mut Vec<Finding>,
+) -> Result<(Index, Vec<Reading>), NotTaken> {
+    let mut indexing = Indexing::new(items.len(), default_namespace);
+    let hosts = (taken.0.iter())
+        .filter(|(_, r)| matches!(r, Reading::Host(_)))
+        .count();
     // most hosts are taken: room for them at once, rather than doubling through them
-    reading.idx.hosts.reserve_exact(taken.0.len());
+    indexing.idx.hosts.reserve_exact(hosts);
+    let mut early = Vec::with_capacity(taken.0.len() - hosts);
     // Both in the order of the text: a merge of the two lists.
     let mut taken = taken.0.into_iter().peekable();
     for (i, &(source, node)) in items.iter().enumerate() {
         let at = (source, node.span.start);
         while taken.next_if(|(k, _)| *k < at).is_some() {}
-        let early = taken.next_if(|(k, _)| *k == at).map(|(_, read)| read);
-        match early {
-            Some(mut host) if node.is_taken() => {
-                // not shared yet: set in place
-                Arc::make_mut(&mut host.object).index = ItemId(i);
-                reading.host(host, findings);
+        let read = taken.next_if(|(k, _)| *k == at).map(|(_, read)| read);
+        match read {
+            Some(mut read) if node.is_taken() => {
+                read.place(ItemId(i), default_namespace);
+                match read {
+                    Reading::Host(host) => indexing.host(host, findings),
+                    other => match other.object() {
+                        Some(o) => {
+                            indexing.taken(Arc::new(o.clone()), findings);
+                            early.push(other);
+                        }
+                        None => return Err(NotTaken { item: ItemId(i) }),
+                    },
+                }
                 continue;
             }
             _ if node.is_taken() => return Err(NotTaken { item: ItemId(i) }),
             _ => {}
         }
-        reading.item(i, View::new(node), findings);
+        indexing.item(i, View::new(node), findings);
     }
-    Ok(reading.finish(findings))
+    Ok((indexing.finish(findings), early))
 }
 
 /// An index being built, item by item.
-struct Reading {
+struct Indexing {
     idx: Index,
     seen: Seen,
     ns_written: BTreeMap<String, NamespaceUse>,
@@ -165,11 +218,11 @@ struct Reading {
     default_namespace: Option<String>,
 }
 
-impl Reading {
-    fn new(items: usize, default_namespace: Option<&str>) -> Reading {
+impl Indexing {
+    fn new(items: usize, default_namespace: Option<&str>) -> Indexing {
         let mut idx = Index::default();
         idx.objects.reserve_exact(items);
-        Reading {
+        Indexing {
             idx,
             seen: Seen::default(),
             ns_written: BTreeMap::new(),
@@ -179,14 +232,17 @@ impl Reading {
 
     /// Reads item `i`; which of the indexed kinds it is, when it is one and can be read.
     fn item(&mut self, i: usize, value: View<'_>, findings: &mut Vec<Finding>) -> Option<Indexed> {
-        let Reading {
+        let Indexing {
             idx,
             seen,
             ns_written,
             default_namespace,
         } = self;
         let obj = Object::read(ItemId(i), value)
-            .map(|o| placed(o, default_namespace.as_deref()))
+            .map(|mut o| {
+                o.place(ItemId(i), default_namespace.as_deref());
+                o
+            })
             .map(Arc::new);
         let Some(o) = obj.as_ref() else {
             idx.objects.push(None);
@@ -235,22 +291,27 @@ impl Reading {
         read.and(kind)
     }
 
-    /// A host read straight from its tree: what [`Reading::item`] does for a host it reads.
-    fn host(&mut self, mut host: host::Host, findings: &mut Vec<Finding>) {
-        if let Some(ns) = &self.default_namespace
-            && !host.object.namespace_set
-        {
-            // read before the config was known, as in `default`; not shared yet
-            Arc::make_mut(&mut host.object).namespace = ns.clone();
-        }
+    /// A host read as the input was parsed, placed: what [`Indexing::item`] does for a host it
+    /// reads.
+    fn host(&mut self, host: host::Host, findings: &mut Vec<Finding>) {
         self.seen.note(&self.idx.objects, &host.object, findings);
         note_namespace(&mut self.ns_written, &host.object);
         self.idx.objects.push(Some(Arc::clone(&host.object)));
         self.idx.hosts.push(host);
     }
 
+    /// An object of a kind the index does not read, read as the input was parsed and placed:
+    /// what [`Indexing::item`] does for such an object.
+    fn taken(&mut self, o: Arc<Object>, findings: &mut Vec<Finding>) {
+        self.seen.note(&self.idx.objects, &o, findings);
+        if is_template(&o) {
+            note_namespace(&mut self.ns_written, &o);
+        }
+        self.idx.objects.push(Some(o));
+    }
+
     fn finish(self, findings: &mut Vec<Finding>) -> Index {
-        let Reading {
+        let Indexing {
             mut idx,
             ns_written,
             default_namespace,
@@ -325,17 +386,6 @@ impl Seen {
             );
         }
     }
-}
-
-/// `o` in its namespace: `default_namespace` (`defaultNamespace`) when it sets none and that
-/// is set; as read otherwise (`default` when it sets none).
-fn placed(mut o: Object, default_namespace: Option<&str>) -> Object {
-    if let Some(ns) = default_namespace
-        && !o.namespace_set
-    {
-        o.namespace = ns.to_string();
-    }
-    o
 }
 
 /// Whether `o` is a machine or data template, which count for the mixed-namespace warning as

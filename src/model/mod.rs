@@ -4,10 +4,11 @@
 //! what each item is ([`Object`]); each kind the function reads has its own module with its
 //! reader. The [`Index`] holds the kinds every stage needs (hosts, pools, control-plane
 //! endpoints: [`Indexed`]); a transformation that needs another kind reads it with that
-//! kind's reader from [`Index::objects_of`]. A run keeps no host's JSON value once the index
-//! has read it, nor, for most hosts, their trees: those are read as the input is parsed
-//! ([`Taken`], [`index_items`]). Everything read of a host is in
-//! [`host::Host`]. Nothing here writes text.
+//! kind's reader from [`Index::objects_of`]. A run keeps no item's JSON value, nor the trees of
+//! the objects whose reading cannot change once the config is known (any kind that no
+//! transformation writes): those are read as the input is parsed by their kinds' readers and
+//! placed later ([`Taken`], [`registry::read_as_parsed`], [`index_items`]). Everything read of a
+//! host is in [`host::Host`]. Nothing here writes text.
 
 pub mod cluster;
 pub mod cluster_class;

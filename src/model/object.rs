@@ -129,6 +129,17 @@ impl Object {
         }
     }
 
+    /// Puts the object at input position `item`, in `default_namespace` (the config's
+    /// `defaultNamespace`) when it sets no namespace and that is set: where it is read.
+    pub(crate) fn place(&mut self, item: ItemId, default_namespace: Option<&str>) {
+        self.index = item;
+        if let Some(ns) = default_namespace
+            && !self.namespace_set
+        {
+            ns.clone_into(&mut self.namespace);
+        }
+    }
+
     /// API group: the part of `apiVersion` before `/`, empty for the core group.
     pub fn group(&self) -> &str {
         group_of(&self.api_version)

@@ -23,6 +23,27 @@ impl<T> Read<T> {
             read: Part::of(read),
         }
     }
+
+    /// Puts the object read at input position `item`, in `default_namespace` when it sets
+    /// none ([`super::Object::place`]): what it would have been read as there. For an object
+    /// read as the input was parsed ([`super::Taken`]); `object` gives the reading's own
+    /// identity.
+    pub(super) fn place(
+        &mut self,
+        item: ItemId,
+        default_namespace: Option<&str>,
+        object: impl FnOnce(&mut T) -> &mut super::Object,
+    ) {
+        self.item = item;
+        if let Some(value) = self.read.value.as_mut() {
+            object(value).place(item, default_namespace);
+        }
+    }
+
+    /// Whether reading the object reported nothing (its parts aside: the kind says).
+    pub(super) fn reports_nothing(&self) -> bool {
+        self.read.value.is_some() && self.read.findings.is_empty()
+    }
 }
 
 /// The object as read, with its results: `read.value`, `read.findings`, `read.report(..)`.

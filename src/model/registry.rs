@@ -18,7 +18,9 @@ use super::cluster_class::ClusterClass;
 use super::config_data::ConfigData;
 use super::data_template::{self, DataTemplate};
 use super::deployment::Deployment;
-use super::index::{Index, NotTaken, Taken, index_items};
+use super::host::Host;
+use super::ids::ItemId;
+use super::index::{Index, NotTaken, Taken, index_taking};
 use super::ip_address::IpAddress;
 use super::ip_claim::IpClaim;
 use super::machine_template::{self, MachineTemplate};
@@ -34,6 +36,7 @@ use crate::results::Finding;
 use crate::yaml::Node;
 #[cfg(test)]
 use serde_json::{Map, Value};
+use std::sync::Arc;
 
 /// Which top-level fields of an object of a kind its reader reads.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -77,20 +80,45 @@ pub struct Model {
 }
 
 impl Model {
-    /// Reads the model of the items (each with its source and node; see [`super::index_items`]).
+    /// Reads the model of the items (each with its source and node; see [`super::index_items`]),
+    /// those `taken` as the input was parsed placed as if read here.
     pub fn read(
         items: &[(usize, &Node)],
         taken: Taken,
         default_namespace: Option<&str>,
         findings: &mut Vec<Finding>,
     ) -> Result<Model, NotTaken> {
-        let index = index_items(items, taken, default_namespace, findings)?;
+        let (index, early) = index_taking(items, taken, default_namespace, findings)?;
         let mut model = Model {
             index,
             ..Model::default()
         };
-        read_all(&mut model, items);
+        read_all(&mut model, items, early)?;
         Ok(model)
+    }
+
+    /// Puts what a reader read in its kind's place.
+    fn add(&mut self, reading: Reading) {
+        match reading {
+            Reading::Host(h) => self.index.hosts.push(h),
+            Reading::IpClaim(r) => self.ip_claims.push(*r),
+            Reading::IpAddress(r) => self.ip_addresses.push(*r),
+            Reading::Metal3Data(r) => self.metal3_data.push(*r),
+            Reading::Metal3DataClaim(r) => self.metal3_data_claims.push(*r),
+            Reading::DataTemplate(r, spellings) => {
+                self.other_spellings.extend(spellings);
+                self.data_templates.push(*r);
+            }
+            Reading::Metal3Machine(r) => self.metal3_machines.push(*r),
+            Reading::MachineTemplate(r, spellings) => {
+                self.other_spellings.extend(spellings);
+                self.machine_templates.push(*r);
+            }
+            Reading::ClusterClass(r) => self.cluster_classes.push(*r),
+            Reading::Provider(r) => self.providers.push(*r),
+            Reading::Deployment(r) => self.deployments.push(*r),
+            Reading::ConfigData(r) => self.config_data.push(*r),
+        }
     }
 
     /// The model of items written as JSON values, read as the YAML they are (tests).
@@ -110,9 +138,118 @@ impl Model {
     }
 }
 
-/// A kind's reader: reads `object` (a view of its tree) into its kind's place in the model,
-/// with the results of reading it ([`super::objects::Read`]).
-pub type Reader = fn(&Object, View<'_>, &mut Model);
+/// A kind's reader: what it reads of `object` (a view of its tree), with the results of
+/// reading it ([`super::objects::Read`]).
+pub type Reader = fn(&Object, View<'_>) -> Reading;
+
+/// What the reader of a kind read of one object, for its kind's place in the [`Model`]
+/// ([`Model::add`]). Read from the object's tree once the config is known, or as the input is
+/// parsed ([`Taken`]: [`read_as_parsed`]) and then placed ([`Reading::place`]) as if read then.
+/// The boxes keep the hosts, the many, small.
+#[derive(Debug, Clone)]
+pub enum Reading {
+    /// Read by the index ([`super::Index::hosts`]).
+    Host(Host),
+    IpClaim(Box<Read<IpClaim>>),
+    IpAddress(Box<Read<IpAddress>>),
+    Metal3Data(Box<Read<Metal3Data>>),
+    Metal3DataClaim(Box<Read<Metal3DataClaim>>),
+    /// With the fields spelled as the other API version spells them ([`Model::other_spellings`]).
+    DataTemplate(Box<Read<DataTemplate>>, Vec<Finding>),
+    Metal3Machine(Box<Read<Metal3Machine>>),
+    /// With the fields spelled as the other API version spells them ([`Model::other_spellings`]).
+    MachineTemplate(Box<Read<MachineTemplate>>, Vec<Finding>),
+    ClusterClass(Box<Read<ClusterClass>>),
+    Provider(Box<Read<Provider>>),
+    Deployment(Box<Read<Deployment>>),
+    ConfigData(Box<Read<ConfigData>>),
+}
+
+impl Reading {
+    /// Puts the object read at input position `item`, in `default_namespace` when it sets
+    /// none: what its reader would have read there, for a reading that does not depend on its
+    /// namespace or position otherwise ([`read_as_parsed`]).
+    pub fn place(&mut self, item: ItemId, default_namespace: Option<&str>) {
+        let ns = default_namespace;
+        match self {
+            // not shared yet: set in place
+            Reading::Host(h) => Arc::make_mut(&mut h.object).place(item, ns),
+            Reading::IpClaim(r) => r.place(item, ns, |t| &mut t.object),
+            Reading::IpAddress(r) => r.place(item, ns, |t| &mut t.object),
+            Reading::Metal3Data(r) => r.place(item, ns, |t| &mut t.object),
+            Reading::Metal3DataClaim(r) => r.place(item, ns, |t| &mut t.object),
+            Reading::DataTemplate(r, _) => r.place(item, ns, |t| &mut t.object),
+            Reading::Metal3Machine(r) => r.place(item, ns, |t| &mut t.object),
+            Reading::MachineTemplate(r, _) => r.place(item, ns, |t| &mut t.object),
+            Reading::ClusterClass(r) => r.place(item, ns, |t| &mut t.object),
+            Reading::Provider(r) => r.place(item, ns, |t| &mut t.object),
+            Reading::Deployment(r) => r.place(item, ns, |t| &mut t.object),
+            Reading::ConfigData(r) => r.place(item, ns, |t| &mut t.object),
+        }
+    }
+
+    /// Whether reading the object reported nothing, in none of its parts: its results would
+    /// name it by its namespace, which the config may still change.
+    pub fn reports_nothing(&self) -> bool {
+        match self {
+            Reading::Host(h) => h.consumer.is_ok(),
+            Reading::IpClaim(r) => {
+                r.reports_nothing()
+                    && r.value.as_ref().is_some_and(|c| {
+                        c.pool.findings.is_empty()
+                            && c.data_owners.findings.is_empty()
+                            && c.labels.findings.is_empty()
+                    })
+            }
+            Reading::Metal3Data(r) => {
+                r.reports_nothing()
+                    && r.value.as_ref().is_some_and(|d| {
+                        d.template.findings.is_empty()
+                            && d.labels.findings.is_empty()
+                            && d.claim.findings.is_empty()
+                    })
+            }
+            Reading::DataTemplate(r, spellings) => r.reports_nothing() && spellings.is_empty(),
+            Reading::MachineTemplate(r, spellings) => r.reports_nothing() && spellings.is_empty(),
+            Reading::IpAddress(r) => r.reports_nothing(),
+            Reading::Metal3DataClaim(r) => r.reports_nothing(),
+            Reading::Metal3Machine(r) => r.reports_nothing(),
+            Reading::ClusterClass(r) => r.reports_nothing(),
+            Reading::Provider(r) => r.reports_nothing(),
+            Reading::Deployment(r) => r.reports_nothing(),
+            Reading::ConfigData(r) => r.reports_nothing(),
+        }
+    }
+
+    /// The identity of the object read, when it could be read.
+    pub fn object(&self) -> Option<&Object> {
+        match self {
+            Reading::Host(h) => Some(&h.object),
+            Reading::IpClaim(r) => r.value.as_ref().map(|t| &t.object),
+            Reading::IpAddress(r) => r.value.as_ref().map(|t| &t.object),
+            Reading::Metal3Data(r) => r.value.as_ref().map(|t| &t.object),
+            Reading::Metal3DataClaim(r) => r.value.as_ref().map(|t| &t.object),
+            Reading::DataTemplate(r, _) => r.value.as_ref().map(|t| &t.object),
+            Reading::Metal3Machine(r) => r.value.as_ref().map(|t| &t.object),
+            Reading::MachineTemplate(r, _) => r.value.as_ref().map(|t| &t.object),
+            Reading::ClusterClass(r) => r.value.as_ref().map(|t| &t.object),
+            Reading::Provider(r) => r.value.as_ref().map(|t| &t.object),
+            Reading::Deployment(r) => r.value.as_ref().map(|t| &t.object),
+            Reading::ConfigData(r) => r.value.as_ref().map(|t| &t.object),
+        }
+    }
+}
+
+/// What may change a kind's reading after the input is parsed, besides the object's position.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Later {
+    /// A transformation may write into its objects: the write needs their trees.
+    pub written: bool,
+    /// Its reader reads the object's namespace beyond its identity (a reference's namespace
+    /// defaults to the object's own): one that sets none is read where `defaultNamespace`
+    /// puts it.
+    pub reads_namespace: bool,
+}
 
 /// A kind the function reads.
 #[derive(Debug, Clone, Copy)]
@@ -123,6 +260,8 @@ pub struct Kind {
     /// Its reader; `None` for the kinds the [`super::Index`] reads itself (hosts, pools,
     /// clusters' endpoints) and those read apart (the config among the inputs).
     pub read: Option<Reader>,
+    /// What may change its reading once the config is known ([`read_as_parsed`]).
+    pub later: Later,
 }
 
 impl Kind {
@@ -132,6 +271,10 @@ impl Kind {
             kind,
             fields: Fields::All,
             read: None,
+            later: Later {
+                written: false,
+                reads_namespace: false,
+            },
         }
     }
 
@@ -141,6 +284,35 @@ impl Kind {
             read: Some(read),
             ..self
         }
+    }
+
+    /// This kind, whose objects a transformation may write into.
+    const fn written(self) -> Kind {
+        Kind {
+            later: Later {
+                written: true,
+                ..self.later
+            },
+            ..self
+        }
+    }
+
+    /// This kind, whose reader reads the object's namespace beyond its identity.
+    const fn reading_its_namespace(self) -> Kind {
+        Kind {
+            later: Later {
+                reads_namespace: true,
+                ..self.later
+            },
+            ..self
+        }
+    }
+
+    /// Whether an object of this kind may be read as the input is parsed, before the config
+    /// is known: never written, and placed in its namespace whatever `defaultNamespace` says
+    /// (`namespace_set`: it sets one) or read the same in any.
+    pub fn may_read_as_parsed(&self, namespace_set: bool) -> bool {
+        !self.later.written && (namespace_set || !self.later.reads_namespace)
     }
 }
 
@@ -154,62 +326,87 @@ pub const KINDS: &[Kind] = &[
             only: &[("spec", &["consumerRef"])],
         },
         read: None,
+        later: Later {
+            written: false,
+            reads_namespace: false,
+        },
     },
-    Kind::all(IPAM_GROUP, "IPPool"),
+    Kind::all(IPAM_GROUP, "IPPool").written(),
+    // the labels transformation writes `data-name` and `pool-name` (SPEC §7)
     Kind::all(IPAM_GROUP, "IPClaim")
-        .read_by(|o, v, m| m.ip_claims.push(Read::of(o, |_| Some(IpClaim::read(o, v))))),
-    Kind::all(IPAM_GROUP, "IPAddress").read_by(|o, v, m| {
-        m.ip_addresses
-            .push(Read::of(o, |f| IpAddress::read(o, v, f)))
-    }),
+        .read_by(|o, v| Reading::IpClaim(Box::new(Read::of(o, |_| Some(IpClaim::read(o, v))))))
+        .written(),
+    Kind::all(IPAM_GROUP, "IPAddress")
+        .read_by(|o, v| Reading::IpAddress(Box::new(Read::of(o, |f| IpAddress::read(o, v, f))))),
     Kind::all(CAPM3_GROUP, "Metal3Cluster"),
-    Kind::all(CAPM3_GROUP, "Metal3Data").read_by(|o, v, m| {
-        m.metal3_data
-            .push(Read::of(o, |_| Some(Metal3Data::read(o, v))))
+    // the labels transformation writes `data-name` and `pool-name`; `spec.template.namespace`
+    // defaults to the object's
+    Kind::all(CAPM3_GROUP, "Metal3Data")
+        .read_by(|o, v| {
+            Reading::Metal3Data(Box::new(Read::of(o, |_| Some(Metal3Data::read(o, v)))))
+        })
+        .written()
+        .reading_its_namespace(),
+    Kind::all(CAPM3_GROUP, "Metal3DataClaim").read_by(|o, v| {
+        Reading::Metal3DataClaim(Box::new(Read::of(o, |f| Metal3DataClaim::read(o, v, f))))
     }),
-    Kind::all(CAPM3_GROUP, "Metal3DataClaim").read_by(|o, v, m| {
-        m.metal3_data_claims
-            .push(Read::of(o, |f| Metal3DataClaim::read(o, v, f)))
+    Kind::all(CAPM3_GROUP, "Metal3DataTemplate").read_by(|o, v| {
+        Reading::DataTemplate(
+            Box::new(Read::of(o, |f| DataTemplate::read(o, v, f))),
+            other_spellings(o, v, &data_template::SPELLINGS),
+        )
     }),
-    Kind::all(CAPM3_GROUP, "Metal3DataTemplate").read_by(|o, v, m| {
-        m.other_spellings
-            .extend(other_spellings(o, v, &data_template::SPELLINGS));
-        m.data_templates
-            .push(Read::of(o, |f| DataTemplate::read(o, v, f)))
+    Kind::all(CAPM3_GROUP, "Metal3Machine").read_by(|o, v| {
+        Reading::Metal3Machine(Box::new(Read::of(o, |f| Metal3Machine::read(o, v, f))))
     }),
-    Kind::all(CAPM3_GROUP, "Metal3Machine").read_by(|o, v, m| {
-        m.metal3_machines
-            .push(Read::of(o, |f| Metal3Machine::read(o, v, f)))
-    }),
-    Kind::all(CAPM3_GROUP, "Metal3MachineTemplate").read_by(|o, v, m| {
-        m.other_spellings
-            .extend(other_spellings(o, v, &machine_template::SPELLINGS));
-        m.machine_templates
-            .push(Read::of(o, |f| MachineTemplate::read(o, v, f)))
-    }),
+    // its data template's namespace defaults to its own, and must be it
+    Kind::all(CAPM3_GROUP, "Metal3MachineTemplate")
+        .read_by(|o, v| {
+            Reading::MachineTemplate(
+                Box::new(Read::of(o, |f| MachineTemplate::read(o, v, f))),
+                other_spellings(o, v, &machine_template::SPELLINGS),
+            )
+        })
+        .reading_its_namespace(),
     Kind::all(CLUSTER_GROUP, "Cluster"),
-    Kind::all(CLUSTER_GROUP, "ClusterClass").read_by(|o, v, m| {
-        m.cluster_classes
-            .push(Read::of(o, |_| Some(ClusterClass::read(o, v))))
+    Kind::all(CLUSTER_GROUP, "ClusterClass").read_by(|o, v| {
+        Reading::ClusterClass(Box::new(Read::of(o, |_| Some(ClusterClass::read(o, v)))))
     }),
-    Kind::all(OPERATOR_GROUP, "InfrastructureProvider").read_by(|o, v, m| {
-        m.providers
-            .push(Read::of(o, |f| Some(Provider::read(o, v, f))))
-    }),
-    Kind::all("apps", "Deployment").read_by(|o, v, m| {
-        m.deployments
-            .push(Read::of(o, |f| Some(Deployment::read(o, v, f))))
-    }),
-    Kind::all("", "ConfigMap").read_by(read_config_data),
-    Kind::all("", "Secret").read_by(read_config_data),
+    // the controller flag writes these four kinds (SPEC §8); `spec.configSecret.namespace`
+    // defaults to the provider's
+    Kind::all(OPERATOR_GROUP, "InfrastructureProvider")
+        .read_by(|o, v| Reading::Provider(Box::new(Read::of(o, |f| Some(Provider::read(o, v, f))))))
+        .written()
+        .reading_its_namespace(),
+    Kind::all("apps", "Deployment")
+        .read_by(|o, v| {
+            Reading::Deployment(Box::new(Read::of(o, |f| Some(Deployment::read(o, v, f)))))
+        })
+        .written(),
+    Kind::all("", "ConfigMap")
+        .read_by(read_config_data)
+        .written(),
+    Kind::all("", "Secret").read_by(read_config_data).written(),
     // the config among the inputs (SPEC §1), read whole by `config::ConfigItem`
     Kind::all(IPREUSE_GROUP, "IPReuse"),
 ];
 
 /// A ConfigMap's or Secret's reader.
-fn read_config_data(o: &Object, v: View<'_>, m: &mut Model) {
-    m.config_data
-        .push(Read::of(o, |f| Some(ConfigData::read(o, v, f))))
+fn read_config_data(o: &Object, v: View<'_>) -> Reading {
+    Reading::ConfigData(Box::new(Read::of(o, |f| Some(ConfigData::read(o, v, f)))))
+}
+
+/// What the reader of `object`'s kind reads of it as the input is parsed, when that is what
+/// it would read once the config is known, placed ([`Reading::place`]): its kind allows it
+/// ([`Kind::may_read_as_parsed`]) and its reading reports nothing. `None`: read it later.
+/// Hosts are the index's ([`super::Taken::take`]).
+pub fn read_as_parsed(object: &Object, view: View<'_>) -> Option<Reading> {
+    let kind = kind_of(&object.api_version, &object.kind)?;
+    if !kind.may_read_as_parsed(object.namespace_set) {
+        return None;
+    }
+    let reading = (kind.read?)(object, view);
+    reading.reports_nothing().then_some(reading)
 }
 
 /// The fields of every item that are read whatever its kind.
@@ -327,9 +524,14 @@ fn keep_keys(value: Value, keys: &[&str]) -> Value {
 }
 
 /// Reads every object of `model`'s index whose kind has a reader, in input order, from a view
-/// of its node in `items` (by input position, as [`Model::read`] has them).
-pub fn read_all(model: &mut Model, items: &[(usize, &Node)]) {
-    let objects: Vec<std::sync::Arc<Object>> = model
+/// of its node in `items` (by input position, as [`Model::read`] has them), or, for an item
+/// taken as it was parsed, from `early` (what was read of those, placed, in input order).
+fn read_all(
+    model: &mut Model,
+    items: &[(usize, &Node)],
+    early: Vec<Reading>,
+) -> Result<(), NotTaken> {
+    let objects: Vec<Arc<Object>> = model
         .index
         .objects
         .iter()
@@ -337,12 +539,20 @@ pub fn read_all(model: &mut Model, items: &[(usize, &Node)]) {
         .filter(|o| !o.local_config && o.bad_identity.is_none())
         .cloned()
         .collect();
+    let mut early = early.into_iter().peekable();
     for o in objects {
         let read = kind_of(&o.api_version, &o.kind).and_then(|k| k.read);
-        if let (Some(read), Some((_, node))) = (read, items.get(o.index.0)) {
-            read(&o, View::new(node), model);
+        let (Some(read), Some((_, node))) = (read, items.get(o.index.0)) else {
+            continue;
+        };
+        if node.is_taken() {
+            let taken = early.next_if(|r| r.object().is_some_and(|t| t.index == o.index));
+            model.add(taken.ok_or(NotTaken { item: o.index })?);
+        } else {
+            model.add(read(&o, View::new(node)));
         }
     }
+    Ok(())
 }
 
 /// The kind of an object with this `apiVersion` and `kind`, if the function reads it.
@@ -449,6 +659,213 @@ mod tests {
     fn not_an_object_is_read_as_written() {
         assert_eq!(value("[1, 2]\n"), json!([1, 2]));
         assert_eq!(value("kind: Widget\n"), json!({"kind": "Widget"}));
+    }
+
+    /// The model of `text` (one source) as a run reads it, the items whose reading allows it
+    /// taken as they are parsed, with the kinds of the items taken; asserted to be the model
+    /// read with every tree held, findings and all (`at` names the case).
+    fn both_ways(at: &str, text: &str, default_namespace: Option<&str>) -> (Model, Vec<String>) {
+        let sources = [crate::krm::Source {
+            name: "-".into(),
+            text: text.into(),
+        }];
+        let mut taken = Taken::default();
+        let lean =
+            crate::krm::read_taking(&sources, 1000, &mut |s, n| taken.take(s, n)).expect("reads");
+        let kinds: Vec<String> = (taken.readings())
+            .map(|r| match r.object() {
+                Some(o) => o.kind.to_string(),
+                None => String::new(),
+            })
+            .collect();
+        fn nodes_of(input: &crate::krm::Input) -> Vec<(usize, &Node)> {
+            (input.items.iter())
+                .map(|at| (at.source, input.node(at).expect("item")))
+                .collect()
+        }
+        let mut f1 = Vec::new();
+        let early = Model::read(&nodes_of(&lean), taken, default_namespace, &mut f1)
+            .expect("every item taken is read");
+        let whole = crate::krm::read(&sources).expect("reads");
+        let mut f2 = Vec::new();
+        let late = Model::read(
+            &nodes_of(&whole),
+            Taken::default(),
+            default_namespace,
+            &mut f2,
+        )
+        .expect("nothing taken");
+        // every object of every kind, with the results of reading it
+        assert_eq!(f1, f2, "{at}");
+        assert_eq!(format!("{early:#?}"), format!("{late:#?}"), "{at}");
+        (early, kinds)
+    }
+
+    /// A fleet that keeps its live objects (each host's Metal3Machine, Metal3DataClaim and
+    /// Metal3Data, an IPClaim and an IPAddress a pool, as `bench/gen_fleet.py --live` writes
+    /// them) reads the same model with its items taken as they are parsed as with every tree
+    /// held; what no transformation writes is taken, what one may write is not.
+    #[test]
+    fn a_fleet_with_live_objects_reads_the_same_taken_or_not() {
+        let capm3 = "infrastructure.cluster.x-k8s.io/v1beta1";
+        let mut items = String::new();
+        for i in 0..3 {
+            let (host, machine, data) = (format!("node-{i}"), format!("m-{i}"), format!("d-{i}"));
+            items.push_str(&format!(
+                "- apiVersion: metal3.io/v1alpha1\n  kind: BareMetalHost\n  metadata: {{name: {host}, namespace: fleet}}\n  spec:\n    consumerRef: {{kind: Metal3Machine, name: {machine}}}\n\
+                 - apiVersion: {capm3}\n  kind: Metal3Machine\n  metadata:\n    name: {machine}\n    namespace: fleet\n    annotations: {{metal3.io/BareMetalHost: fleet/{host}}}\n\
+                 - apiVersion: {capm3}\n  kind: Metal3DataClaim\n  metadata:\n    name: {machine}\n    namespace: fleet\n    ownerReferences: [{{apiVersion: {capm3}, kind: Metal3Machine, name: {machine}, controller: true}}]\n\
+                 - apiVersion: {capm3}\n  kind: Metal3Data\n  metadata: {{name: {data}, namespace: fleet}}\n  spec: {{claim: {{name: {machine}}}, template: {{name: t}}}}\n"
+            ));
+            for pool in ["prov", "ext"] {
+                let claim = format!("{host}-{pool}");
+                items.push_str(&format!(
+                    "- apiVersion: ipam.metal3.io/v1alpha1\n  kind: IPClaim\n  metadata:\n    name: {claim}\n    namespace: fleet\n    labels: {{pool-name: {pool}, data-name: {data}}}\n    ownerReferences: [{{apiVersion: {capm3}, kind: Metal3Data, name: {data}}}]\n  spec: {{pool: {{name: {pool}}}}}\n\
+                     - apiVersion: ipam.metal3.io/v1alpha1\n  kind: IPAddress\n  metadata: {{name: {pool}-{i}, namespace: fleet}}\n  spec: {{address: 10.0.0.{i}, claim: {{name: {claim}}}, pool: {{name: {pool}}}}}\n"
+                ));
+            }
+        }
+        for pool in ["prov", "ext"] {
+            items.push_str(&format!(
+                "- apiVersion: ipam.metal3.io/v1alpha1\n  kind: IPPool\n  metadata: {{name: {pool}, namespace: fleet}}\n  spec: {{pools: [{{start: 10.0.0.0, end: 10.0.0.9}}], prefix: 24}}\n"
+            ));
+        }
+        // and one of each whose reading reports something: read late, with its results
+        items.push_str(&format!(
+            "- apiVersion: ipam.metal3.io/v1alpha1\n  kind: IPAddress\n  metadata: {{name: bad, namespace: fleet}}\n  spec: {{address: [1]}}\n\
+             - apiVersion: {capm3}\n  kind: Metal3Machine\n  metadata:\n    name: bad\n    annotations: {{metal3.io/BareMetalHost: [x]}}\n"
+        ));
+        let text =
+            format!("apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems:\n{items}");
+        for ns in [None, Some("metal3")] {
+            let (early, kinds) = both_ways(&format!("{ns:?}"), &text, ns);
+            let count = |kind: &str| kinds.iter().filter(|k| *k == kind).count();
+            assert_eq!(
+                [
+                    count("BareMetalHost"),
+                    count("Metal3Machine"),
+                    count("Metal3DataClaim"),
+                    count("IPAddress"),
+                ],
+                [3, 3, 3, 6],
+                "{kinds:?}"
+            );
+            for written in ["IPClaim", "Metal3Data", "IPPool"] {
+                assert_eq!(count(written), 0, "{written} is written, never taken");
+            }
+            assert_eq!(early.ip_addresses.len(), 7);
+            assert_eq!(early.ip_claims.len(), 6);
+            assert_eq!(early.metal3_machines.len(), 4);
+            // the two bad ones are read late, and their results kept with them
+            let bad = early.ip_addresses.iter().last().expect("read");
+            assert!(bad.value.is_none() && bad.findings.len() == 1);
+        }
+    }
+
+    /// An item of every kind read as the input is parsed that sets no namespace is placed in
+    /// `defaultNamespace` as if read late; a kind whose reader reads its namespace (or that a
+    /// transformation writes) is read late.
+    #[test]
+    fn a_taken_item_of_each_kind_is_placed_in_the_default_namespace() {
+        let mut items = String::new();
+        for k in KINDS {
+            let api_version = if k.group.is_empty() {
+                "v1".to_string()
+            } else {
+                format!("{}/v1beta1", k.group)
+            };
+            items.push_str(&format!(
+                "- apiVersion: {api_version}\n  kind: {}\n  metadata: {{name: x}}\n",
+                k.kind
+            ));
+        }
+        let text =
+            format!("apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems:\n{items}");
+        for ns in [None, Some("metal3")] {
+            let (early, kinds) = both_ways(&format!("{ns:?}"), &text, ns);
+            let readable = |k: &Kind| k.read.is_some() || k.kind == "BareMetalHost";
+            let want: Vec<&str> = (KINDS.iter())
+                .filter(|k| readable(k) && k.may_read_as_parsed(false))
+                .map(|k| k.kind)
+                .collect();
+            assert_eq!(kinds, want);
+            for k in [
+                "BareMetalHost",
+                "IPAddress",
+                "Metal3DataClaim",
+                "Metal3Machine",
+                "ClusterClass",
+                "Metal3DataTemplate",
+            ] {
+                assert!(want.contains(&k), "{k} is taken");
+            }
+            for o in early.index.objects.iter().flatten() {
+                assert_eq!(o.namespace, ns.unwrap_or("default"), "{}", o.kind);
+                assert!(!o.namespace_set);
+            }
+            let placed = |o: &Object| o.namespace == ns.unwrap_or("default");
+            assert!(early.index.hosts.iter().all(|h| placed(&h.object)));
+            assert!(
+                early
+                    .ip_addresses
+                    .iter()
+                    .all(|r| r.value.as_ref().is_some_and(|t| placed(&t.object)))
+            );
+            assert!(
+                early
+                    .metal3_data_claims
+                    .iter()
+                    .all(|r| r.value.as_ref().is_some_and(|t| placed(&t.object)))
+            );
+            assert!(
+                early
+                    .metal3_machines
+                    .iter()
+                    .all(|r| r.value.as_ref().is_some_and(|t| placed(&t.object)))
+            );
+            assert!(
+                early
+                    .cluster_classes
+                    .iter()
+                    .all(|r| r.value.as_ref().is_some_and(|t| placed(&t.object)))
+            );
+            assert!(
+                early
+                    .data_templates
+                    .iter()
+                    .all(|r| r.value.as_ref().is_some_and(|t| placed(&t.object)))
+            );
+            // and each at its own position
+            for (i, o) in early.index.objects.iter().enumerate() {
+                assert_eq!(o.as_ref().map(|o| o.index), Some(ItemId(i)));
+            }
+        }
+    }
+
+    /// Every example and test input reads the same model when the items whose reading allows
+    /// it are taken as they are parsed, and items of kinds other than hosts are indeed taken.
+    #[test]
+    fn every_example_reads_the_same_model_taken_or_not() {
+        let mut paths = crate::model::yaml_files("examples");
+        paths.extend(crate::model::yaml_files("tests/data"));
+        let mut others = 0;
+        for path in &paths {
+            let text = std::fs::read_to_string(path).expect("text");
+            if crate::krm::read(&[crate::krm::Source {
+                name: "-".into(),
+                text: text.clone(),
+            }])
+            .is_err()
+            {
+                continue;
+            }
+            for ns in [None, Some("metal3")] {
+                let at = format!("{} {ns:?}", path.display());
+                let (_, kinds) = both_ways(&at, &text, ns);
+                others += kinds.iter().filter(|k| *k != "BareMetalHost").count();
+            }
+        }
+        assert!(others > 10, "{others} items other than hosts taken");
     }
 
     /// Every YAML file of `examples/` reads the same, item by item, when what is never read is
