@@ -9,7 +9,7 @@ use std::sync::Arc;
 
 use super::ids::ItemId;
 use super::object::Object;
-use super::registry::{self, Reading};
+use super::reading::{Reading, Taken};
 use super::view::View;
 use super::{BMO_GROUP, CAPM3_GROUP, IPAM_GROUP, cluster, host, pool};
 use crate::results::Finding;
@@ -77,68 +77,6 @@ impl Index {
     /// The object at input position `item`, if it is a Kubernetes object.
     pub fn object(&self, item: ItemId) -> Option<&Object> {
         self.objects.get(item.0).and_then(Option::as_deref)
-    }
-}
-
-/// The items read as the input was parsed ([`crate::krm::read_taking`]), before the trees of
-/// the rest were built: each by its source and the first byte of its item, in the order of the
-/// text. Their trees are never held, only what their kinds' readers read of them.
-#[derive(Debug, Default)]
-pub struct Taken(Vec<((usize, usize), Reading)>);
-
-impl Taken {
-    /// Takes the item `node` of source `source` when it is read now as it would be read once
-    /// the config is known: its identity usable and not local config, its kind read by a
-    /// reader that allows it and its reading reporting nothing
-    /// ([`registry::read_as_parsed`]; a host, by the index's host reader). Its position and,
-    /// when it sets none, its namespace are set when it is placed among the items
-    /// ([`index_items`]). Any other item is left to be built and read later, with its results.
-    pub fn take(&mut self, source: usize, node: &Node) -> bool {
-        let view = View::new(node);
-        // its position in the items is not known yet: [`index_items`] sets it
-        let Some(object) = Object::read(ItemId(usize::MAX), view) else {
-            return false;
-        };
-        if object.local_config || object.bad_identity.is_some() {
-            return false;
-        }
-        let reading = if Indexed::of(&object) == Some(Indexed::Host) {
-            if !registry::kind_of(&object.api_version, &object.kind)
-                .is_some_and(|k| k.may_read_as_parsed(object.namespace_set))
-            {
-                return false;
-            }
-            let mut findings = Vec::new();
-            match host::Host::read(&Arc::new(object), view, &mut findings) {
-                Some(read) if findings.is_empty() => Reading::Host(read),
-                _ => return false,
-            }
-        } else {
-            match registry::read_as_parsed(&object, view) {
-                Some(reading) => reading,
-                None => return false,
-            }
-        };
-        if !reading.reports_nothing() {
-            return false;
-        }
-        self.0.push(((source, node.span.start), reading));
-        true
-    }
-
-    /// How many items were taken.
-    pub fn len(&self) -> usize {
-        self.0.len()
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.0.is_empty()
-    }
-
-    /// What was read of the items taken, in the order of the text.
-    #[cfg(test)]
-    pub(super) fn readings(&self) -> impl Iterator<Item = &Reading> {
-        self.0.iter().map(|(_, r)| r)
     }
 }
 

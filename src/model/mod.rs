@@ -32,16 +32,18 @@ pub mod objects;
 pub mod owners;
 pub mod pool;
 pub mod provider;
+pub mod reading;
 pub mod registry;
 pub mod value;
 pub mod view;
 
 pub use ids::{HostId, ItemId, PoolId};
-pub use index::{Index, Indexed, NotTaken, Taken, index_items};
+pub use index::{Index, Indexed, NotTaken, index_items};
 pub use object::{
     BMO_GROUP, CAPM3_GROUP, IPAM_GROUP, IPREUSE_GROUP, LOCAL_CONFIG, Object, group_of,
     skipped_for_template,
 };
+pub use reading::Taken;
 pub use registry::Model;
 
 /// Every YAML file under `dir` of the repository, for tests that read them all.

@@ -20,7 +20,7 @@ use super::data_template::{self, DataTemplate};
 use super::deployment::Deployment;
 use super::host::Host;
 use super::ids::ItemId;
-use super::index::{Index, NotTaken, Taken, index_taking};
+use super::index::{Index, Indexed, NotTaken, index_taking};
 use super::ip_address::IpAddress;
 use super::ip_claim::IpClaim;
 use super::machine_template::{self, MachineTemplate};
@@ -29,6 +29,7 @@ use super::metal3_data_claim::Metal3DataClaim;
 use super::metal3_machine::Metal3Machine;
 use super::objects::{Objects, Read};
 use super::provider::{OPERATOR_GROUP, Provider};
+use super::reading::{Reading, Taken};
 use super::value::other_spellings;
 use super::view::View;
 use super::{BMO_GROUP, CAPM3_GROUP, IPAM_GROUP, IPREUSE_GROUP, Object, group_of};
@@ -142,101 +143,45 @@ impl Model {
 /// reading it ([`super::objects::Read`]).
 pub type Reader = fn(&Object, View<'_>) -> Reading;
 
-/// What the reader of a kind read of one object, for its kind's place in the [`Model`]
-/// ([`Model::add`]). Read from the object's tree once the config is known, or as the input is
-/// parsed ([`Taken`]: [`read_as_parsed`]) and then placed ([`Reading::place`]) as if read then.
-/// The boxes keep the hosts, the many, small.
-#[derive(Debug, Clone)]
-pub enum Reading {
-    /// Read by the index ([`super::Index::hosts`]).
-    Host(Host),
-    IpClaim(Box<Read<IpClaim>>),
-    IpAddress(Box<Read<IpAddress>>),
-    Metal3Data(Box<Read<Metal3Data>>),
-    Metal3DataClaim(Box<Read<Metal3DataClaim>>),
-    /// With the fields spelled as the other API version spells them ([`Model::other_spellings`]).
-    DataTemplate(Box<Read<DataTemplate>>, Vec<Finding>),
-    Metal3Machine(Box<Read<Metal3Machine>>),
-    /// With the fields spelled as the other API version spells them ([`Model::other_spellings`]).
-    MachineTemplate(Box<Read<MachineTemplate>>, Vec<Finding>),
-    ClusterClass(Box<Read<ClusterClass>>),
-    Provider(Box<Read<Provider>>),
-    Deployment(Box<Read<Deployment>>),
-    ConfigData(Box<Read<ConfigData>>),
-}
-
-impl Reading {
-    /// Puts the object read at input position `item`, in `default_namespace` when it sets
-    /// none: what its reader would have read there, for a reading that does not depend on its
-    /// namespace or position otherwise ([`read_as_parsed`]).
-    pub fn place(&mut self, item: ItemId, default_namespace: Option<&str>) {
-        let ns = default_namespace;
-        match self {
-            // not shared yet: set in place
-            Reading::Host(h) => Arc::make_mut(&mut h.object).place(item, ns),
-            Reading::IpClaim(r) => r.place(item, ns, |t| &mut t.object),
-            Reading::IpAddress(r) => r.place(item, ns, |t| &mut t.object),
-            Reading::Metal3Data(r) => r.place(item, ns, |t| &mut t.object),
-            Reading::Metal3DataClaim(r) => r.place(item, ns, |t| &mut t.object),
-            Reading::DataTemplate(r, _) => r.place(item, ns, |t| &mut t.object),
-            Reading::Metal3Machine(r) => r.place(item, ns, |t| &mut t.object),
-            Reading::MachineTemplate(r, _) => r.place(item, ns, |t| &mut t.object),
-            Reading::ClusterClass(r) => r.place(item, ns, |t| &mut t.object),
-            Reading::Provider(r) => r.place(item, ns, |t| &mut t.object),
-            Reading::Deployment(r) => r.place(item, ns, |t| &mut t.object),
-            Reading::ConfigData(r) => r.place(item, ns, |t| &mut t.object),
+/// Reading as the input is parsed: [`read_as_parsed`], and the index's host reader for hosts.
+impl Taken {
+    /// Takes the item `node` of source `source` when it is read now as it would be read once
+    /// the config is known: its identity usable and not local config, its kind read by a
+    /// reader that allows it and its reading reporting nothing ([`read_as_parsed`]; a host, by
+    /// the index's host reader). Its position and, when it sets none, its namespace are set
+    /// when it is placed among the items ([`Reading::place`], by [`super::index_items`]). Any
+    /// other item is left to be built and read later, with its results.
+    pub fn take(&mut self, source: usize, node: &Node) -> bool {
+        let view = View::new(node);
+        // its position in the items is not known yet: it is set when placed
+        let Some(object) = Object::read(ItemId(usize::MAX), view) else {
+            return false;
+        };
+        if object.local_config || object.bad_identity.is_some() {
+            return false;
         }
-    }
-
-    /// Whether reading the object reported nothing, in none of its parts: its results would
-    /// name it by its namespace, which the config may still change.
-    pub fn reports_nothing(&self) -> bool {
-        match self {
-            Reading::Host(h) => h.consumer.is_ok(),
-            Reading::IpClaim(r) => {
-                r.reports_nothing()
-                    && r.value.as_ref().is_some_and(|c| {
-                        c.pool.findings.is_empty()
-                            && c.data_owners.findings.is_empty()
-                            && c.labels.findings.is_empty()
-                    })
+        let reading = if Indexed::of(&object) == Some(Indexed::Host) {
+            if !kind_of(&object.api_version, &object.kind)
+                .is_some_and(|k| k.may_read_as_parsed(object.namespace_set))
+            {
+                return false;
             }
-            Reading::Metal3Data(r) => {
-                r.reports_nothing()
-                    && r.value.as_ref().is_some_and(|d| {
-                        d.template.findings.is_empty()
-                            && d.labels.findings.is_empty()
-                            && d.claim.findings.is_empty()
-                    })
+            let mut findings = Vec::new();
+            match Host::read(&Arc::new(object), view, &mut findings) {
+                Some(read) if findings.is_empty() => Reading::Host(read),
+                _ => return false,
             }
-            Reading::DataTemplate(r, spellings) => r.reports_nothing() && spellings.is_empty(),
-            Reading::MachineTemplate(r, spellings) => r.reports_nothing() && spellings.is_empty(),
-            Reading::IpAddress(r) => r.reports_nothing(),
-            Reading::Metal3DataClaim(r) => r.reports_nothing(),
-            Reading::Metal3Machine(r) => r.reports_nothing(),
-            Reading::ClusterClass(r) => r.reports_nothing(),
-            Reading::Provider(r) => r.reports_nothing(),
-            Reading::Deployment(r) => r.reports_nothing(),
-            Reading::ConfigData(r) => r.reports_nothing(),
+        } else {
+            match read_as_parsed(&object, view) {
+                Some(reading) => reading,
+                None => return false,
+            }
+        };
+        if !reading.reports_nothing() {
+            return false;
         }
-    }
-
-    /// The identity of the object read, when it could be read.
-    pub fn object(&self) -> Option<&Object> {
-        match self {
-            Reading::Host(h) => Some(&h.object),
-            Reading::IpClaim(r) => r.value.as_ref().map(|t| &t.object),
-            Reading::IpAddress(r) => r.value.as_ref().map(|t| &t.object),
-            Reading::Metal3Data(r) => r.value.as_ref().map(|t| &t.object),
-            Reading::Metal3DataClaim(r) => r.value.as_ref().map(|t| &t.object),
-            Reading::DataTemplate(r, _) => r.value.as_ref().map(|t| &t.object),
-            Reading::Metal3Machine(r) => r.value.as_ref().map(|t| &t.object),
-            Reading::MachineTemplate(r, _) => r.value.as_ref().map(|t| &t.object),
-            Reading::ClusterClass(r) => r.value.as_ref().map(|t| &t.object),
-            Reading::Provider(r) => r.value.as_ref().map(|t| &t.object),
-            Reading::Deployment(r) => r.value.as_ref().map(|t| &t.object),
-            Reading::ConfigData(r) => r.value.as_ref().map(|t| &t.object),
-        }
+        self.0.push(((source, node.span.start), reading));
+        true
     }
 }
 
