@@ -193,6 +193,25 @@ pub fn run_with(
         summaries.clear();
         plan.clear();
     }
+    // An item read as it was parsed keeps no tree to splice an edit into: its kind must be one
+    // no transformation writes (`registry::KINDS`). Loud if that ever breaks, never a lost edit.
+    if let Some(e) = edits
+        .iter()
+        .find(|e| nodes.get(e.item.0).is_some_and(|n| n.is_taken()))
+    {
+        let at = &input.items[e.item.0];
+        return Err(RunError::Internal {
+            source_name: sources
+                .get(at.source)
+                .map(|s| s.name.clone())
+                .unwrap_or_default(),
+            message: format!(
+                "item {} was read as it was parsed, but a transformation edits it: its kind must be \
+                 declared written in the registry",
+                e.item.0 + 1
+            ),
+        });
+    }
     // A pool's summary says what was written: reported only when the edits are written.
     let mut if_written = findings.clone();
     if_written.extend(summaries);
