@@ -13,7 +13,7 @@
 //! but kept only as its place in the text. Its text is untouched either way (edits are spliced
 //! into the source text).
 
-use super::cluster::CLUSTER_GROUP;
+use super::cluster::{CLUSTER_GROUP, Cluster};
 use super::cluster_class::ClusterClass;
 use super::config_data::ConfigData;
 use super::data_template::{self, DataTemplate};
@@ -56,6 +56,8 @@ pub enum Fields {
 #[derive(Debug, Default)]
 pub struct Model {
     pub index: Index,
+    /// Cluster API Clusters (their topologies; the index reads their endpoints).
+    pub clusters: Objects<Cluster>,
     pub cluster_classes: Objects<ClusterClass>,
     pub machine_templates: Objects<MachineTemplate>,
     /// Read by the mapping (the pools of each machine template's hosts) and by the labels (a
@@ -187,7 +189,8 @@ pub const KINDS: &[Kind] = &[
         m.machine_templates
             .push(Read::of(o, |f| MachineTemplate::read(o, v, f)))
     }),
-    Kind::all(CLUSTER_GROUP, "Cluster"),
+    Kind::all(CLUSTER_GROUP, "Cluster")
+        .read_by(|o, v, m| m.clusters.push(Read::of(o, |_| Some(Cluster::read(o, v))))),
     Kind::all(CLUSTER_GROUP, "ClusterClass").read_by(|o, v, m| {
         m.cluster_classes
             .push(Read::of(o, |_| Some(ClusterClass::read(o, v))))
@@ -210,6 +213,20 @@ pub const KINDS: &[Kind] = &[
 fn read_config_data(o: &Object, v: View<'_>, m: &mut Model) {
     m.config_data
         .push(Read::of(o, |f| Some(ConfigData::read(o, v, f))))
+}
+
+/// Reads, with the Metal3MachineTemplate reader, a template that is no item: a Cluster's copy of
+/// its ClusterClass's template, with the class's patches applied (SPEC §11), whose identity is
+/// `object`. `None` (with the reader's results) as for an item.
+pub fn read_machine_template(
+    object: &Object,
+    value: &serde_json::Value,
+    findings: &mut Vec<Finding>,
+) -> Option<MachineTemplate> {
+    // JSON text is YAML, which parses to the tree the JSON value is read from
+    let docs = crate::yaml::parse(&value.to_string()).ok()?;
+    let doc = docs.first()?;
+    MachineTemplate::read(object, View::new(&doc.root), findings)
 }
 
 /// The fields of every item that are read whatever its kind.

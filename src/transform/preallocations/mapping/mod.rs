@@ -9,6 +9,7 @@
 //! `all` every pool of the namespace, under `templates` the pools the templates reference.
 
 mod templates;
+mod topologies;
 
 #[cfg(test)]
 mod tests;

@@ -28,6 +28,8 @@ use crate::model::{CAPM3_GROUP, HostId, Index, ItemId, Model, PoolId};
 use crate::names::{LABEL_VALUE_MAX, ordinal, short};
 use crate::results::{Finding, key_path};
 
+use super::topologies;
+
 /// The label CAPM3 gives each IPClaim it names after a host: the Metal3Data the claim was made
 /// for (and a Metal3Data's own name). The mapping names it in its messages, the labels
 /// transformation writes it; it lives here, below the labels (and beside the templates that name it), so that the arrow points one way.
@@ -72,9 +74,9 @@ impl Templates {
         if cfg.mapping == MappingMode::All {
             return t;
         }
-        // The templates of ClusterClasses whose patches may change them: never mapped by
-        // their own fields.
-        let patched = class_templates(model, findings);
+        // The Clusters' copies of their classes' templates, patched (SPEC §11); the class
+        // templates themselves are mapped only through them.
+        let topologies = topologies::read(model, findings);
         // Every machine template as the model read it, with its own findings (reported only if
         // it is used).
         let mut by_ns: BTreeMap<&str, Vec<(&MachineTemplate, &[Finding])>> = BTreeMap::new();
@@ -83,7 +85,7 @@ impl Templates {
             let Some(o) = idx.object(read.item) else {
                 continue;
             };
-            if patched.contains(&o.index) {
+            if topologies.class_templates.contains(&o.index) {
                 continue;
             }
             match &read.value {
@@ -96,6 +98,12 @@ impl Templates {
                     .or_default()
                     .extend(read.findings.iter().cloned()),
             }
+        }
+        for e in &topologies.effective {
+            by_ns
+                .entry(e.cluster.namespace.as_str())
+                .or_default()
+                .push((&e.template, &e.findings));
         }
         let data_templates: FastMap<(&str, &str), ItemId> = idx
             .objects_of(CAPM3_GROUP, "Metal3DataTemplate")
@@ -557,93 +565,4 @@ pub(super) fn check_data_template_names(model: &Model, findings: &mut Vec<Findin
 /// either.
 pub(super) fn check_spellings(model: &Model, findings: &mut Vec<Finding>) {
     findings.extend(model.other_spellings.iter().cloned());
-}
-
-/// The Metal3MachineTemplates of the input that a ClusterClass of the input names and whose
-/// patches may change (SPEC §11 is not supported yet): each such patch is an error on the class
-/// at the patch's field, naming the class, the patch and the templates, and the templates are
-/// left out of the mapping: their own `dataTemplate` and `hostSelector` are not what the
-/// Clusters' copies use. A class whose patches change neither gets an info: its templates are
-/// mapped as they are, which every copy is in these fields.
-fn class_templates(model: &Model, findings: &mut Vec<Finding>) -> FastSet<ItemId> {
-    let idx = &model.index;
-    let mut out = FastSet::default();
-    let machine_templates: FastMap<(&str, &str), ItemId> = idx
-        .objects_of(CAPM3_GROUP, "Metal3MachineTemplate")
-        .map(|o| ((o.namespace.as_str(), o.name.as_str()), o.index))
-        .collect();
-    for read in model.cluster_classes.iter() {
-        let Some(class) = &read.value else {
-            continue;
-        };
-        let o = &class.object;
-        let mut names: Vec<&str> = Vec::new();
-        // Where the class names the first of them.
-        let mut first_field = "";
-        for (name, field) in &class.templates {
-            if let Some(&item) = machine_templates.get(&(o.namespace.as_str(), name.as_str()))
-                && !names.contains(&name.as_str())
-            {
-                if names.is_empty() {
-                    first_field = field;
-                }
-                names.push(name);
-                if !class.patches.is_empty() {
-                    out.insert(item);
-                }
-            }
-        }
-        if names.is_empty() {
-            continue;
-        }
-        let (shown, them, own) = if names.len() == 1 {
-            (
-                format!("Metal3MachineTemplate {}", named_list(&names)),
-                "it",
-                "its own",
-            )
-        } else {
-            (
-                format!("Metal3MachineTemplates {}", named_list(&names)),
-                "them",
-                "their own",
-            )
-        };
-        if class.patches.is_empty() {
-            findings.push(
-                Finding::info(format!(
-                    "{}: names {shown}, and none of its patches changes dataTemplate or \
-                     hostSelector, so every Cluster's copy keeps these two fields as the template \
-                     has them: the mapping reads {them} as written (ClusterClass patches are not \
-                     evaluated yet)",
-                    o.display(),
-                ))
-                .on(o.resource_ref())
-                .at(first_field),
-            );
-            continue;
-        }
-        for patch in &class.patches {
-            let name = if patch.name.is_empty() {
-                String::new()
-            } else {
-                format!(" {:?}", short(&patch.name))
-            };
-            findings.push(
-                Finding::error(format!(
-                    "{}: patch{name} {}, and the class names {shown}. Cluster API applies a \
-                     class's patches to each Cluster's copies of its templates, and CAPM3 reads \
-                     dataTemplate and hostSelector from the copies; ipreuse does not evaluate \
-                     ClusterClass patches yet, so it does not map {them} by {own} fields, which \
-                     the copies may not keep: use mapping: all (every host of the namespace gets \
-                     an entry in every pool of it: more than the copies need, never less)",
-                    o.display(),
-                    patch.what,
-                ))
-                .on(o.resource_ref())
-                .at(patch.field.clone()),
-            );
-        }
-    }
-    out
 }
