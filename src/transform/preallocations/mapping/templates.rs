@@ -37,6 +37,10 @@ pub const DATA_NAME: &str = "infrastructure.cluster.x-k8s.io/data-name";
 /// The label naming the pool a claim allocates from (as [`DATA_NAME`]).
 pub const POOL_NAME: &str = "infrastructure.cluster.x-k8s.io/pool-name";
 
+/// A machine template a namespace may map by: with its reader's findings, and, for a Cluster's
+/// copy of a ClusterClass's template, where its rows come from ([`super::Plan::origins`]).
+type Used<'a> = (&'a MachineTemplate, &'a [Finding], Option<String>);
+
 /// At most this many names in an info result, then "and N more".
 const NAMED: usize = 3;
 
@@ -58,6 +62,9 @@ pub(super) struct Templates {
     /// The pools the templates name in those namespaces (narrowed by the config), with the
     /// hosts that need an entry in each.
     pairs: FastMap<PoolId, BTreeSet<HostId>>,
+    /// The Clusters' parts (`{cluster}/control-plane`, `{cluster}/{md}`) each pair of a
+    /// ClusterClass's copy comes from ([`super::Plan::origins`]).
+    origins: BTreeMap<(PoolId, HostId), BTreeSet<String>>,
 }
 
 impl Templates {
@@ -70,6 +77,7 @@ impl Templates {
             namespaces: BTreeMap::new(),
             not_used: BTreeMap::new(),
             pairs: FastMap::default(),
+            origins: BTreeMap::new(),
         };
         if cfg.mapping == MappingMode::All {
             return t;
@@ -79,7 +87,7 @@ impl Templates {
         let topologies = topologies::read(model, findings);
         // Every machine template as the model read it, with its own findings (reported only if
         // it is used).
-        let mut by_ns: BTreeMap<&str, Vec<(&MachineTemplate, &[Finding])>> = BTreeMap::new();
+        let mut by_ns: BTreeMap<&str, Vec<Used<'_>>> = BTreeMap::new();
         let mut skipped: BTreeMap<&str, Vec<Finding>> = BTreeMap::new();
         for read in model.machine_templates.iter() {
             let Some(o) = idx.object(read.item) else {
@@ -89,10 +97,12 @@ impl Templates {
                 continue;
             }
             match &read.value {
-                Some(m) => by_ns
-                    .entry(o.namespace.as_str())
-                    .or_default()
-                    .push((m, &read.findings)),
+                Some(m) => {
+                    by_ns
+                        .entry(o.namespace.as_str())
+                        .or_default()
+                        .push((m, &read.findings, None))
+                }
                 None => skipped
                     .entry(o.namespace.as_str())
                     .or_default()
@@ -103,7 +113,7 @@ impl Templates {
             by_ns
                 .entry(e.cluster.namespace.as_str())
                 .or_default()
-                .push((&e.template, &e.findings));
+                .push((&e.template, &e.findings, Some(e.origin())));
         }
         let data_templates: FastMap<(&str, &str), ItemId> = idx
             .objects_of(CAPM3_GROUP, "Metal3DataTemplate")
@@ -126,8 +136,8 @@ impl Templates {
                 seen.insert(ns);
                 let found: Vec<String> = templates
                     .iter()
-                    .filter(|(m, _)| m.data_template.as_ref().is_some_and(present))
-                    .map(|(m, _)| short(&m.object.name).into_owned())
+                    .filter(|(m, _, _)| m.data_template.as_ref().is_some_and(present))
+                    .map(|(m, _, _)| short(&m.object.name).into_owned())
                     .collect();
                 if !found.is_empty() {
                     t.namespaces.insert(ns.to_string(), Why::Found(found));
@@ -140,7 +150,7 @@ impl Templates {
                 let why = by_ns
                     .get(ns)
                     .and_then(|ts| {
-                        ts.iter().find_map(|(m, _)| {
+                        ts.iter().find_map(|(m, _, _)| {
                             m.data_template.as_ref().map(|r| {
                                 format!(
                                     "Metal3MachineTemplate {} names Metal3DataTemplate {}/{}, which is not in the input",
@@ -172,6 +182,8 @@ impl Templates {
                 .map(|(i, p)| ((p.object.namespace.as_str(), p.name()), PoolId(i)))
                 .collect(),
             pairs: FastMap::default(),
+            origins: BTreeMap::new(),
+            origin: None,
             findings,
         };
         let mut hosts_of: FastMap<&str, Vec<HostId>> = FastMap::default();
@@ -192,7 +204,7 @@ impl Templates {
                 .extend(skipped.remove(ns).unwrap_or_default());
             let hosts = hosts_of.get(ns).map_or(&[][..], Vec::as_slice);
             let mut selected: FastSet<HostId> = FastSet::default();
-            for (m, own) in by_ns.remove(ns).unwrap_or_default() {
+            for (m, own, origin) in by_ns.remove(ns).unwrap_or_default() {
                 derive.findings.extend(own.iter().cloned());
                 let Some(selector) = &m.host_selector else {
                     continue;
@@ -203,6 +215,7 @@ impl Templates {
                     .filter(|&h| idx.hosts[h].labels.selected_by(selector))
                     .collect();
                 selected.extend(&mine);
+                derive.origin = origin;
                 derive.template(m, &mine);
             }
             let mut unselected: Vec<&str> = hosts
@@ -220,7 +233,13 @@ impl Templates {
             }
         }
         t.pairs = derive.pairs;
+        t.origins = derive.origins;
         t
+    }
+
+    /// Where each pair of a Cluster's copy comes from ([`Templates::origins`]).
+    pub(super) fn take_origins(&mut self) -> BTreeMap<(PoolId, HostId), BTreeSet<String>> {
+        std::mem::take(&mut self.origins)
     }
 
     /// Whether namespace `ns` is mapped by templates.
@@ -297,6 +316,9 @@ struct Derive<'a, 'f> {
     /// Pools by (namespace, name).
     pools: FastMap<(&'a str, &'a str), PoolId>,
     pairs: FastMap<PoolId, BTreeSet<HostId>>,
+    /// Where the pairs of each Cluster's copy come from, and that of the template being derived.
+    origins: BTreeMap<(PoolId, HostId), BTreeSet<String>>,
+    origin: Option<String>,
     findings: &'f mut Vec<Finding>,
 }
 
@@ -366,7 +388,7 @@ impl<'a> Derive<'a, '_> {
                         continue;
                     }
                     match self.pools.get(&(ns, name.as_str())) {
-                        Some(&p) => self.pairs.entry(p).or_default().extend(hosts),
+                        Some(&p) => self.add(p, hosts),
                         None => {
                             let shown = m.object.display();
                             self.once(item, &pool.field, |dt_display| {
@@ -412,6 +434,19 @@ impl<'a> Derive<'a, '_> {
                         })
                     });
                 }
+            }
+        }
+    }
+
+    /// Pool `p` needs entries for `hosts`, for the template being derived.
+    fn add(&mut self, p: PoolId, hosts: &[HostId]) {
+        self.pairs.entry(p).or_default().extend(hosts);
+        if let Some(origin) = &self.origin {
+            for &h in hosts {
+                self.origins
+                    .entry((p, h))
+                    .or_default()
+                    .insert(origin.clone());
             }
         }
     }
@@ -472,9 +507,7 @@ impl<'a> Derive<'a, '_> {
             return;
         }
         match self.pools.get(&(ns, name.as_str())) {
-            Some(&p) => {
-                self.pairs.entry(p).or_default().insert(h);
-            }
+            Some(&p) => self.add(p, &[h]),
             None => {
                 if self.reported.insert(key) {
                     self.findings.push(error(format!(

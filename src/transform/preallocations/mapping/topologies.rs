@@ -68,6 +68,17 @@ pub(crate) struct Effective {
     pub findings: Vec<Finding>,
 }
 
+impl Effective {
+    /// Where its rows come from, as `ipreuse plan` shows it: `{cluster}/control-plane` or
+    /// `{cluster}/{MachineDeployment topology name}` (the Cluster's namespace is the row's).
+    pub fn origin(&self) -> String {
+        match &self.part {
+            Part::ControlPlane => format!("{}/control-plane", self.cluster.name),
+            Part::MachineDeployment { name, .. } => format!("{}/{name}", self.cluster.name),
+        }
+    }
+}
+
 /// The effective templates of the input's Clusters, and the templates their classes name.
 #[derive(Debug, Default)]
 pub(crate) struct Topologies {
