@@ -1145,6 +1145,29 @@ fn what_cannot_be_evaluated_is_an_error_naming_class_patch_and_field() {
             &["patch \"rackFromVariable\"", "\"rack\" has no value"][..],
         ),
         (
+            // CAPI names the control plane at random when it creates it
+            "v1beta2",
+            "  - name: dataTemplateByName
+    definitions:
+    - selector:
+        apiVersion: infrastructure.cluster.x-k8s.io/v1beta1
+        kind: Metal3MachineTemplate
+        matchResources:
+          controlPlane: true
+      jsonPatches:
+      - op: replace
+        path: /spec/template/spec/dataTemplate/name
+        valueFrom:
+          template: '{{ .builtin.controlPlane.name }}-data'
+",
+            "spec.patches[0].definitions[0].jsonPatches[0].valueFrom.template",
+            &[
+                "patch \"dataTemplateByName\"",
+                "builtin.controlPlane.name",
+                "offline",
+            ][..],
+        ),
+        (
             "v1beta1",
             "  - name: unknownFunction
     enabledIf: '{{ env \"HOME\" }}'

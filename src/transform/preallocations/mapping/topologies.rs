@@ -343,8 +343,15 @@ impl Stamp<'_, '_> {
                 serde_json::Value::String(cluster.namespace.clone()),
             );
         }
+        // CAPI reads the template in the version the class's reference names (the patches'
+        // selectors must name that version), else as written.
+        let api_version = if template.api_version.is_empty() {
+            source.object.api_version.to_string()
+        } else {
+            template.api_version.clone()
+        };
         let target = Target {
-            api_version: source.object.api_version.to_string(),
+            api_version,
             kind: source.object.kind.to_string(),
             role,
         };
