@@ -7,6 +7,7 @@
     python3 bench/gen_fleet.py 50000 --shape entries > /tmp/entries.yaml
     python3 bench/gen_fleet.py 100 --shape network --hosts 100 > /tmp/net.yaml
     python3 bench/gen_fleet.py 1 --shape network --hosts 10000 > /tmp/net1.yaml
+    python3 bench/gen_fleet.py 100 --shape clusterclass > /tmp/cc.yaml   # 100 Clusters, 10 classes
     /usr/bin/time -f "%e s %M KB" target/release/ipreuse /tmp/fleet.yaml > /dev/null
 
 Shapes (N is the dimension that grows):
@@ -21,6 +22,15 @@ Shapes (N is the dimension that grows):
   every pool overlaps every other, the worst case); --plain leaves the annotation out.
   `1 --hosts N*H` is the same hosts in one namespace, to compare with.
 - pool24, pool64: N hosts (N <= 240) and one pool of 241 addresses, in a /24 or in a /64.
+- clusterclass: N Clusters stamped from --classes ClusterClasses (default 10), class k and its
+  Clusters in namespace class-k, --hosts hosts a Cluster (default 10: 3 control plane, the rest
+  workers; an odd class has a second MachineDeployment class, storage, with 2 of them). Each class
+  swaps the control plane's data template from a variable (as CAPM3's e2e class does), puts the
+  Cluster's name in every hostSelector and names the workers' data templates with
+  valueFrom.template patches, and one patch with enabledIf (variable dualNetwork, true on every
+  third Cluster, default false) gives the workers a third pool. Each Cluster has its own pools
+  (2 to 4) and data templates; the class's own placeholder data template is used by no copy.
+  `100 --shape clusterclass` is the input of the ClusterClass row of BENCHMARKS.md.
 
 --status gives every host an inspected host's status (hardware); --resource-list writes the
 package as the ResourceList kpt and kustomize hand a function (what bench/compare.py measures).
@@ -37,9 +47,11 @@ import sys
 STATUS = False
 LIVE = False
 NETWORK = "prov"
+CLASSES = 10
 
 
-def host(out, name, ns, i):
+def host(out, name, ns, i, labels=()):
+    extra = "".join(f"\n    {k}: {v}" for k, v in labels)
     out.write(f"""---
 apiVersion: metal3.io/v1alpha1
 kind: BareMetalHost
@@ -47,7 +59,7 @@ metadata:
   name: {name}
   namespace: {ns}
   labels:
-    rack: r{i % 40}
+    rack: r{i % 40}{extra}
 spec:
   online: true
   bootMACAddress: 00:11:22:{(i >> 16) & 255:02x}:{(i >> 8) & 255:02x}:{i & 255:02x}
@@ -286,6 +298,236 @@ def small_pool_v6(out, n, hosts):
     small_pool(out, n, hosts, 64)
 
 
+CAPM3 = "infrastructure.cluster.x-k8s.io/v1beta1"
+
+
+def machine_template(out, name, ns, role):
+    out.write(f"""---
+apiVersion: {CAPM3}
+kind: Metal3MachineTemplate
+metadata:
+  name: {name}
+  namespace: {ns}
+spec:
+  template:
+    spec:
+      dataTemplate:
+        name: {ns}-placeholder
+      image:
+        url: http://172.22.0.1/images/node.img
+        checksum: http://172.22.0.1/images/node.img.sha256sum
+        checksumType: sha256
+        format: raw
+      hostSelector:
+        matchLabels:
+          role: {role}
+""")
+
+
+def data_template(out, name, ns, pools):
+    networks = "".join(f"""
+      - id: net{j}
+        ipAddressFromIPPool: {p}
+        link: enp{j + 1}s0""" for j, p in enumerate(pools))
+    out.write(f"""---
+apiVersion: {CAPM3}
+kind: Metal3DataTemplate
+metadata:
+  name: {name}
+  namespace: {ns}
+spec:
+  clusterName: {ns}
+  metaData:
+    ipAddressesFromIPPool:
+    - key: provisioningIP
+      name: {pools[0]}
+    objectNames:
+    - key: name
+      object: machine
+  networkData:
+    networks:
+      ipv4:{networks}
+""")
+
+
+def cluster_class(out, ns, storage):
+    """A ClusterClass in the shape of CAPM3's e2e class, with the patches a fleet's class grows."""
+    md_names = "\n            - worker" + ("\n            - storage" if storage else "")
+    md_classes = "".join(f"""
+    - class: {c}
+      bootstrap:
+        templateRef:
+          apiVersion: bootstrap.cluster.x-k8s.io/v1beta2
+          kind: KubeadmConfigTemplate
+          name: {ns}-workers
+      infrastructure:
+        templateRef:
+          apiVersion: {CAPM3}
+          kind: Metal3MachineTemplate
+          name: {ns}-{c}""" for c in (["worker", "storage"] if storage else ["worker"]))
+    out.write(f"""---
+apiVersion: cluster.x-k8s.io/v1beta2
+kind: ClusterClass
+metadata:
+  name: {ns}
+  namespace: {ns}
+spec:
+  variables:
+  - name: controlPlaneDataTemplate
+    required: true
+    schema:
+      openAPIV3Schema:
+        type: string
+  - name: dualNetwork
+    required: false
+    schema:
+      openAPIV3Schema:
+        type: boolean
+        default: false
+  patches:
+  - name: controlPlaneDataTemplateSub
+    definitions:
+    - selector:
+        apiVersion: {CAPM3}
+        kind: Metal3MachineTemplate
+        matchResources:
+          controlPlane: true
+      jsonPatches:
+      - op: replace
+        path: /spec/template/spec/dataTemplate/name
+        valueFrom:
+          variable: controlPlaneDataTemplate
+  - name: hostSelectorSub
+    definitions:
+    - selector:
+        apiVersion: {CAPM3}
+        kind: Metal3MachineTemplate
+        matchResources:
+          controlPlane: true
+          machineDeploymentClass:
+            names:{md_names}
+      jsonPatches:
+      - op: add
+        path: /spec/template/spec/hostSelector/matchLabels/cluster
+        valueFrom:
+          template: "{{{{ .builtin.cluster.name }}}}"
+  - name: workerDataTemplateSub
+    definitions:
+    - selector:
+        apiVersion: {CAPM3}
+        kind: Metal3MachineTemplate
+        matchResources:
+          machineDeploymentClass:
+            names:{md_names}
+      jsonPatches:
+      - op: replace
+        path: /spec/template/spec/dataTemplate/name
+        valueFrom:
+          template: "{{{{ .builtin.cluster.name }}}}-{{{{ .builtin.machineDeployment.class }}}}"
+  - name: dualNetworkSub
+    enabledIf: "{{{{ .dualNetwork }}}}"
+    definitions:
+    - selector:
+        apiVersion: {CAPM3}
+        kind: Metal3MachineTemplate
+        matchResources:
+          machineDeploymentClass:
+            names:
+            - worker
+      jsonPatches:
+      - op: replace
+        path: /spec/template/spec/dataTemplate/name
+        valueFrom:
+          template: "{{{{ .builtin.cluster.name }}}}-worker-dual"
+  controlPlane:
+    templateRef:
+      apiVersion: controlplane.cluster.x-k8s.io/v1beta2
+      kind: KubeadmControlPlaneTemplate
+      name: {ns}-control-plane
+    machineInfrastructure:
+      templateRef:
+        apiVersion: {CAPM3}
+        kind: Metal3MachineTemplate
+        name: {ns}-control-plane
+  infrastructure:
+    templateRef:
+      apiVersion: {CAPM3}
+      kind: Metal3ClusterTemplate
+      name: {ns}-cluster
+  workers:
+    machineDeployments:{md_classes}
+""")
+    machine_template(out, f"{ns}-control-plane", ns, "control-plane")
+    machine_template(out, f"{ns}-worker", ns, "worker")
+    if storage:
+        machine_template(out, f"{ns}-storage", ns, "storage")
+    # The class's own data template, which every patched copy replaces (as in CAPM3's e2e class).
+    data_template(out, f"{ns}-placeholder", ns, [f"{ns}-placeholder-pool"])
+    pool(out, f"{ns}-placeholder-pool", ns, "10.0.0.10", "10.0.0.250", 24, "10.0.0.1")
+
+
+def clusterclass(out, n, hosts):
+    """N Clusters stamped from CLASSES ClusterClasses, one namespace a class."""
+    if hosts < 6:
+        sys.exit("--hosts: at least 6 per Cluster (3 control plane, 1 worker, 2 storage)")
+    for k in range(CLASSES):
+        cluster_class(out, f"class-{k}", storage=k % 2 == 1)
+    for c in range(n):
+        k = c % CLASSES
+        ns = f"class-{k}"
+        name = f"cluster-{c}"
+        storage = k % 2 == 1
+        dual = c % 3 == 0
+        roles = ["control-plane"] * 3 + ["storage"] * (2 if storage else 0)
+        roles += ["worker"] * (hosts - len(roles))
+        mds = [("md-0", "worker", roles.count("worker"))]
+        if storage:
+            mds.append(("md-1", "storage", 2))
+        md_text = "".join(f"""
+      - class: {cls}
+        name: {md}
+        replicas: {r}""" for md, cls, r in mds)
+        dual_text = """
+    - name: dualNetwork
+      value: true""" if dual else ""
+        out.write(f"""---
+apiVersion: cluster.x-k8s.io/v1beta2
+kind: Cluster
+metadata:
+  name: {name}
+  namespace: {ns}
+spec:
+  topology:
+    classRef:
+      name: {ns}
+    version: v1.34.1
+    controlPlane:
+      replicas: 3
+    workers:
+      machineDeployments:{md_text}
+    variables:
+    - name: controlPlaneDataTemplate
+      value: {name}-cp{dual_text}
+""")
+        for i, role in enumerate(roles):
+            host(out, f"{name}-node-{i}", ns, c * hosts + i,
+                 [("cluster", name), ("role", role)])
+        base = (10 << 24) + (c + 1) * 256  # one /24 a Cluster and network
+        nets = {"prov": 1 << 20, "ext": 2 << 20, "ext2": 3 << 20, "stor": 4 << 20}
+        pools = ["prov", "ext"] + (["ext2"] if dual else []) + (["stor"] if storage else [])
+        for p in pools:
+            b = base + nets[p]
+            pool(out, f"{name}-{p}", ns, v4(b + 10), v4(b + 250), 24, v4(b + 1))
+        data_template(out, f"{name}-cp", ns, [f"{name}-prov", f"{name}-ext"])
+        if dual:
+            data_template(out, f"{name}-worker-dual", ns,
+                          [f"{name}-prov", f"{name}-ext", f"{name}-ext2"])
+        else:
+            data_template(out, f"{name}-worker", ns, [f"{name}-prov", f"{name}-ext"])
+        if storage:
+            data_template(out, f"{name}-storage", ns, [f"{name}-prov", f"{name}-stor"])
+
+
 SHAPES = {
     "fleet": fleet,
     "namespaces": namespaces,
@@ -294,6 +536,7 @@ SHAPES = {
     "network": network,
     "pool24": small_pool,
     "pool64": small_pool_v6,
+    "clusterclass": clusterclass,
 }
 
 
@@ -318,10 +561,13 @@ def main():
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("n", nargs="?", type=int, default=10000, help="the dimension that grows")
     p.add_argument("--shape", choices=sorted(SHAPES), default="fleet")
-    p.add_argument("--hosts", type=int, default=10, help="hosts of the overlap shape, per namespace of the network shape")
+    p.add_argument("--hosts", type=int, default=10,
+                   help="hosts of the overlap shape, per namespace of the network shape, per Cluster of the clusterclass shape")
     p.add_argument("--plain", action="store_true", help="network shape: no ipreuse.dev/network annotation")
     p.add_argument("--status", action="store_true",
                    help="give every host the status an inspected host has (hardware, about 15 lines)")
+    p.add_argument("--classes", type=int, default=10,
+                   help="clusterclass shape: how many ClusterClasses the N Clusters are stamped from")
     p.add_argument("--resource-list", action="store_true",
                    help="write a ResourceList (what kpt and kustomize hand a function) instead of a stream")
     p.add_argument("--live", action="store_true",
@@ -330,9 +576,10 @@ def main():
     a = p.parse_args()
     if a.live and a.shape != "fleet":
         p.error("--live is for the fleet shape")
-    global STATUS, LIVE, NETWORK
+    global STATUS, LIVE, NETWORK, CLASSES
     STATUS = a.status
     LIVE = a.live
+    CLASSES = a.classes
     NETWORK = None if a.plain else "prov"
     out = sys.stdout
     if a.resource_list:

@@ -270,6 +270,7 @@ fn locate(findings: &mut [Finding], index: &model::Index, input: &krm::Input, so
     }
     let mut files: crate::FastMap<results::ResourceRef, Option<results::FileRef>> =
         crate::FastMap::default();
+    let mut lines = krm::locate::Lines::default();
     for o in index.objects.iter().flatten() {
         if !wanted.contains(&(&*o.kind, o.name.as_str())) {
             continue;
@@ -281,7 +282,7 @@ fn locate(findings: &mut [Finding], index: &model::Index, input: &krm::Input, so
         let file = input
             .items
             .get(o.index.0)
-            .and_then(|at| krm::locate::item_file(input, at, sources));
+            .and_then(|at| krm::locate::item_file(input, at, sources, &mut lines));
         files.insert(r, file);
     }
     for f in findings.iter_mut().filter(|f| f.file.is_none()) {

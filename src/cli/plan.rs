@@ -6,8 +6,16 @@ use std::fmt::Write as _;
 use ipreuse::natural;
 use ipreuse::transform::preallocations::allocate::Row;
 
-/// NETWORK comes last, so that scripts reading the first five columns keep working.
-const HEADER: [&str; 6] = ["NAMESPACE", "HOST", "POOL", "ADDRESS", "STATUS", "NETWORK"];
+/// NETWORK and CLUSTER come last, so that scripts reading the first five columns keep working.
+const HEADER: [&str; 7] = [
+    "NAMESPACE",
+    "HOST",
+    "POOL",
+    "ADDRESS",
+    "STATUS",
+    "NETWORK",
+    "CLUSTER",
+];
 
 /// `plan --format`.
 #[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
@@ -53,15 +61,18 @@ pub fn format(rows: &[Row], format: PlanFormat, pool: Option<&str>) -> Result<St
     })
 }
 
-/// The cells of a row; a pool on no network has an empty network (`-` in the table).
-fn fields(r: &Row) -> [&str; 6] {
+/// The cells of a row; a pool on no network has an empty network, a host of no Cluster stamped
+/// from a ClusterClass an empty cluster (`-` in the table). A host two Clusters' parts claim for
+/// names both, comma-separated.
+fn fields(r: &Row) -> [std::borrow::Cow<'_, str>; 7] {
     [
-        &r.namespace,
-        &r.host,
-        &r.pool,
-        &r.address,
-        r.status.as_str(),
-        r.network.as_deref().unwrap_or(""),
+        r.namespace.as_str().into(),
+        r.host.as_str().into(),
+        r.pool.as_str().into(),
+        r.address.as_str().into(),
+        r.status.as_str().into(),
+        r.network.as_deref().unwrap_or("").into(),
+        r.clusters.join(",").into(),
     ]
 }
 
@@ -73,7 +84,7 @@ fn table(rows: &[&Row]) -> String {
         }
     }
     let mut out = String::new();
-    let mut line = |cells: [&str; 6]| {
+    let mut line = |cells: [&str; 7]| {
         let mut l = String::new();
         for (i, (c, w)) in cells.iter().zip(widths).enumerate() {
             if i + 1 == cells.len() {
@@ -87,11 +98,11 @@ fn table(rows: &[&Row]) -> String {
     };
     line(HEADER);
     for r in rows {
-        let mut cells = fields(r);
-        if cells[5].is_empty() {
-            cells[5] = "-";
-        }
-        line(cells);
+        let cells = fields(r);
+        line(std::array::from_fn(|i| match &cells[i] {
+            c if c.is_empty() && i >= 5 => "-",
+            c => c,
+        }));
     }
     out
 }
@@ -105,7 +116,7 @@ fn csv(rows: &[&Row]) -> String {
             f.to_string()
         }
     };
-    let mut out = String::from("namespace,host,pool,address,status,network\n");
+    let mut out = String::from("namespace,host,pool,address,status,network,cluster\n");
     for r in rows {
         let cells: Vec<String> = fields(r).iter().map(|f| cell(f)).collect();
         out.push_str(&cells.join(","));
@@ -160,7 +171,7 @@ fn hosts(rows: &[&Row], qualified: bool) -> Result<String, String> {
         seen.insert(n.clone(), r);
         let _ = writeln!(
             out,
-            "{}\t{}\t# {}/{} {}{}",
+            "{}\t{}\t# {}/{} {}{}{}",
             r.address,
             n,
             r.namespace,
@@ -168,7 +179,12 @@ fn hosts(rows: &[&Row], qualified: bool) -> Result<String, String> {
             r.status.as_str(),
             r.network
                 .as_deref()
-                .map_or(String::new(), |n| format!(" network {n}"))
+                .map_or(String::new(), |n| format!(" network {n}")),
+            if r.clusters.is_empty() {
+                String::new()
+            } else {
+                format!(" cluster {}", r.clusters.join(","))
+            }
         );
     }
     Ok(out)

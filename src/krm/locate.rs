@@ -13,14 +13,20 @@ pub const STDIN: &str = "<stdin>";
 
 /// Where item `at` came from: the file read, for a stream read from files; else kpt's
 /// annotations on it, if it has them.
-pub fn item_file(input: &Input, at: &ItemAt, sources: &[Source]) -> Option<FileRef> {
+/// `lines` keeps each source's line starts, so that locating many items reads each text once.
+pub fn item_file(
+    input: &Input,
+    at: &ItemAt,
+    sources: &[Source],
+    lines: &mut Lines,
+) -> Option<FileRef> {
     let source = sources.get(at.source)?;
     let node = input.node(at)?;
     if input.framing == Framing::Stream && source.name != STDIN {
         return Some(FileRef {
             path: source.name.clone(),
             index: Some(at.doc),
-            line: Some(line_of(&source.text, node.span.start)),
+            line: Some(lines.line(at.source, &source.text, node.span.start)),
         });
     }
     let path = PATH_ANNOTATIONS
@@ -70,6 +76,29 @@ fn annotation(input: &Input, source: usize, node: &Node, key: &str) -> Option<St
 }
 
 /// The line (from 1) of byte `at` of `text`: CR, LF and CRLF each end a line.
+/// The line starts of each source text, found once per text ([`item_file`]).
+#[derive(Debug, Default)]
+pub struct Lines(crate::FastMap<usize, Vec<usize>>);
+
+impl Lines {
+    /// [`line_of`] byte `at` of `text`, the text of source `source`.
+    pub fn line(&mut self, source: usize, text: &str, at: usize) -> usize {
+        let starts = self.0.entry(source).or_insert_with(|| line_starts(text));
+        1 + starts.partition_point(|&s| s <= at)
+    }
+}
+
+/// The offset after each line break (`\n`, `\r\n` or a lone `\r`), in order.
+fn line_starts(text: &str) -> Vec<usize> {
+    let bytes = text.as_bytes();
+    bytes
+        .iter()
+        .enumerate()
+        .filter(|&(i, &b)| b == b'\n' || (b == b'\r' && bytes.get(i + 1) != Some(&b'\n')))
+        .map(|(i, _)| i + 1)
+        .collect()
+}
+
 pub fn line_of(text: &str, at: usize) -> usize {
     let before = &text.as_bytes()[..at.min(text.len())];
     let crlf = before.windows(2).filter(|w| w == b"\r\n").count();
@@ -94,6 +123,24 @@ mod tests {
         assert_eq!(line_of("a\r\nb\r\nc", 6), 3);
         assert_eq!(line_of("a\rb\rc", 4), 3);
         assert_eq!(line_of("abc", 0), 1);
+        // the line starts give the same line, wherever an item may start (never on the
+        // `\n` of a `\r\n`)
+        for text in ["a\nb\r\nc\rd\n\ne\r\r\nf", "", "\n", "x\r", "\r\n\r\nyy"] {
+            let mut lines = Lines::default();
+            for at in 0..=text.len() {
+                if at > 0
+                    && text.as_bytes().get(at) == Some(&b'\n')
+                    && text.as_bytes()[at - 1] == b'\r'
+                {
+                    continue;
+                }
+                assert_eq!(
+                    lines.line(0, text, at),
+                    line_of(text, at),
+                    "{text:?} at {at}"
+                );
+            }
+        }
     }
 
     #[test]
@@ -104,7 +151,7 @@ mod tests {
         let files: Vec<FileRef> = input
             .items
             .iter()
-            .map(|at| item_file(&input, at, &sources).unwrap())
+            .map(|at| item_file(&input, at, &sources, &mut Lines::default()).unwrap())
             .collect();
         assert_eq!(
             files,
@@ -125,7 +172,10 @@ mod tests {
         // stdin is no file
         let sources = [source(STDIN, text)];
         let input = super::super::read(&sources).unwrap();
-        assert_eq!(item_file(&input, &input.items[0], &sources), None);
+        assert_eq!(
+            item_file(&input, &input.items[0], &sources, &mut Lines::default()),
+            None
+        );
     }
 
     #[test]
@@ -148,14 +198,17 @@ items:
         let sources = [source(STDIN, text)];
         let input = super::super::read(&sources).unwrap();
         assert_eq!(
-            item_file(&input, &input.items[0], &sources),
+            item_file(&input, &input.items[0], &sources, &mut Lines::default()),
             Some(FileRef {
                 path: "pkg/a.yaml".into(),
                 index: Some(2),
                 line: None
             })
         );
-        assert_eq!(item_file(&input, &input.items[1], &sources), None);
+        assert_eq!(
+            item_file(&input, &input.items[1], &sources, &mut Lines::default()),
+            None
+        );
         assert!(caller_shows_results(&input, &sources));
         let kustomize = text.replace(
             "      config.kubernetes.io/path: 'old.yaml'\n",
@@ -193,7 +246,7 @@ items:
         assert!(input.node(at).unwrap().is_taken());
         let gone = [source(STDIN, "")];
         assert_eq!(
-            item_file(&input, at, &gone),
+            item_file(&input, at, &gone, &mut Lines::default()),
             Some(FileRef {
                 path: "hosts.yaml".into(),
                 index: Some(1),
@@ -214,7 +267,7 @@ items:
         assert!(input.node(&input.items[0]).unwrap().is_taken());
         assert!(!caller_shows_results(&input, &gone));
         assert_eq!(
-            item_file(&input, &input.items[0], &gone).map(|f| f.index),
+            item_file(&input, &input.items[0], &gone, &mut Lines::default()).map(|f| f.index),
             Some(None)
         );
     }

@@ -1,8 +1,17 @@
 //! Cluster API `Cluster` (`cluster.x-k8s.io`) and CAPM3 `Metal3Cluster`
 //! (`infrastructure.cluster.x-k8s.io`): the control-plane endpoint, which no host may be given
-//! (SPEC §5 rule 4).
+//! (SPEC §5 rule 4), and a Cluster's `spec.topology` (SPEC §11): the ClusterClass it is stamped
+//! from and what the class's patches read of it.
+//!
+//! The topology in both versions: v1beta1 names its class by `topology.class` (and
+//! `classNamespace`), v1beta2 by `topology.classRef {name, namespace}`; the class's namespace
+//! defaults to the Cluster's. `topology.version`, `topology.variables[] {name, value}`,
+//! `topology.controlPlane.replicas` and `topology.workers.machineDeployments[] {class, name,
+//! replicas, variables.overrides[]}` are spelled alike in both.
 
 use std::net::IpAddr;
+
+use serde_json::Value;
 
 use super::Object;
 use super::value::is_template;
@@ -24,6 +33,118 @@ pub fn endpoint(value: View<'_>) -> Option<&str> {
         .at(&["spec", "controlPlaneEndpoint", "host"])?
         .as_str()?;
     (!is_template(host) && host.parse::<IpAddr>().is_ok()).then_some(host)
+}
+
+/// A Cluster as the topology reads it.
+#[derive(Debug, Clone)]
+pub struct Cluster {
+    pub object: Object,
+    /// `spec.topology`, when it names a class.
+    pub topology: Option<Topology>,
+}
+
+/// `spec.topology`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Topology {
+    /// The ClusterClass's name and namespace.
+    pub class: String,
+    pub class_namespace: String,
+    /// The field that names the class.
+    pub class_field: &'static str,
+    /// `version`.
+    pub version: String,
+    /// `variables`: each name with its value, in order.
+    pub variables: Vec<(String, Value)>,
+    /// `controlPlane.replicas`.
+    pub control_plane_replicas: Option<i64>,
+    pub machine_deployments: Vec<MachineDeploymentTopology>,
+}
+
+/// One of `spec.topology.workers.machineDeployments[]`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct MachineDeploymentTopology {
+    /// Its position: `spec.topology.workers.machineDeployments[i]`.
+    pub field: String,
+    pub class: String,
+    /// Its `name` (CAPI's `topologyName`).
+    pub name: String,
+    pub replicas: Option<i64>,
+    /// `variables.overrides`.
+    pub overrides: Vec<(String, Value)>,
+}
+
+impl Cluster {
+    /// Reads a Cluster's topology. Read by the registry ([`super::registry::KINDS`]).
+    pub(super) fn read(object: &Object, value: View<'_>) -> Cluster {
+        Cluster {
+            object: object.clone(),
+            topology: value
+                .at(&["spec", "topology"])
+                .and_then(|t| topology(object, t)),
+        }
+    }
+}
+
+fn text(v: Option<View<'_>>) -> Option<String> {
+    v.and_then(View::as_str)
+        .filter(|s| !s.is_empty())
+        .map(str::to_string)
+}
+
+/// `[{name, value}]` as (name, value) pairs.
+fn named_values(list: Option<View<'_>>) -> Vec<(String, Value)> {
+    let Some(items) = list.and_then(View::as_seq) else {
+        return Vec::new();
+    };
+    items
+        .filter_map(|v| {
+            let name = v.get("name").and_then(View::as_str)?;
+            Some((
+                name.to_string(),
+                v.get("value").map_or(Value::Null, View::to_value),
+            ))
+        })
+        .collect()
+}
+
+fn topology(object: &Object, t: View<'_>) -> Option<Topology> {
+    let (class, class_namespace, class_field) = match text(t.get("class")) {
+        Some(class) => (class, text(t.get("classNamespace")), "spec.topology.class"),
+        None => {
+            let r = t.get("classRef")?;
+            (
+                text(r.get("name"))?,
+                text(r.get("namespace")),
+                "spec.topology.classRef.name",
+            )
+        }
+    };
+    let machine_deployments = t
+        .at(&["workers", "machineDeployments"])
+        .and_then(View::as_seq)
+        .map(|mds| {
+            mds.enumerate()
+                .filter_map(|(i, md)| {
+                    Some(MachineDeploymentTopology {
+                        field: format!("spec.topology.workers.machineDeployments[{i}]"),
+                        class: text(md.get("class"))?,
+                        name: text(md.get("name"))?,
+                        replicas: md.get("replicas").and_then(View::as_i64),
+                        overrides: named_values(md.at(&["variables", "overrides"])),
+                    })
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    Some(Topology {
+        class,
+        class_namespace: class_namespace.unwrap_or_else(|| object.namespace.clone()),
+        class_field,
+        version: text(t.get("version")).unwrap_or_default(),
+        variables: named_values(t.get("variables")),
+        control_plane_replicas: t.at(&["controlPlane", "replicas"]).and_then(View::as_i64),
+        machine_deployments,
+    })
 }
 
 #[cfg(test)]
@@ -67,5 +188,74 @@ mod tests {
         assert_eq!(with(json!("${CLUSTER_APIENDPOINT_HOST}")), None);
         assert_eq!(with(json!(5)), None);
         assert_eq!(of(json!({"spec": {}})), None);
+    }
+
+    fn topology_of(v: Value) -> Option<Topology> {
+        let doc = crate::model::view::node_of(&v);
+        let o = Object::read(crate::model::ItemId(0), View::new(&doc)).expect("an object");
+        Cluster::read(&o, View::new(&doc)).topology
+    }
+
+    #[test]
+    fn the_topology_of_both_versions() {
+        let workers = json!({"machineDeployments": [
+            {"class": "worker", "name": "md-0", "replicas": 2,
+             "variables": {"overrides": [{"name": "image", "value": {"url": "u"}}]}},
+            {"class": "worker", "replicas": 1}]});
+        let v1 = topology_of(
+            json!({"apiVersion": "cluster.x-k8s.io/v1beta1", "kind": "Cluster",
+            "metadata": {"name": "test1", "namespace": "metal3"},
+            "spec": {"topology": {"class": "metal3", "version": "v1.34.1",
+                "controlPlane": {"replicas": 3},
+                "variables": [{"name": "controlPlaneDataTemplate", "value": "test1-cp"}],
+                "workers": workers}}}),
+        )
+        .expect("a topology");
+        assert_eq!(
+            (
+                v1.class.as_str(),
+                v1.class_namespace.as_str(),
+                v1.class_field
+            ),
+            ("metal3", "metal3", "spec.topology.class")
+        );
+        assert_eq!(v1.version, "v1.34.1");
+        assert_eq!(v1.control_plane_replicas, Some(3));
+        assert_eq!(
+            v1.variables,
+            [("controlPlaneDataTemplate".to_string(), json!("test1-cp"))]
+        );
+        // the second has no name: CAPI refuses it, and it is not read
+        assert_eq!(v1.machine_deployments.len(), 1);
+        let md = &v1.machine_deployments[0];
+        assert_eq!(
+            (md.class.as_str(), md.name.as_str(), md.replicas),
+            ("worker", "md-0", Some(2))
+        );
+        assert_eq!(md.overrides, [("image".to_string(), json!({"url": "u"}))]);
+        assert_eq!(md.field, "spec.topology.workers.machineDeployments[0]");
+
+        let v2 = topology_of(
+            json!({"apiVersion": "cluster.x-k8s.io/v1beta2", "kind": "Cluster",
+            "metadata": {"name": "test1", "namespace": "metal3"},
+            "spec": {"topology": {"classRef": {"name": "metal3", "namespace": "classes"},
+                "version": "v1.34.1"}}}),
+        )
+        .expect("a topology");
+        assert_eq!(
+            (
+                v2.class.as_str(),
+                v2.class_namespace.as_str(),
+                v2.class_field
+            ),
+            ("metal3", "classes", "spec.topology.classRef.name")
+        );
+        assert!(
+            topology_of(
+                json!({"apiVersion": "cluster.x-k8s.io/v1beta2", "kind": "Cluster",
+            "metadata": {"name": "c"}, "spec": {"controlPlaneEndpoint": {"host": "h"}}})
+            )
+            .is_none()
+        );
     }
 }

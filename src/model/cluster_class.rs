@@ -1,189 +1,264 @@
-//! Cluster API `ClusterClass` (`cluster.x-k8s.io`, v1beta1 and v1beta2), as far as ipreuse
-//! reads it until ClusterClass patches are evaluated (SPEC §11 is a later issue): which
-//! Metal3MachineTemplates the class names, and which of its patches may change what CAPM3 reads
-//! from them (FACTS §7).
-//!
-//! CAPI clones the class's templates for each Cluster and applies the class's patches to the
-//! clones; CAPM3 reads `dataTemplate` and `hostSelector` from the clones only. So a template
-//! whose class has a patch that may change either is not what its machines use:
-//! - a JSON patch (`spec.patches[].definitions[].jsonPatches[]`) whose `path` names
-//!   `dataTemplate` or `hostSelector`, or replaces a mapping that holds them (`/spec/template/spec`
-//!   and above), in a definition whose selector picks `Metal3MachineTemplate`s (or picks no
-//!   kind that can be read, which cannot be ruled out);
-//! - an `external` patch (a Runtime Extension): what it does is only known at run time.
+//! Cluster API `ClusterClass` (`cluster.x-k8s.io`, v1beta1 and v1beta2), as far as the
+//! Metal3MachineTemplates of the Clusters it stamps depend on it (SPEC §11, FACTS §7): the
+//! templates it names for the control plane and for each MachineDeployment class, its variables
+//! (name and schema, for defaults), and its patches, read into the patch engine's types
+//! ([`crate::topology::patch`]).
 //!
 //! The templates are named by `spec.controlPlane.machineInfrastructure.ref` and
-//! `spec.workers.{machineDeployments,machinePools}[].template.infrastructure.ref` (v1beta1), and
+//! `spec.workers.machineDeployments[].template.infrastructure.ref` (v1beta1), and
 //! `spec.controlPlane.machineInfrastructure.templateRef` and
-//! `spec.workers.{machineDeployments,machinePools}[].infrastructure.templateRef` (v1beta2);
-//! both spellings are read in either version. A reference's namespace is the class's (CAPI
-//! keeps a class's templates beside it).
+//! `spec.workers.machineDeployments[].infrastructure.templateRef` (v1beta2); both spellings are
+//! read in either version. A reference's namespace is the class's (CAPI keeps a class's
+//! templates beside it). MachinePools are not read: CAPM3 has no machine pool template.
+//!
+//! Values of another shape than CAPI allows are read as absent: the API server refuses such a
+//! class, so it stamps no Cluster. An `external` patch (a Runtime Extension) is kept as such:
+//! what it does is only known at run time, so a Cluster of the class cannot be evaluated.
 
 use super::Object;
 use super::view::View;
+use crate::topology::patch::{
+    Definition, JsonPatch, MatchResources, Patch, Selector, ValueFrom, variables,
+};
 
-/// The kind of the templates this reader looks for.
+/// The kind of the templates the mapping reads.
 pub const MACHINE_TEMPLATE: &str = "Metal3MachineTemplate";
 
-/// The fields of a machine template that decide its hosts and pools, from its root.
-const DECIDING: [&str; 2] = ["dataTemplate", "hostSelector"];
-/// Where they sit in a Metal3MachineTemplate.
-const SPEC: [&str; 3] = ["spec", "template", "spec"];
+/// A template the class names.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TemplateRef {
+    pub api_version: String,
+    pub kind: String,
+    pub name: String,
+    /// The field of its name: `spec.controlPlane.machineInfrastructure.ref.name`, ...
+    pub field: String,
+}
 
-/// A ClusterClass as the mapping reads it.
+impl TemplateRef {
+    /// Whether it names a CAPM3 Metal3MachineTemplate (any version; no `apiVersion` is taken
+    /// to be one).
+    pub fn is_metal3(&self) -> bool {
+        self.kind == MACHINE_TEMPLATE
+            && (self.api_version.is_empty()
+                || super::group_of(&self.api_version) == super::CAPM3_GROUP)
+    }
+}
+
+/// One of `spec.workers.machineDeployments[]`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct MachineDeploymentClass {
+    /// `class`.
+    pub class: String,
+    /// Its infrastructure template.
+    pub template: Option<TemplateRef>,
+}
+
+/// A patch the function cannot evaluate offline.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct External {
+    /// `spec.patches[i].name`, as written (empty when missing).
+    pub name: String,
+    /// `spec.patches[i].external`.
+    pub field: String,
+}
+
+/// A ClusterClass as the function reads it.
 #[derive(Debug, Clone)]
 pub struct ClusterClass {
     pub object: Object,
-    /// The names of the Metal3MachineTemplates it names (in its namespace), with the field
-    /// that names each, in the order written.
-    pub templates: Vec<(String, String)>,
-    /// The patches that may change a template's `dataTemplate` or `hostSelector`.
+    /// `spec.controlPlane.machineInfrastructure`'s template.
+    pub control_plane: Option<TemplateRef>,
+    pub machine_deployments: Vec<MachineDeploymentClass>,
+    /// `spec.variables`: each name with its `schema.openAPIV3Schema`.
+    pub variables: Vec<variables::Definition>,
+    /// `spec.patches`, in order (an external one with no definitions: see `external`), so that
+    /// a patch's position is its index in the class.
     pub patches: Vec<Patch>,
-}
-
-/// A patch of the class that ipreuse cannot follow.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Patch {
-    /// `spec.patches[i].name`, as written (empty when missing).
-    pub name: String,
-    /// The field that says what it does: a JSON patch's `path`, or `external`.
-    pub field: String,
-    /// What it does, for messages: `replaces /spec/template/spec/dataTemplate/name in the
-    /// Metal3MachineTemplates it selects`, or `is an external patch ...`.
-    pub what: String,
+    /// The external patches.
+    pub external: Vec<External>,
 }
 
 impl ClusterClass {
-    /// Reads a class. Values of another shape than CAPI allows are skipped: the API server
-    /// refuses such a class, so it stamps no Cluster. Read by the registry
-    /// ([`super::registry::KINDS`]).
+    /// Reads a class. Read by the registry ([`super::registry::KINDS`]).
     pub(super) fn read(object: &Object, value: View<'_>) -> ClusterClass {
+        let (patches, external) = patches(value);
         ClusterClass {
             object: object.clone(),
-            templates: templates(value),
-            patches: patches(value),
+            control_plane: control_plane(value),
+            machine_deployments: machine_deployments(value),
+            variables: variable_definitions(value),
+            patches,
+            external,
         }
+    }
+
+    /// The Metal3MachineTemplates it names (in its namespace), with the field that names each,
+    /// in the order written.
+    pub fn templates(&self) -> impl Iterator<Item = &TemplateRef> {
+        let workers = self
+            .machine_deployments
+            .iter()
+            .filter_map(|m| m.template.as_ref());
+        self.control_plane
+            .iter()
+            .chain(workers)
+            .filter(|t| t.is_metal3())
+    }
+
+    /// The class of MachineDeployment class `class`.
+    pub fn machine_deployment(&self, class: &str) -> Option<&MachineDeploymentClass> {
+        self.machine_deployments.iter().find(|m| m.class == class)
     }
 }
 
-/// The Metal3MachineTemplates the class names, with the field of each name.
-fn templates(value: View<'_>) -> Vec<(String, String)> {
-    let mut out = Vec::new();
-    let mut take = |r: Option<View<'_>>, field: String| {
-        let Some(r) = r else { return };
-        let kind = r.get("kind").and_then(View::as_str);
-        let group = r
-            .get("apiVersion")
-            .and_then(View::as_str)
-            .map(super::group_of);
-        if kind != Some(MACHINE_TEMPLATE) || group.is_some_and(|g| g != super::CAPM3_GROUP) {
-            return;
-        }
-        if let Some(name) = r.get("name").and_then(View::as_str) {
-            out.push((name.to_string(), format!("{field}.name")));
-        }
+fn text(v: Option<View<'_>>) -> String {
+    v.and_then(View::as_str).unwrap_or_default().to_string()
+}
+
+/// A template reference at `r`, whose field is `field`.
+fn template_ref(r: Option<View<'_>>, field: String) -> Option<TemplateRef> {
+    let r = r?;
+    let name = r.get("name").and_then(View::as_str)?;
+    Some(TemplateRef {
+        api_version: text(r.get("apiVersion")),
+        kind: text(r.get("kind")),
+        name: name.to_string(),
+        field: format!("{field}.name"),
+    })
+}
+
+/// The first of the two spellings of a reference that is written.
+fn either(value: View<'_>, base: &str, v1beta1: &[&str], v1beta2: &[&str]) -> Option<TemplateRef> {
+    let field = |path: &[&str]| format!("{base}.{}", path.join("."));
+    template_ref(value.at(v1beta1), field(v1beta1))
+        .or_else(|| template_ref(value.at(v1beta2), field(v1beta2)))
+}
+
+fn control_plane(value: View<'_>) -> Option<TemplateRef> {
+    let cp = value.at(&["spec", "controlPlane", "machineInfrastructure"])?;
+    either(
+        cp,
+        "spec.controlPlane.machineInfrastructure",
+        &["ref"],
+        &["templateRef"],
+    )
+}
+
+fn machine_deployments(value: View<'_>) -> Vec<MachineDeploymentClass> {
+    let Some(items) = value
+        .at(&["spec", "workers", "machineDeployments"])
+        .and_then(View::as_seq)
+    else {
+        return Vec::new();
     };
-    let cp = "spec.controlPlane.machineInfrastructure";
-    take(
-        value.at(&["spec", "controlPlane", "machineInfrastructure", "ref"]),
-        format!("{cp}.ref"),
-    );
-    take(
-        value.at(&[
-            "spec",
-            "controlPlane",
-            "machineInfrastructure",
-            "templateRef",
-        ]),
-        format!("{cp}.templateRef"),
-    );
-    for list in ["machineDeployments", "machinePools"] {
-        let Some(items) = value.at(&["spec", "workers", list]).and_then(View::as_seq) else {
-            continue;
-        };
-        for (i, item) in items.enumerate() {
-            let base = format!("spec.workers.{list}[{i}]");
-            take(
-                item.at(&["template", "infrastructure", "ref"]),
-                format!("{base}.template.infrastructure.ref"),
-            );
-            take(
-                item.at(&["infrastructure", "templateRef"]),
-                format!("{base}.infrastructure.templateRef"),
-            );
-        }
-    }
-    out
+    items
+        .enumerate()
+        .filter_map(|(i, item)| {
+            let class = item.get("class").and_then(View::as_str)?;
+            Some(MachineDeploymentClass {
+                class: class.to_string(),
+                template: either(
+                    item,
+                    &format!("spec.workers.machineDeployments[{i}]"),
+                    &["template", "infrastructure", "ref"],
+                    &["infrastructure", "templateRef"],
+                ),
+            })
+        })
+        .collect()
 }
 
-/// The patches that may change `dataTemplate` or `hostSelector`.
-fn patches(value: View<'_>) -> Vec<Patch> {
+fn variable_definitions(value: View<'_>) -> Vec<variables::Definition> {
+    let Some(items) = value.at(&["spec", "variables"]).and_then(View::as_seq) else {
+        return Vec::new();
+    };
+    items
+        .filter_map(|v| {
+            let name = v.get("name").and_then(View::as_str)?;
+            let schema = v
+                .at(&["schema", "openAPIV3Schema"])
+                .map_or(serde_json::Value::Null, View::to_value);
+            Some(variables::Definition {
+                name: name.to_string(),
+                schema,
+            })
+        })
+        .collect()
+}
+
+/// The patches, in order, and the external ones.
+fn patches(value: View<'_>) -> (Vec<Patch>, Vec<External>) {
     let mut out = Vec::new();
+    let mut external = Vec::new();
     let Some(patches) = value.at(&["spec", "patches"]).and_then(View::as_seq) else {
-        return out;
+        return (out, external);
     };
     for (i, p) in patches.enumerate() {
-        let base = format!("spec.patches[{i}]");
-        let name = p
-            .get("name")
-            .and_then(View::as_str)
-            .unwrap_or_default()
-            .to_string();
+        let name = text(p.get("name"));
         if p.get("external").is_some_and(|e| !e.is_null()) {
-            out.push(Patch {
+            external.push(External {
                 name: name.clone(),
-                field: format!("{base}.external"),
-                what: "is an external patch (a Runtime Extension), which may change anything"
-                    .into(),
+                field: format!("spec.patches[{i}].external"),
             });
         }
-        let Some(definitions) = p.get("definitions").and_then(View::as_seq) else {
-            continue;
-        };
-        for (j, d) in definitions.enumerate() {
-            let kind = d.at(&["selector", "kind"]).and_then(View::as_str);
-            if kind.is_some_and(|k| k != MACHINE_TEMPLATE) {
-                continue;
-            }
-            let Some(ops) = d.get("jsonPatches").and_then(View::as_seq) else {
-                continue;
-            };
-            for (k, op) in ops.enumerate() {
-                let Some(path) = op.get("path").and_then(View::as_str) else {
-                    continue;
-                };
-                if !touches(path) {
-                    continue;
-                }
-                let verb = match op.get("op").and_then(View::as_str) {
-                    Some("add") => "adds".to_string(),
-                    Some("replace") => "replaces".to_string(),
-                    Some("remove") => "removes".to_string(),
-                    Some(other) => format!("patches ({other})"),
-                    None => "patches".to_string(),
-                };
-                out.push(Patch {
-                    name: name.clone(),
-                    field: format!("{base}.definitions[{j}].jsonPatches[{k}].path"),
-                    what: format!("{verb} {path} in the Metal3MachineTemplates it selects"),
-                });
-            }
-        }
+        let definitions = p
+            .get("definitions")
+            .and_then(View::as_seq)
+            .map(|defs| defs.map(definition).collect())
+            .unwrap_or_default();
+        out.push(Patch {
+            name,
+            enabled_if: p
+                .get("enabledIf")
+                .and_then(View::as_str)
+                .map(str::to_string),
+            definitions,
+        });
     }
-    out
+    (out, external)
 }
 
-/// Whether a JSON pointer may change a machine template's `dataTemplate` or `hostSelector`:
-/// it names one of them (at any depth), or a mapping that holds them (`/spec/template/spec`,
-/// `/spec/template`, `/spec`, the whole object).
-pub fn touches(pointer: &str) -> bool {
-    let segments: Vec<String> = pointer
-        .split('/')
-        .skip(1)
-        .map(|s| s.replace("~1", "/").replace("~0", "~"))
-        .collect();
-    segments.iter().any(|s| DECIDING.contains(&s.as_str()))
-        || (segments.len() <= SPEC.len() && segments.iter().zip(SPEC).all(|(s, w)| s == w))
+fn definition(d: View<'_>) -> Definition {
+    let selector = d.get("selector");
+    let at = |path: &[&str]| selector.and_then(|s| s.at(path));
+    let names = at(&["matchResources", "machineDeploymentClass", "names"])
+        .and_then(View::as_seq)
+        .map(|names| names.filter_map(View::as_str).map(str::to_string).collect())
+        .unwrap_or_default();
+    let flag = |key: &str| {
+        at(&["matchResources", key])
+            .and_then(View::as_bool)
+            .unwrap_or(false)
+    };
+    Definition {
+        selector: Selector {
+            api_version: text(at(&["apiVersion"])),
+            kind: text(at(&["kind"])),
+            match_resources: MatchResources {
+                control_plane: flag("controlPlane"),
+                infrastructure_cluster: flag("infrastructureCluster"),
+                machine_deployment_classes: names,
+            },
+        },
+        json_patches: d
+            .get("jsonPatches")
+            .and_then(View::as_seq)
+            .map(|ops| ops.map(json_patch).collect())
+            .unwrap_or_default(),
+    }
+}
+
+fn json_patch(op: View<'_>) -> JsonPatch {
+    let from = op.get("valueFrom").filter(|v| v.is_object());
+    JsonPatch {
+        op: text(op.get("op")),
+        path: text(op.get("path")),
+        value: op.get("value").map(View::to_value),
+        value_from: from.map(|f| ValueFrom {
+            variable: f.get("variable").and_then(View::as_str).map(str::to_string),
+            template: f.get("template").and_then(View::as_str).map(str::to_string),
+        }),
+    }
 }
 
 #[cfg(test)]
@@ -191,30 +266,6 @@ mod tests {
     use serde_json::{Value, json};
 
     use super::*;
-
-    #[test]
-    fn pointers_that_touch_the_deciding_fields() {
-        for p in [
-            "/spec/template/spec/dataTemplate",
-            "/spec/template/spec/dataTemplate/name",
-            "/spec/template/spec/hostSelector/matchLabels/rack",
-            "/spec/template/spec",
-            "/spec/template",
-            "/spec",
-            "",
-        ] {
-            assert!(touches(p), "{p}");
-        }
-        for p in [
-            "/spec/template/spec/image/url",
-            "/spec/template/spec/dataTemplateX",
-            "/spec/template/metadata/labels",
-            "/metadata/labels",
-            "/spec/nodeReuse",
-        ] {
-            assert!(!touches(p), "{p}");
-        }
-    }
 
     fn class(spec: Value) -> ClusterClass {
         let v = json!({"apiVersion": "cluster.x-k8s.io/v1beta1", "kind": "ClusterClass",
@@ -237,53 +288,76 @@ mod tests {
                 {"class": "c", "template": {"infrastructure": {"ref": {"kind": "DockerMachineTemplate", "name": "d"}}}},
             ]},
         }));
+        let names: Vec<(&str, &str)> = c
+            .templates()
+            .map(|t| (t.name.as_str(), t.field.as_str()))
+            .collect();
         assert_eq!(
-            c.templates,
+            names,
             [
+                ("cp", "spec.controlPlane.machineInfrastructure.ref.name"),
                 (
-                    "cp".to_string(),
-                    "spec.controlPlane.machineInfrastructure.ref.name".to_string()
+                    "md-a",
+                    "spec.workers.machineDeployments[0].template.infrastructure.ref.name"
                 ),
                 (
-                    "md-a".into(),
-                    "spec.workers.machineDeployments[0].template.infrastructure.ref.name".into()
-                ),
-                (
-                    "md-b".into(),
-                    "spec.workers.machineDeployments[1].infrastructure.templateRef.name".into()
+                    "md-b",
+                    "spec.workers.machineDeployments[1].infrastructure.templateRef.name"
                 ),
             ]
+        );
+        assert_eq!(
+            c.machine_deployment("c")
+                .and_then(|m| m.template.clone())
+                .map(|t| t.kind),
+            Some("DockerMachineTemplate".to_string())
         );
     }
 
     #[test]
-    fn patches_that_may_change_the_deciding_fields() {
-        let c = class(json!({"patches": [
-            {"name": "image", "definitions": [{"selector": {"kind": "Metal3MachineTemplate"},
-                "jsonPatches": [{"op": "replace", "path": "/spec/template/spec/image/url"}]}]},
-            {"name": "dt", "definitions": [{"selector": {"kind": "Metal3MachineTemplate"},
-                "jsonPatches": [{"op": "replace", "path": "/spec/template/spec/dataTemplate/name"}]}]},
-            {"name": "other-kind", "definitions": [{"selector": {"kind": "Metal3ClusterTemplate"},
-                "jsonPatches": [{"op": "replace", "path": "/spec/template/spec"}]}]},
+    fn patches_keep_their_positions_and_external_ones_are_named() {
+        let c = class(json!({
+            "variables": [{"name": "dt", "required": true,
+                           "schema": {"openAPIV3Schema": {"type": "string", "default": "d"}}}],
+            "patches": [
             {"name": "ext", "external": {"generateExtension": "gen.ext"}},
+            {"name": "dt", "enabledIf": "{{ .on }}", "definitions": [{"selector": {
+                "apiVersion": "infrastructure.cluster.x-k8s.io/v1beta1", "kind": "Metal3MachineTemplate",
+                "matchResources": {"controlPlane": true, "machineDeploymentClass": {"names": ["md-*"]}}},
+                "jsonPatches": [
+                    {"op": "replace", "path": "/spec/template/spec/dataTemplate/name",
+                     "valueFrom": {"variable": "dt"}},
+                    {"op": "add", "path": "/spec/template/spec/image", "value": {"url": "u"}},
+                ]}]},
         ]}));
         assert_eq!(
-            c.patches,
-            [
-                Patch {
-                    name: "dt".into(),
-                    field: "spec.patches[1].definitions[0].jsonPatches[0].path".into(),
-                    what: "replaces /spec/template/spec/dataTemplate/name in the \
-                           Metal3MachineTemplates it selects"
-                        .into(),
-                },
-                Patch {
-                    name: "ext".into(),
-                    field: "spec.patches[3].external".into(),
-                    what: "is an external patch (a Runtime Extension), which may change anything"
-                        .into(),
-                },
-            ]
+            c.external,
+            [External {
+                name: "ext".into(),
+                field: "spec.patches[0].external".into()
+            }]
         );
+        assert_eq!(c.patches.len(), 2);
+        assert!(c.patches[0].definitions.is_empty());
+        let p = &c.patches[1];
+        assert_eq!(p.enabled_if.as_deref(), Some("{{ .on }}"));
+        let d = &p.definitions[0];
+        assert_eq!(d.selector.kind, "Metal3MachineTemplate");
+        assert!(d.selector.match_resources.control_plane);
+        assert!(!d.selector.match_resources.infrastructure_cluster);
+        assert_eq!(
+            d.selector.match_resources.machine_deployment_classes,
+            ["md-*"]
+        );
+        assert_eq!(
+            d.json_patches[0].value_from,
+            Some(ValueFrom {
+                variable: Some("dt".into()),
+                template: None
+            })
+        );
+        assert_eq!(d.json_patches[1].value, Some(json!({"url": "u"})));
+        assert_eq!(c.variables[0].name, "dt");
+        assert_eq!(c.variables[0].schema["default"], json!("d"));
     }
 }

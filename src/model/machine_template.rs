@@ -56,6 +56,9 @@ pub struct MachineTemplate {
     /// namespace is returned (with its error among the findings), so that the mapping can
     /// tell whether it is in the input.
     pub data_template: Option<DataTemplateRef>,
+    /// The whole object's JSON value: what a ClusterClass's patches apply to, for each Cluster
+    /// of the class, when a class names it (SPEC §11). Machine templates are few.
+    pub value: serde_json::Value,
 }
 
 impl MachineTemplate {
@@ -162,6 +165,7 @@ impl MachineTemplate {
             object: object.clone(),
             host_selector,
             data_template,
+            value: value.to_value(),
         })
     }
 }

@@ -4,6 +4,7 @@
 
 use std::sync::Arc;
 
+use super::cluster::Cluster;
 use super::cluster_class::ClusterClass;
 use super::config_data::ConfigData;
 use super::data_template::DataTemplate;
@@ -63,6 +64,7 @@ pub enum Reading {
     /// With the fields spelled as the other API version spells them
     /// ([`super::Model::other_spellings`]).
     MachineTemplate(Box<Read<MachineTemplate>>, Vec<Finding>),
+    Cluster(Box<Read<Cluster>>),
     ClusterClass(Box<Read<ClusterClass>>),
     Provider(Box<Read<Provider>>),
     Deployment(Box<Read<Deployment>>),
@@ -85,6 +87,7 @@ impl Reading {
             Reading::DataTemplate(r, _) => r.place(item, ns, |t| &mut t.object),
             Reading::Metal3Machine(r) => r.place(item, ns, |t| &mut t.object),
             Reading::MachineTemplate(r, _) => r.place(item, ns, |t| &mut t.object),
+            Reading::Cluster(r) => r.place(item, ns, |t| &mut t.object),
             Reading::ClusterClass(r) => r.place(item, ns, |t| &mut t.object),
             Reading::Provider(r) => r.place(item, ns, |t| &mut t.object),
             Reading::Deployment(r) => r.place(item, ns, |t| &mut t.object),
@@ -118,6 +121,7 @@ impl Reading {
             Reading::IpAddress(r) => r.reports_nothing(),
             Reading::Metal3DataClaim(r) => r.reports_nothing(),
             Reading::Metal3Machine(r) => r.reports_nothing(),
+            Reading::Cluster(r) => r.reports_nothing(),
             Reading::ClusterClass(r) => r.reports_nothing(),
             Reading::Provider(r) => r.reports_nothing(),
             Reading::Deployment(r) => r.reports_nothing(),
@@ -136,6 +140,7 @@ impl Reading {
             Reading::DataTemplate(r, _) => r.value.as_ref().map(|t| &t.object),
             Reading::Metal3Machine(r) => r.value.as_ref().map(|t| &t.object),
             Reading::MachineTemplate(r, _) => r.value.as_ref().map(|t| &t.object),
+            Reading::Cluster(r) => r.value.as_ref().map(|t| &t.object),
             Reading::ClusterClass(r) => r.value.as_ref().map(|t| &t.object),
             Reading::Provider(r) => r.value.as_ref().map(|t| &t.object),
             Reading::Deployment(r) => r.value.as_ref().map(|t| &t.object),

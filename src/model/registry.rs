@@ -13,7 +13,7 @@
 //! but kept only as its place in the text. Its text is untouched either way (edits are spliced
 //! into the source text).
 
-use super::cluster::CLUSTER_GROUP;
+use super::cluster::{CLUSTER_GROUP, Cluster};
 use super::cluster_class::ClusterClass;
 use super::config_data::ConfigData;
 use super::data_template::{self, DataTemplate};
@@ -60,6 +60,8 @@ pub enum Fields {
 #[derive(Debug, Default)]
 pub struct Model {
     pub index: Index,
+    /// Cluster API Clusters (their topologies; the index reads their endpoints).
+    pub clusters: Objects<Cluster>,
     pub cluster_classes: Objects<ClusterClass>,
     pub machine_templates: Objects<MachineTemplate>,
     /// Read by the mapping (the pools of each machine template's hosts) and by the labels (a
@@ -115,6 +117,7 @@ impl Model {
                 self.other_spellings.extend(spellings);
                 self.machine_templates.push(*r);
             }
+            Reading::Cluster(r) => self.clusters.push(*r),
             Reading::ClusterClass(r) => self.cluster_classes.push(*r),
             Reading::Provider(r) => self.providers.push(*r),
             Reading::Deployment(r) => self.deployments.push(*r),
@@ -313,7 +316,10 @@ pub const KINDS: &[Kind] = &[
             )
         })
         .reading_its_namespace(),
-    Kind::all(CLUSTER_GROUP, "Cluster"),
+    // its topology's class namespace defaults to its own
+    Kind::all(CLUSTER_GROUP, "Cluster")
+        .read_by(|o, v| Reading::Cluster(Box::new(Read::of(o, |_| Some(Cluster::read(o, v))))))
+        .reading_its_namespace(),
     Kind::all(CLUSTER_GROUP, "ClusterClass").read_by(|o, v| {
         Reading::ClusterClass(Box::new(Read::of(o, |_| Some(ClusterClass::read(o, v)))))
     }),
@@ -350,8 +356,27 @@ pub fn read_as_parsed(object: &Object, view: View<'_>) -> Option<Reading> {
     if !kind.may_read_as_parsed(object.namespace_set) {
         return None;
     }
+    // The index reads a Cluster's control-plane endpoint from its tree (hosts, which it also
+    // reads, are read here whole): a Cluster is read late, with its tree.
+    if super::Indexed::of(object).is_some_and(|k| k != super::Indexed::Host) {
+        return None;
+    }
     let reading = (kind.read?)(object, view);
     reading.reports_nothing().then_some(reading)
+}
+
+/// Reads, with the Metal3MachineTemplate reader, a template that is no item: a Cluster's copy of
+/// its ClusterClass's template, with the class's patches applied (SPEC §11), whose identity is
+/// `object`. `None` (with the reader's results) as for an item.
+pub fn read_machine_template(
+    object: &Object,
+    value: &serde_json::Value,
+    findings: &mut Vec<Finding>,
+) -> Option<MachineTemplate> {
+    // JSON text is YAML, which parses to the tree the JSON value is read from
+    let docs = crate::yaml::parse(&value.to_string()).ok()?;
+    let doc = docs.first()?;
+    MachineTemplate::read(object, View::new(&doc.root), findings)
 }
 
 /// The fields of every item that are read whatever its kind.

@@ -180,6 +180,13 @@ impl<'a> View<'a> {
         serde_json::to_string(&self).unwrap_or_default()
     }
 
+    /// The JSON value of the node: for the few values the function keeps whole (a ClusterClass's
+    /// variable values and patch values, the templates its patches apply to).
+    pub fn to_value(self) -> Value {
+        // writing the JSON value of a tree cannot fail: its keys are strings
+        serde_json::to_value(self).unwrap_or(Value::Null)
+    }
+
     /// `a list`, `the string "x"`, ... for messages, as [`crate::model::json::kind_of`] names
     /// the JSON value.
     pub fn kind_of(self) -> String {

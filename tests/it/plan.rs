@@ -48,8 +48,8 @@ fn snapshot(dir: &Path) -> BTreeMap<PathBuf, Vec<u8>> {
     out
 }
 
-/// One CSV row: namespace, host, pool, address, status, network.
-type Row = [String; 6];
+/// One CSV row: namespace, host, pool, address, status, network, cluster.
+type Row = [String; 7];
 
 /// The rows of a successful `plan --format csv`.
 fn csv_rows(out: &Output) -> Vec<Row> {
@@ -58,12 +58,12 @@ fn csv_rows(out: &Output) -> Vec<Row> {
     let mut lines = csv.lines();
     assert_eq!(
         lines.next(),
-        Some("namespace,host,pool,address,status,network")
+        Some("namespace,host,pool,address,status,network,cluster")
     );
     lines
         .map(|l| {
             let f: Vec<String> = l.split(',').map(str::to_string).collect();
-            f.try_into().unwrap_or_else(|f| panic!("6 fields: {f:?}"))
+            f.try_into().unwrap_or_else(|f| panic!("7 fields: {f:?}"))
         })
         .collect()
 }
@@ -109,8 +109,12 @@ fn plan_rows_are_what_fill_writes_with_each_status_from_the_input() {
     let input = objects(&pkg);
 
     let mut statuses = BTreeMap::new();
-    for [ns, host, pool, address, status, network] in &rows {
+    for [ns, host, pool, address, status, network, cluster] in &rows {
         assert_eq!(network, "", "no pool of the example is on a network");
+        assert_eq!(
+            cluster, "",
+            "no host of the example is in a Cluster of a ClusterClass"
+        );
         let claim = format!("{host}-{pool}");
         let written = find(&after, "IPPool", ns, pool)
             .map(|p| p["spec"]["preAllocations"][&claim].clone())
@@ -174,16 +178,16 @@ fn every_format_carries_the_same_rows() {
     assert_eq!(
         lines,
         [
-            "prod,node-1,bmv4-pool,10.0.0.10,kept,",
-            "prod,node-1,bmv6-pool,2001:db8::5,kept,",
-            "prod,node-2,bmv4-pool,10.0.0.20,kept,",
-            "prod,node-2,bmv6-pool,2001:db8::2,new,",
-            "prod,node-3,bmv4-pool,10.0.0.33,live,",
-            "prod,node-3,bmv6-pool,2001:db8::3,new,",
-            "prod,node-4,bmv4-pool,10.0.0.50,pinned,",
-            "prod,node-4,bmv6-pool,2001:db8::4,new,",
-            "prod,node-5,bmv4-pool,10.0.0.2,new,",
-            "prod,node-5,bmv6-pool,2001:db8::6,new,",
+            "prod,node-1,bmv4-pool,10.0.0.10,kept,,",
+            "prod,node-1,bmv6-pool,2001:db8::5,kept,,",
+            "prod,node-2,bmv4-pool,10.0.0.20,kept,,",
+            "prod,node-2,bmv6-pool,2001:db8::2,new,,",
+            "prod,node-3,bmv4-pool,10.0.0.33,live,,",
+            "prod,node-3,bmv6-pool,2001:db8::3,new,,",
+            "prod,node-4,bmv4-pool,10.0.0.50,pinned,,",
+            "prod,node-4,bmv6-pool,2001:db8::4,new,,",
+            "prod,node-5,bmv4-pool,10.0.0.2,new,,",
+            "prod,node-5,bmv6-pool,2001:db8::6,new,,",
         ]
     );
 
@@ -193,8 +197,22 @@ fn every_format_carries_the_same_rows() {
     let from_json: Vec<Row> = json
         .iter()
         .map(|r| {
-            ["namespace", "host", "pool", "address", "status", "network"]
-                .map(|k| r[k].as_str().unwrap_or_default().to_string())
+            [
+                "namespace",
+                "host",
+                "pool",
+                "address",
+                "status",
+                "network",
+                "clusters",
+            ]
+            .map(|k| match &r[k] {
+                Value::Array(parts) => {
+                    let parts: Vec<&str> = parts.iter().filter_map(Value::as_str).collect();
+                    parts.join(",")
+                }
+                v => v.as_str().unwrap_or_default().to_string(),
+            })
         })
         .collect();
     assert_eq!(from_json, csv);
@@ -211,18 +229,28 @@ fn every_format_carries_the_same_rows() {
     let header: Vec<&str> = lines.next().expect("header").split_whitespace().collect();
     assert_eq!(
         header,
-        ["NAMESPACE", "HOST", "POOL", "ADDRESS", "STATUS", "NETWORK"]
+        [
+            "NAMESPACE",
+            "HOST",
+            "POOL",
+            "ADDRESS",
+            "STATUS",
+            "NETWORK",
+            "CLUSTER"
+        ]
     );
     let from_table: Vec<Vec<String>> = lines
         .map(|l| l.split_whitespace().map(str::to_string).collect())
         .collect();
-    // The table shows a pool on no network as `-`.
+    // The table shows a pool on no network and a host of no stamped Cluster as `-`.
     let csv_vecs: Vec<Vec<String>> = csv
         .iter()
         .map(|r| {
             let mut v = r.to_vec();
-            if v[5].is_empty() {
-                v[5] = "-".into();
+            for cell in &mut v[5..] {
+                if cell.is_empty() {
+                    *cell = "-".into();
+                }
             }
             v
         })
@@ -234,7 +262,7 @@ fn every_format_carries_the_same_rows() {
     let hosts = text(&hosts.stdout);
     let expected: String = csv
         .iter()
-        .map(|[ns, host, pool, address, status, _]| {
+        .map(|[ns, host, pool, address, status, _, _]| {
             format!("{address}\t{host}-{pool}\t# {ns}/{pool} {status}\n")
         })
         .collect();
@@ -350,7 +378,7 @@ fn every_format_names_the_network() {
     };
     let rows = csv_rows(&run("csv"));
     let want = |ns: &str, host: &str, address: &str, network: &str| -> Row {
-        [ns, host, "prov", address, "new", network].map(str::to_string)
+        [ns, host, "prov", address, "new", network, ""].map(str::to_string)
     };
     assert_eq!(
         rows,
@@ -371,7 +399,7 @@ fn every_format_names_the_network() {
     assert_eq!(cells[0][5], "NETWORK");
     assert_eq!(
         cells[2],
-        ["c2", "b-0", "prov", "172.22.0.11", "new", "prov"]
+        ["c2", "b-0", "prov", "172.22.0.11", "new", "prov", "-"]
     );
     assert_eq!(cells[3][5], "-");
     let hosts = text(&run("hosts").stdout);
@@ -588,4 +616,37 @@ fn hosts_format_refuses_a_name_that_would_stand_for_two_addresses() {
     // The other formats still list every row.
     let rows = csv_rows(&ipreuse(&["plan", "--format", "csv"], &pkg));
     assert_eq!(rows.len(), 2, "{rows:?}");
+}
+
+#[test]
+fn each_row_of_a_cluster_stamped_from_a_class_names_the_cluster_part_it_comes_from() {
+    let pkg = example("clusterclass");
+    let rows = csv_rows(&ipreuse(&["plan", "--format", "csv"], &pkg));
+    assert_eq!(rows.len(), 18, "{rows:?}");
+    let part = |ns: &str, host: &str| -> Vec<&str> {
+        let mut parts: Vec<&str> = rows
+            .iter()
+            .filter(|r| r[0] == ns && r[1] == host)
+            .map(|r| r[6].as_str())
+            .collect();
+        parts.dedup();
+        parts
+    };
+    // the control plane's copy and the MachineDeployment topology's, by the names in the Cluster
+    assert_eq!(part("metal3", "node-0"), ["test1/control-plane"]);
+    assert_eq!(part("metal3", "node-3"), ["test1/test1-machine"]);
+    assert_eq!(part("metal3-cc", "cc-4"), ["test2/test2-machine"]);
+    // a host no Cluster part selects has no row
+    assert!(part("metal3", "node-5").is_empty());
+    let json: Vec<Value> =
+        serde_json::from_slice(&ipreuse(&["plan", "--format", "json"], &pkg).stdout).expect("JSON");
+    assert_eq!(
+        json[0]["clusters"],
+        serde_json::json!(["test1/control-plane"])
+    );
+    let hosts = text(&ipreuse(&["plan", "--format", "hosts"], &pkg).stdout);
+    assert!(
+        hosts.contains("\t# metal3/test1-provisioning-pool new cluster test1/control-plane\n"),
+        "{hosts}"
+    );
 }

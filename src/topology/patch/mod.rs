@@ -149,8 +149,64 @@ fn read_rendered(text: &str) -> Result<Value, String> {
         .map_err(|e| format!("the rendered text {text:?} is not YAML: {e}"))
 }
 
+/// The builtin variables CAPI fills only when it creates the objects (a generated name, a
+/// uid), so that no offline evaluation can know them: a patch that reads one is refused rather
+/// than given Go's `<no value>` or nothing.
+pub const UNKNOWN_OFFLINE: [&str; 5] = [
+    "builtin.cluster.uid",
+    "builtin.controlPlane.name",
+    "builtin.controlPlane.machineTemplate",
+    "builtin.machineDeployment.name",
+    "builtin.machineDeployment.infrastructureRef",
+];
+
+/// The builtin of [`UNKNOWN_OFFLINE`] that a variable path or a template's text reads, if any.
+/// A template is searched for `.builtin.….name` as a field chain (`{{ .builtin.controlPlane.name }}`,
+/// `index .builtin.controlPlane "name"` is not recognised and renders `<no value>` as in Go).
+fn unknown_offline(text: &str, is_template: bool) -> Option<&'static str> {
+    UNKNOWN_OFFLINE.iter().copied().find(|b| {
+        if is_template {
+            text.match_indices(&format!(".{b}")).any(|(i, m)| {
+                let next = text[i + m.len()..].chars().next();
+                !next.is_some_and(|c| c.is_alphanumeric() || c == '_')
+            })
+        } else {
+            text == *b || text.starts_with(&format!("{b}.")) || text.starts_with(&format!("{b}["))
+        }
+    })
+}
+
+/// [`unknown_offline`], when the variables do not hold it: the run builds them without these,
+/// the tables give them as CAPI would.
+fn missing_offline(text: &str, is_template: bool, variables: &Value) -> Option<&'static str> {
+    unknown_offline(text, is_template).filter(|b| variables::lookup(variables, b).is_err())
+}
+
+fn offline_reason(builtin: &str) -> String {
+    format!(
+        "it reads {builtin}, which CAPI only knows once it creates the object (a generated name or \
+         uid), so ipreuse cannot evaluate it offline; read another variable"
+    )
+}
+
 fn value_of(jp: &JsonPatch, variables: &Value, at: &str) -> Result<Value, (String, String)> {
     let err = |field: &str, reason: String| (format!("{at}.{field}"), reason);
+    if let Some(from) = &jp.value_from {
+        if let Some(b) = from
+            .variable
+            .as_deref()
+            .and_then(|v| missing_offline(v, false, variables))
+        {
+            return Err(err("valueFrom.variable", offline_reason(b)));
+        }
+        if let Some(b) = from
+            .template
+            .as_deref()
+            .and_then(|t| missing_offline(t, true, variables))
+        {
+            return Err(err("valueFrom.template", offline_reason(b)));
+        }
+    }
     match (&jp.value, &jp.value_from) {
         (Some(v), None) => Ok(v.clone()),
         (None, None) => Err(err("value", "neither value nor valueFrom is set".into())),
@@ -210,6 +266,9 @@ pub fn apply(
         }
         if let Some(text) = &patch.enabled_if {
             let field = format!("spec.patches[{i}].enabledIf");
+            if let Some(b) = missing_offline(text, true, variables) {
+                return Err(fail(field, offline_reason(b)));
+            }
             let rendered = template::render(text, variables)
                 .map_err(|e| fail(field.clone(), e.to_string()))?;
             if !template::enabled(&rendered).map_err(|e| fail(field, e.to_string()))? {
@@ -263,6 +322,39 @@ mod tests {
         assert!(!class_matches("md-1", "md-0"));
         assert!(!class_matches("x-*", "md-0"));
         assert!(!class_matches("*-1", "md-0"));
+    }
+
+    #[test]
+    fn builtins_chosen_when_the_object_is_created_are_unknown_offline() {
+        assert_eq!(
+            unknown_offline("builtin.controlPlane.name", false),
+            Some("builtin.controlPlane.name")
+        );
+        assert_eq!(
+            unknown_offline(
+                "builtin.controlPlane.machineTemplate.infrastructureRef.name",
+                false
+            ),
+            Some("builtin.controlPlane.machineTemplate")
+        );
+        assert_eq!(
+            unknown_offline("builtin.controlPlane.replicas", false),
+            None
+        );
+        assert_eq!(unknown_offline("builtin.controlPlane.nameX", false), None);
+        assert_eq!(
+            unknown_offline("{{ .builtin.machineDeployment.name }}-x", true),
+            Some("builtin.machineDeployment.name")
+        );
+        assert_eq!(
+            unknown_offline("{{ .builtin.machineDeployment.topologyName }}", true),
+            None
+        );
+        assert_eq!(
+            unknown_offline("{{ if .builtin.cluster.uid }}a{{ end }}", true),
+            Some("builtin.cluster.uid")
+        );
+        assert_eq!(unknown_offline("{{ .builtin.cluster.name }}", true), None);
     }
 
     #[test]

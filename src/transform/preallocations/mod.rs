@@ -11,7 +11,7 @@ pub mod mapping;
 
 use super::{Outcome, RunContext};
 use crate::config::Config;
-use crate::model::{Index, Model, PoolId};
+use crate::model::{HostId, Index, Model, PoolId};
 use allocate::{Planned, Row};
 
 /// What the preallocations return: the [`Outcome`] every transformation returns, and what only
@@ -33,6 +33,9 @@ pub struct AddressPlan {
     rows: Vec<Planned>,
     /// The names of the networks the rows refer to ([`Planned::network`]).
     networks: Vec<String>,
+    /// Where the rows of Clusters stamped from a ClusterClass come from
+    /// ([`mapping::Plan::origins`]).
+    origins: std::collections::BTreeMap<(PoolId, HostId), std::collections::BTreeSet<String>>,
 }
 
 impl AddressPlan {
@@ -41,7 +44,13 @@ impl AddressPlan {
     pub fn rows(&self, index: &Index) -> Vec<Row> {
         self.rows
             .iter()
-            .map(|r| r.row(index, &self.networks))
+            .map(|r| {
+                let mut row = r.row(index, &self.networks);
+                if let Some(from) = self.origins.get(&(r.pool, r.host)) {
+                    row.clusters = from.iter().cloned().collect();
+                }
+                row
+            })
             .collect()
     }
 }
@@ -49,7 +58,7 @@ impl AddressPlan {
 /// Fills every managed pool's `spec.preAllocations`.
 pub fn apply(model: &Model, config: &Config, run: &RunContext) -> Output {
     let mut out = Outcome::default();
-    let plan = mapping::plan(model, config, run.max_claims, &mut out.findings);
+    let mut plan = mapping::plan(model, config, run.max_claims, &mut out.findings);
     let allocation = allocate::allocate(model, &plan, config, run, &mut out.findings);
     out.edits = allocation.edits;
     out.written = allocation.summaries;
@@ -62,6 +71,7 @@ pub fn apply(model: &Model, config: &Config, run: &RunContext) -> Output {
         plan: AddressPlan {
             rows: allocation.rows,
             networks: allocation.networks,
+            origins: std::mem::take(&mut plan.origins),
         },
         managed: plan.mapped,
     }

@@ -68,6 +68,7 @@ impl Planned {
             address: self.address.to_string(),
             status: self.status,
             network: self.network.and_then(|i| networks.get(i)).cloned(),
+            clusters: Vec::new(),
         }
     }
 }
@@ -83,6 +84,11 @@ pub struct Row {
     pub status: Status,
     /// The network the pool is on (SPEC §10), if any.
     pub network: Option<String>,
+    /// For a host of a Cluster stamped from a ClusterClass (SPEC §11): the parts of the
+    /// Clusters whose machines claim this address (`{cluster}/control-plane`,
+    /// `{cluster}/{MachineDeployment}`); empty otherwise, and then left out of the JSON.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub clusters: Vec<String>,
 }
 
 /// Where a row's address comes from (SPEC §5's precedence).

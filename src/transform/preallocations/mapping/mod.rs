@@ -9,6 +9,7 @@
 //! `all` every pool of the namespace, under `templates` the pools the templates reference.
 
 mod templates;
+mod topologies;
 
 #[cfg(test)]
 mod tests;
@@ -35,6 +36,10 @@ pub struct Plan {
     /// fill them (then `managed` and `required` are empty). What the labels label, so that
     /// "managed pool" is decided once, here.
     pub mapped: Vec<PoolId>,
+    /// For the pairs of a Cluster stamped from a ClusterClass (SPEC §11): the Clusters' parts
+    /// they come from (`{cluster}/control-plane`, `{cluster}/{MachineDeployment}`), which
+    /// `ipreuse plan` shows.
+    pub origins: BTreeMap<(PoolId, HostId), BTreeSet<String>>,
 }
 
 /// Whether the config lets the function manage `pool`: the config names it (or names no
@@ -56,7 +61,8 @@ pub fn plan(model: &Model, cfg: &Config, max_claims: u64, findings: &mut Vec<Fin
         (pa.namespace.as_bytes(), pa.name.as_bytes())
             .cmp(&(pb.namespace.as_bytes(), pb.name.as_bytes()))
     });
-    let templates = Templates::new(model, cfg, findings);
+    let mut templates = Templates::new(model, cfg, findings);
+    plan.origins = templates.take_origins();
     // What CAPM3 would not see or could not label, whichever mapping is used.
     templates::check_data_template_names(model, findings);
     templates::check_spellings(model, findings);

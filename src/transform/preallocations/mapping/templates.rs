@@ -28,12 +28,18 @@ use crate::model::{CAPM3_GROUP, HostId, Index, ItemId, Model, PoolId};
 use crate::names::{LABEL_VALUE_MAX, ordinal, short};
 use crate::results::{Finding, key_path};
 
+use super::topologies;
+
 /// The label CAPM3 gives each IPClaim it names after a host: the Metal3Data the claim was made
 /// for (and a Metal3Data's own name). The mapping names it in its messages, the labels
 /// transformation writes it; it lives here, below the labels (and beside the templates that name it), so that the arrow points one way.
 pub const DATA_NAME: &str = "infrastructure.cluster.x-k8s.io/data-name";
 /// The label naming the pool a claim allocates from (as [`DATA_NAME`]).
 pub const POOL_NAME: &str = "infrastructure.cluster.x-k8s.io/pool-name";
+
+/// A machine template a namespace may map by: with its reader's findings, and, for a Cluster's
+/// copy of a ClusterClass's template, where its rows come from ([`super::Plan::origins`]).
+type Used<'a> = (&'a MachineTemplate, &'a [Finding], Option<String>);
 
 /// At most this many names in an info result, then "and N more".
 const NAMED: usize = 3;
@@ -56,6 +62,9 @@ pub(super) struct Templates {
     /// The pools the templates name in those namespaces (narrowed by the config), with the
     /// hosts that need an entry in each.
     pairs: FastMap<PoolId, BTreeSet<HostId>>,
+    /// The Clusters' parts (`{cluster}/control-plane`, `{cluster}/{md}`) each pair of a
+    /// ClusterClass's copy comes from ([`super::Plan::origins`]).
+    origins: BTreeMap<(PoolId, HostId), BTreeSet<String>>,
 }
 
 impl Templates {
@@ -68,34 +77,43 @@ impl Templates {
             namespaces: BTreeMap::new(),
             not_used: BTreeMap::new(),
             pairs: FastMap::default(),
+            origins: BTreeMap::new(),
         };
         if cfg.mapping == MappingMode::All {
             return t;
         }
-        // The templates of ClusterClasses whose patches may change them: never mapped by
-        // their own fields.
-        let patched = class_templates(model, findings);
+        // The Clusters' copies of their classes' templates, patched (SPEC §11); the class
+        // templates themselves are mapped only through them.
+        let topologies = topologies::read(model, findings);
         // Every machine template as the model read it, with its own findings (reported only if
         // it is used).
-        let mut by_ns: BTreeMap<&str, Vec<(&MachineTemplate, &[Finding])>> = BTreeMap::new();
+        let mut by_ns: BTreeMap<&str, Vec<Used<'_>>> = BTreeMap::new();
         let mut skipped: BTreeMap<&str, Vec<Finding>> = BTreeMap::new();
         for read in model.machine_templates.iter() {
             let Some(o) = idx.object(read.item) else {
                 continue;
             };
-            if patched.contains(&o.index) {
+            if topologies.class_templates.contains(&o.index) {
                 continue;
             }
             match &read.value {
-                Some(m) => by_ns
-                    .entry(o.namespace.as_str())
-                    .or_default()
-                    .push((m, &read.findings)),
+                Some(m) => {
+                    by_ns
+                        .entry(o.namespace.as_str())
+                        .or_default()
+                        .push((m, &read.findings, None))
+                }
                 None => skipped
                     .entry(o.namespace.as_str())
                     .or_default()
                     .extend(read.findings.iter().cloned()),
             }
+        }
+        for e in &topologies.effective {
+            by_ns
+                .entry(e.cluster.namespace.as_str())
+                .or_default()
+                .push((&e.template, &e.findings, Some(e.origin())));
         }
         let data_templates: FastMap<(&str, &str), ItemId> = idx
             .objects_of(CAPM3_GROUP, "Metal3DataTemplate")
@@ -118,8 +136,8 @@ impl Templates {
                 seen.insert(ns);
                 let found: Vec<String> = templates
                     .iter()
-                    .filter(|(m, _)| m.data_template.as_ref().is_some_and(present))
-                    .map(|(m, _)| short(&m.object.name).into_owned())
+                    .filter(|(m, _, _)| m.data_template.as_ref().is_some_and(present))
+                    .map(|(m, _, _)| short(&m.object.name).into_owned())
                     .collect();
                 if !found.is_empty() {
                     t.namespaces.insert(ns.to_string(), Why::Found(found));
@@ -132,7 +150,7 @@ impl Templates {
                 let why = by_ns
                     .get(ns)
                     .and_then(|ts| {
-                        ts.iter().find_map(|(m, _)| {
+                        ts.iter().find_map(|(m, _, _)| {
                             m.data_template.as_ref().map(|r| {
                                 format!(
                                     "Metal3MachineTemplate {} names Metal3DataTemplate {}/{}, which is not in the input",
@@ -164,6 +182,8 @@ impl Templates {
                 .map(|(i, p)| ((p.object.namespace.as_str(), p.name()), PoolId(i)))
                 .collect(),
             pairs: FastMap::default(),
+            origins: BTreeMap::new(),
+            origin: None,
             findings,
         };
         let mut hosts_of: FastMap<&str, Vec<HostId>> = FastMap::default();
@@ -184,7 +204,7 @@ impl Templates {
                 .extend(skipped.remove(ns).unwrap_or_default());
             let hosts = hosts_of.get(ns).map_or(&[][..], Vec::as_slice);
             let mut selected: FastSet<HostId> = FastSet::default();
-            for (m, own) in by_ns.remove(ns).unwrap_or_default() {
+            for (m, own, origin) in by_ns.remove(ns).unwrap_or_default() {
                 derive.findings.extend(own.iter().cloned());
                 let Some(selector) = &m.host_selector else {
                     continue;
@@ -195,6 +215,7 @@ impl Templates {
                     .filter(|&h| idx.hosts[h].labels.selected_by(selector))
                     .collect();
                 selected.extend(&mine);
+                derive.origin = origin;
                 derive.template(m, &mine);
             }
             let mut unselected: Vec<&str> = hosts
@@ -212,7 +233,13 @@ impl Templates {
             }
         }
         t.pairs = derive.pairs;
+        t.origins = derive.origins;
         t
+    }
+
+    /// Where each pair of a Cluster's copy comes from ([`Templates::origins`]).
+    pub(super) fn take_origins(&mut self) -> BTreeMap<(PoolId, HostId), BTreeSet<String>> {
+        std::mem::take(&mut self.origins)
     }
 
     /// Whether namespace `ns` is mapped by templates.
@@ -289,6 +316,9 @@ struct Derive<'a, 'f> {
     /// Pools by (namespace, name).
     pools: FastMap<(&'a str, &'a str), PoolId>,
     pairs: FastMap<PoolId, BTreeSet<HostId>>,
+    /// Where the pairs of each Cluster's copy come from, and that of the template being derived.
+    origins: BTreeMap<(PoolId, HostId), BTreeSet<String>>,
+    origin: Option<String>,
     findings: &'f mut Vec<Finding>,
 }
 
@@ -358,7 +388,7 @@ impl<'a> Derive<'a, '_> {
                         continue;
                     }
                     match self.pools.get(&(ns, name.as_str())) {
-                        Some(&p) => self.pairs.entry(p).or_default().extend(hosts),
+                        Some(&p) => self.add(p, hosts),
                         None => {
                             let shown = m.object.display();
                             self.once(item, &pool.field, |dt_display| {
@@ -404,6 +434,19 @@ impl<'a> Derive<'a, '_> {
                         })
                     });
                 }
+            }
+        }
+    }
+
+    /// Pool `p` needs entries for `hosts`, for the template being derived.
+    fn add(&mut self, p: PoolId, hosts: &[HostId]) {
+        self.pairs.entry(p).or_default().extend(hosts);
+        if let Some(origin) = &self.origin {
+            for &h in hosts {
+                self.origins
+                    .entry((p, h))
+                    .or_default()
+                    .insert(origin.clone());
             }
         }
     }
@@ -464,9 +507,7 @@ impl<'a> Derive<'a, '_> {
             return;
         }
         match self.pools.get(&(ns, name.as_str())) {
-            Some(&p) => {
-                self.pairs.entry(p).or_default().insert(h);
-            }
+            Some(&p) => self.add(p, &[h]),
             None => {
                 if self.reported.insert(key) {
                     self.findings.push(error(format!(
@@ -557,93 +598,4 @@ pub(super) fn check_data_template_names(model: &Model, findings: &mut Vec<Findin
 /// either.
 pub(super) fn check_spellings(model: &Model, findings: &mut Vec<Finding>) {
     findings.extend(model.other_spellings.iter().cloned());
-}
-
-/// The Metal3MachineTemplates of the input that a ClusterClass of the input names and whose
-/// patches may change (SPEC §11 is not supported yet): each such patch is an error on the class
-/// at the patch's field, naming the class, the patch and the templates, and the templates are
-/// left out of the mapping: their own `dataTemplate` and `hostSelector` are not what the
-/// Clusters' copies use. A class whose patches change neither gets an info: its templates are
-/// mapped as they are, which every copy is in these fields.
-fn class_templates(model: &Model, findings: &mut Vec<Finding>) -> FastSet<ItemId> {
-    let idx = &model.index;
-    let mut out = FastSet::default();
-    let machine_templates: FastMap<(&str, &str), ItemId> = idx
-        .objects_of(CAPM3_GROUP, "Metal3MachineTemplate")
-        .map(|o| ((o.namespace.as_str(), o.name.as_str()), o.index))
-        .collect();
-    for read in model.cluster_classes.iter() {
-        let Some(class) = &read.value else {
-            continue;
-        };
-        let o = &class.object;
-        let mut names: Vec<&str> = Vec::new();
-        // Where the class names the first of them.
-        let mut first_field = "";
-        for (name, field) in &class.templates {
-            if let Some(&item) = machine_templates.get(&(o.namespace.as_str(), name.as_str()))
-                && !names.contains(&name.as_str())
-            {
-                if names.is_empty() {
-                    first_field = field;
-                }
-                names.push(name);
-                if !class.patches.is_empty() {
-                    out.insert(item);
-                }
-            }
-        }
-        if names.is_empty() {
-            continue;
-        }
-        let (shown, them, own) = if names.len() == 1 {
-            (
-                format!("Metal3MachineTemplate {}", named_list(&names)),
-                "it",
-                "its own",
-            )
-        } else {
-            (
-                format!("Metal3MachineTemplates {}", named_list(&names)),
-                "them",
-                "their own",
-            )
-        };
-        if class.patches.is_empty() {
-            findings.push(
-                Finding::info(format!(
-                    "{}: names {shown}, and none of its patches changes dataTemplate or \
-                     hostSelector, so every Cluster's copy keeps these two fields as the template \
-                     has them: the mapping reads {them} as written (ClusterClass patches are not \
-                     evaluated yet)",
-                    o.display(),
-                ))
-                .on(o.resource_ref())
-                .at(first_field),
-            );
-            continue;
-        }
-        for patch in &class.patches {
-            let name = if patch.name.is_empty() {
-                String::new()
-            } else {
-                format!(" {:?}", short(&patch.name))
-            };
-            findings.push(
-                Finding::error(format!(
-                    "{}: patch{name} {}, and the class names {shown}. Cluster API applies a \
-                     class's patches to each Cluster's copies of its templates, and CAPM3 reads \
-                     dataTemplate and hostSelector from the copies; ipreuse does not evaluate \
-                     ClusterClass patches yet, so it does not map {them} by {own} fields, which \
-                     the copies may not keep: use mapping: all (every host of the namespace gets \
-                     an entry in every pool of it: more than the copies need, never less)",
-                    o.display(),
-                    patch.what,
-                ))
-                .on(o.resource_ref())
-                .at(patch.field.clone()),
-            );
-        }
-    }
-    out
 }

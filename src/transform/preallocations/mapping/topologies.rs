@@ -1,0 +1,400 @@
+//! Clusters stamped from a ClusterClass (SPEC §11): the effective Metal3MachineTemplates the
+//! template-derived mapping reads for them.
+//!
+//! CAPI clones the templates a ClusterClass names once per Cluster, into the Cluster's
+//! namespace, and applies the class's inline patches to each clone; CAPM3 reads
+//! `dataTemplate` and `hostSelector` from the clones only. So for each Cluster of the input
+//! whose `spec.topology` names a class of the input, this computes the clone of the control
+//! plane's template and of each MachineDeployment topology's template, patched with
+//! [`crate::topology::patch::apply`] and the variables CAPI gives it, and reads each with the
+//! Metal3MachineTemplate reader. The class's own templates are never mapped by their own
+//! fields: a template a class names contributes only through the Clusters' copies.
+//!
+//! What cannot be evaluated offline (an external patch, a patch that does not evaluate, a
+//! template or class missing from the input) is an error naming the ClusterClass (or the
+//! Cluster), the patch and the field, and the copy contributes nothing: never the class
+//! template's literal fields instead.
+
+use crate::{FastMap, FastSet};
+
+use crate::model::cluster::{Cluster, Topology};
+use crate::model::cluster_class::{ClusterClass, TemplateRef};
+use crate::model::machine_template::MachineTemplate;
+use crate::model::objects::Read;
+use crate::model::{CAPM3_GROUP, ItemId, Model, Object, registry};
+use crate::names::short;
+use crate::results::Finding;
+use crate::topology::patch::{self, Role, Target, variables};
+
+/// The part of a Cluster's topology a machine template is for.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum Part {
+    ControlPlane,
+    /// A MachineDeployment topology: its `name` and `class`.
+    MachineDeployment {
+        name: String,
+        class: String,
+    },
+}
+
+impl std::fmt::Display for Part {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Part::ControlPlane => write!(f, "control plane"),
+            Part::MachineDeployment { name, class } => {
+                write!(
+                    f,
+                    "MachineDeployment {} (class {})",
+                    short(name),
+                    short(class)
+                )
+            }
+        }
+    }
+}
+
+/// One Cluster's copy of a class template, patched.
+#[derive(Debug)]
+pub(crate) struct Effective {
+    /// The Cluster.
+    pub cluster: Object,
+    pub part: Part,
+    /// The class template it is a copy of.
+    pub source: Object,
+    /// The copy as CAPM3 reads it: its identity is the class template's, in the Cluster's
+    /// namespace.
+    pub template: MachineTemplate,
+    /// The results of reading the copy, reported when its namespace is mapped by templates.
+    pub findings: Vec<Finding>,
+}
+
+impl Effective {
+    /// Where its rows come from, as `ipreuse plan` shows it: `{cluster}/control-plane` or
+    /// `{cluster}/{MachineDeployment topology name}` (the Cluster's namespace is the row's).
+    pub fn origin(&self) -> String {
+        match &self.part {
+            Part::ControlPlane => format!("{}/control-plane", self.cluster.name),
+            Part::MachineDeployment { name, .. } => format!("{}/{name}", self.cluster.name),
+        }
+    }
+}
+
+/// The effective templates of the input's Clusters, and the templates their classes name.
+#[derive(Debug, Default)]
+pub(crate) struct Topologies {
+    pub effective: Vec<Effective>,
+    /// Every Metal3MachineTemplate of the input a ClusterClass of the input names: mapped
+    /// only through the Clusters' copies.
+    pub class_templates: FastSet<ItemId>,
+}
+
+/// Computes the effective templates. Errors and infos go to `findings`.
+pub(crate) fn read(model: &Model, findings: &mut Vec<Finding>) -> Topologies {
+    let idx = &model.index;
+    let mut out = Topologies::default();
+    let templates: FastMap<(&str, &str), ItemId> = idx
+        .objects_of(CAPM3_GROUP, "Metal3MachineTemplate")
+        .map(|o| ((o.namespace.as_str(), o.name.as_str()), o.index))
+        .collect();
+    let mut classes: FastMap<(&str, &str), &ClusterClass> = FastMap::default();
+    for read in model.cluster_classes.iter() {
+        let Some(class) = &read.value else { continue };
+        let o = &class.object;
+        if o.local_config || o.bad_identity.is_some() {
+            continue;
+        }
+        classes.insert((o.namespace.as_str(), o.name.as_str()), class);
+        for t in class.templates() {
+            if let Some(&item) = templates.get(&(o.namespace.as_str(), t.name.as_str())) {
+                out.class_templates.insert(item);
+            }
+        }
+    }
+    let mut used: FastSet<ItemId> = FastSet::default();
+    for read in model.clusters.iter() {
+        let Some(cluster) = &read.value else { continue };
+        let Some(topology) = &cluster.topology else {
+            continue;
+        };
+        let Some(class) = classes
+            .get(&(topology.class_namespace.as_str(), topology.class.as_str()))
+            .copied()
+        else {
+            findings.push(
+                Finding::info(format!(
+                    "{}: its ClusterClass {}/{} is not in the input, so the Metal3MachineTemplates of \
+                     its machines are unknown and it adds no hosts to the mapping; add the class and its \
+                     templates to map them",
+                    cluster.object.display(),
+                    short(&topology.class_namespace),
+                    short(&topology.class)
+                ))
+                .on(cluster.object.resource_ref())
+                .at(topology.class_field),
+            );
+            continue;
+        };
+        used.insert(class.object.index);
+        let mut stamp = Stamp {
+            model,
+            templates: &templates,
+            class,
+            cluster,
+            topology,
+            findings: &mut *findings,
+        };
+        let before = out.effective.len();
+        stamp.all(&mut out.effective);
+        let mine = &out.effective[before..];
+        findings.push(cluster_info(cluster, class, mine));
+    }
+    // in input order
+    for class in model
+        .cluster_classes
+        .iter()
+        .filter_map(|r| r.value.as_ref())
+    {
+        let o = &class.object;
+        if used.contains(&o.index) || o.local_config || o.bad_identity.is_some() {
+            continue;
+        }
+        let names: Vec<&str> = class
+            .templates()
+            .filter(|t| templates.contains_key(&(class.object.namespace.as_str(), t.name.as_str())))
+            .map(|t| t.name.as_str())
+            .collect();
+        if names.is_empty() {
+            continue;
+        }
+        findings.push(
+            Finding::info(format!(
+                "{}: no Cluster of the input is stamped from it, so its Metal3MachineTemplates {} contribute \
+                 nothing (CAPM3 only reads each Cluster's copies of them)",
+                class.object.display(),
+                names.join(", ")
+            ))
+            .on(class.object.resource_ref()),
+        );
+    }
+    out
+}
+
+/// The info naming a Cluster's effective templates and the data template each names.
+fn cluster_info(cluster: &Cluster, class: &ClusterClass, mine: &[Effective]) -> Finding {
+    let parts: Vec<String> = mine
+        .iter()
+        .map(|e| {
+            let data = e.template.data_template.as_ref().map_or_else(
+                || "no data template".to_string(),
+                |d| format!("data template {}", short(&d.name)),
+            );
+            format!("{}: {} ({data})", e.part, short(&e.source.name))
+        })
+        .collect();
+    let what = if parts.is_empty() {
+        "no Metal3MachineTemplate".to_string()
+    } else {
+        parts.join("; ")
+    };
+    Finding::info(format!(
+        "{}: stamped from {}, its machines use the class's templates with the class's patches applied: {what}",
+        cluster.object.display(),
+        class.object.display(),
+    ))
+    .on(cluster.object.resource_ref())
+}
+
+/// The copies of one Cluster.
+struct Stamp<'a, 'f> {
+    model: &'a Model,
+    templates: &'a FastMap<(&'a str, &'a str), ItemId>,
+    class: &'a ClusterClass,
+    cluster: &'a Cluster,
+    topology: &'a Topology,
+    findings: &'f mut Vec<Finding>,
+}
+
+impl Stamp<'_, '_> {
+    fn all(&mut self, out: &mut Vec<Effective>) {
+        let class = self.class;
+        if !class.external.is_empty() {
+            for ext in &class.external {
+                self.findings.push(
+                    Finding::error(format!(
+                        "{}: patch {:?} is an external patch (a Runtime Extension), which may change anything in \
+                         {}'s copies of the class's templates and is only known when it runs, so ipreuse cannot \
+                         tell which data templates and host selectors CAPM3 will read: make the patch inline, or \
+                         use mapping: all for namespace {:?} (every host gets an entry in every pool of it)",
+                        class.object.display(),
+                        short(&ext.name),
+                        self.cluster.object.display(),
+                        self.cluster.object.namespace
+                    ))
+                    .on(class.object.resource_ref())
+                    .at(ext.field.clone()),
+                );
+            }
+            return;
+        }
+        let version = self.topology.version.clone();
+        if let Some(cp) = class.control_plane.as_ref().filter(|t| t.is_metal3()) {
+            let builtins = variables::PartBuiltins::ControlPlane(variables::ControlPlaneBuiltins {
+                version: version.clone(),
+                // CAPI names the control plane at random: unknown offline
+                name: String::new(),
+                replicas: self.topology.control_plane_replicas,
+            });
+            if let Some(e) = self.copy(cp, Part::ControlPlane, Role::ControlPlane, builtins, &[]) {
+                out.push(e);
+            }
+        }
+        for md in &self.topology.machine_deployments {
+            let Some(md_class) = class.machine_deployment(&md.class) else {
+                self.findings.push(
+                    Finding::error(format!(
+                        "{}: {}.class is {:?}, which {} does not define, so CAPI stamps no MachineDeployment \
+                         {:?}: name one of the class's spec.workers.machineDeployments",
+                        self.cluster.object.display(),
+                        md.field,
+                        md.class,
+                        class.object.display(),
+                        md.name
+                    ))
+                    .on(self.cluster.object.resource_ref())
+                    .at(format!("{}.class", md.field)),
+                );
+                continue;
+            };
+            let Some(template) = md_class.template.as_ref().filter(|t| t.is_metal3()) else {
+                continue;
+            };
+            let builtins =
+                variables::PartBuiltins::MachineDeployment(variables::MachineDeploymentBuiltins {
+                    version: version.clone(),
+                    class: md.class.clone(),
+                    // CAPI names the MachineDeployment at random: unknown offline
+                    name: String::new(),
+                    topology_name: md.name.clone(),
+                    replicas: md.replicas,
+                });
+            let part = Part::MachineDeployment {
+                name: md.name.clone(),
+                class: md.class.clone(),
+            };
+            let role = Role::MachineDeployment {
+                class: md.class.clone(),
+            };
+            if let Some(e) = self.copy(template, part, role, builtins, &md.overrides) {
+                out.push(e);
+            }
+        }
+    }
+
+    /// The Cluster's copy of `template` for `part`, patched.
+    fn copy(
+        &mut self,
+        template: &TemplateRef,
+        part: Part,
+        role: Role,
+        builtins: variables::PartBuiltins,
+        overrides: &[(String, serde_json::Value)],
+    ) -> Option<Effective> {
+        let class = &self.class.object;
+        let cluster = &self.cluster.object;
+        let for_part = format!("for the {part} of {}", cluster.display());
+        let Some(&item) = self
+            .templates
+            .get(&(class.namespace.as_str(), template.name.as_str()))
+        else {
+            self.findings.push(
+                Finding::error(format!(
+                    "{}: {} names Metal3MachineTemplate {}/{}, which is not in the input: ipreuse reads the \
+                     pools and hosts {for_part} from the Cluster's copy of it; add it to the input",
+                    class.display(),
+                    template.field,
+                    short(&class.namespace),
+                    short(&template.name)
+                ))
+                .on(class.resource_ref())
+                .at(template.field.clone()),
+            );
+            return None;
+        };
+        let read: &Read<MachineTemplate> = self.model.machine_templates.get(item)?;
+        let Some(source) = read.value.as_ref() else {
+            // why it cannot be read; its copies are read (and their results given) otherwise
+            self.findings.extend(read.findings.iter().cloned());
+            self.findings.push(
+                Finding::error(format!(
+                    "{}: its Metal3MachineTemplate {} cannot be read (the result about it says why), so the \
+                     pools and hosts {for_part} are unknown: fix the template",
+                    class.display(),
+                    short(&template.name)
+                ))
+                .on(class.resource_ref())
+                .at(template.field.clone()),
+            );
+            return None;
+        };
+        let mut value = source.value.clone();
+        if let Some(meta) = value.get_mut("metadata").and_then(|m| m.as_object_mut()) {
+            meta.insert(
+                "namespace".into(),
+                serde_json::Value::String(cluster.namespace.clone()),
+            );
+        }
+        // CAPI reads the template in the version the class's reference names (the patches'
+        // selectors must name that version), else as written.
+        let api_version = if template.api_version.is_empty() {
+            source.object.api_version.to_string()
+        } else {
+            template.api_version.clone()
+        };
+        let target = Target {
+            api_version,
+            kind: source.object.kind.to_string(),
+            role,
+        };
+        let c = variables::ClusterBuiltins {
+            name: cluster.name.clone(),
+            namespace: cluster.namespace.clone(),
+            version: self.topology.version.clone(),
+            class: self.topology.class.clone(),
+        };
+        let vars = variables::for_template(
+            &self.class.variables,
+            &self.topology.variables,
+            overrides,
+            variables::builtin(&c, &builtins),
+        );
+        if let Err(e) = patch::apply(&mut value, &target, &self.class.patches, &vars) {
+            self.findings.push(
+                Finding::error(format!(
+                    "{}: patch {:?}, {}: {} ({for_part}); ipreuse never maps the class template's own fields \
+                     instead",
+                    class.display(),
+                    short(&e.patch),
+                    e.field,
+                    e.reason
+                ))
+                .on(class.resource_ref())
+                .at(e.field),
+            );
+            return None;
+        }
+        let mut object = source.object.clone();
+        object.namespace = cluster.namespace.clone();
+        let mut findings = Vec::new();
+        let Some(template) = registry::read_machine_template(&object, &value, &mut findings) else {
+            self.findings.extend(findings);
+            return None;
+        };
+        Some(Effective {
+            cluster: cluster.clone(),
+            part,
+            source: source.object.clone(),
+            template,
+            findings,
+        })
+    }
+}
