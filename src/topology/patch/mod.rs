@@ -152,28 +152,46 @@ fn read_rendered(text: &str) -> Result<Value, String> {
 /// The builtin variables CAPI fills only when it creates the objects (a generated name, a
 /// uid), so that no offline evaluation can know them: a patch that reads one is refused rather
 /// than given Go's `<no value>` or nothing.
-pub const UNKNOWN_OFFLINE: [&str; 5] = [
+pub const UNKNOWN_OFFLINE: [&str; 6] = [
     "builtin.cluster.uid",
     "builtin.controlPlane.name",
     "builtin.controlPlane.machineTemplate",
     "builtin.machineDeployment.name",
+    "builtin.machineDeployment.bootstrap",
     "builtin.machineDeployment.infrastructureRef",
 ];
 
-/// The builtin of [`UNKNOWN_OFFLINE`] that a variable path or a template's text reads, if any.
-/// A template is searched for `.builtin.….name` as a field chain (`{{ .builtin.controlPlane.name }}`,
-/// `index .builtin.controlPlane "name"` is not recognised and renders `<no value>` as in Go).
+/// The builtin variables CAPI gives from the Cluster but [`variables::builtin`] does not build
+/// (`variables_test.go` `TestGlobal` and the `metadata` of `TestControlPlane` and
+/// `TestMachineDeployment`): a patch that reads one is refused, never given `<no value>` where
+/// CAPI gives a value.
+pub const NOT_BUILT: [&str; 3] = [
+    "builtin.cluster.network",
+    "builtin.controlPlane.metadata",
+    "builtin.machineDeployment.metadata",
+];
+
+/// The builtin of [`UNKNOWN_OFFLINE`] or [`NOT_BUILT`] that a variable path or a template's text
+/// reads, if any. A template is searched for `.builtin.….name` as a field chain
+/// (`{{ .builtin.controlPlane.name }}`; `index .builtin.controlPlane "name"` is not recognised
+/// and renders `<no value>` as in Go).
 fn unknown_offline(text: &str, is_template: bool) -> Option<&'static str> {
-    UNKNOWN_OFFLINE.iter().copied().find(|b| {
-        if is_template {
-            text.match_indices(&format!(".{b}")).any(|(i, m)| {
-                let next = text[i + m.len()..].chars().next();
-                !next.is_some_and(|c| c.is_alphanumeric() || c == '_')
-            })
-        } else {
-            text == *b || text.starts_with(&format!("{b}.")) || text.starts_with(&format!("{b}["))
-        }
-    })
+    UNKNOWN_OFFLINE
+        .iter()
+        .chain(NOT_BUILT.iter())
+        .copied()
+        .find(|b| {
+            if is_template {
+                text.match_indices(&format!(".{b}")).any(|(i, m)| {
+                    let next = text[i + m.len()..].chars().next();
+                    !next.is_some_and(|c| c.is_alphanumeric() || c == '_')
+                })
+            } else {
+                text == *b
+                    || text.starts_with(&format!("{b}."))
+                    || text.starts_with(&format!("{b}["))
+            }
+        })
 }
 
 /// [`unknown_offline`], when the variables do not hold it: the run builds them without these,
@@ -183,6 +201,12 @@ fn missing_offline(text: &str, is_template: bool, variables: &Value) -> Option<&
 }
 
 fn offline_reason(builtin: &str) -> String {
+    if NOT_BUILT.contains(&builtin) {
+        return format!(
+            "it reads {builtin}, which CAPI gives from the Cluster but ipreuse does not build, so \
+             ipreuse cannot evaluate it as CAPI would; read another variable"
+        );
+    }
     format!(
         "it reads {builtin}, which CAPI only knows once it creates the object (a generated name or \
          uid), so ipreuse cannot evaluate it offline; read another variable"
@@ -355,6 +379,16 @@ mod tests {
             Some("builtin.cluster.uid")
         );
         assert_eq!(unknown_offline("{{ .builtin.cluster.name }}", true), None);
+        assert_eq!(
+            unknown_offline("builtin.machineDeployment.bootstrap.configRef.name", false),
+            Some("builtin.machineDeployment.bootstrap")
+        );
+        assert_eq!(
+            unknown_offline("{{ .builtin.cluster.network.serviceDomain }}", true),
+            Some("builtin.cluster.network")
+        );
+        assert!(offline_reason("builtin.cluster.network").contains("does not build"));
+        assert!(offline_reason("builtin.cluster.uid").contains("generated name or uid"));
     }
 
     #[test]
