@@ -57,6 +57,9 @@ pub struct Topology {
     pub variables: Vec<(String, Value)>,
     /// `controlPlane.replicas`.
     pub control_plane_replicas: Option<i64>,
+    /// `controlPlane.variables.overrides` (v1beta2): the control plane's values replacing the
+    /// Cluster's, as a MachineDeployment's overrides do for it.
+    pub control_plane_overrides: Vec<(String, Value)>,
     pub machine_deployments: Vec<MachineDeploymentTopology>,
 }
 
@@ -143,6 +146,7 @@ fn topology(object: &Object, t: View<'_>) -> Option<Topology> {
         version: text(t.get("version")).unwrap_or_default(),
         variables: named_values(t.get("variables")),
         control_plane_replicas: t.at(&["controlPlane", "replicas"]).and_then(View::as_i64),
+        control_plane_overrides: named_values(t.at(&["controlPlane", "variables", "overrides"])),
         machine_deployments,
     })
 }
@@ -221,6 +225,7 @@ mod tests {
         );
         assert_eq!(v1.version, "v1.34.1");
         assert_eq!(v1.control_plane_replicas, Some(3));
+        assert!(v1.control_plane_overrides.is_empty());
         assert_eq!(
             v1.variables,
             [("controlPlaneDataTemplate".to_string(), json!("test1-cp"))]
@@ -249,6 +254,10 @@ mod tests {
                 v2.class_field
             ),
             ("metal3", "classes", "spec.topology.classRef.name")
+        );
+        assert_eq!(
+            v2.control_plane_overrides,
+            [("dt".to_string(), json!("cp-dt"))]
         );
         assert!(
             topology_of(

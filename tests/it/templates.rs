@@ -1053,6 +1053,26 @@ fn the_control_plane_copy_uses_the_data_template_its_patch_names_in_both_version
 }
 
 #[test]
+fn a_v1beta2_control_plane_override_replaces_the_clusters_value() {
+    // the Cluster's value names the placeholder; the control plane's override (v1beta2) wins
+    let cluster = topology_cluster(
+        "v1beta2",
+        "test1",
+        "metal3",
+        "    - name: controlPlaneDataTemplate\n      value: test1-controlplane-template\n",
+        "",
+    )
+    .replace(
+        "    controlPlane:\n      replicas: 3\n",
+        "    controlPlane:\n      replicas: 3\n      variables:\n        overrides:\n        - name: controlPlaneDataTemplate\n          value: test1-cp-alt\n",
+    );
+    let o = run_docs(&stamped("v1beta2", DATA_TEMPLATE_PATCH, &[cluster]), None);
+    assert_no_errors(&o);
+    assert!(keys(&o, "cp-pool").is_empty(), "{}", dump(&o));
+    assert_eq!(keys(&o, "cp-alt-pool").len(), 3);
+}
+
+#[test]
 fn without_a_value_the_schema_default_is_used() {
     let cluster = topology_cluster("v1beta2", "test1", "metal3", "", "");
     let o = run_docs(&stamped("v1beta2", DATA_TEMPLATE_PATCH, &[cluster]), None);

@@ -134,11 +134,14 @@ impl Templates {
             let mut seen: BTreeSet<&str> = skipped.keys().copied().collect();
             for (ns, templates) in &by_ns {
                 seen.insert(ns);
-                let found: Vec<String> = templates
-                    .iter()
-                    .filter(|(m, _, _)| m.data_template.as_ref().is_some_and(present))
-                    .map(|(m, _, _)| short(&m.object.name).into_owned())
-                    .collect();
+                let mut found: Vec<String> = Vec::new();
+                // each Cluster's copy has its class template's name: named once
+                for (m, _, _) in templates {
+                    let name = short(&m.object.name).into_owned();
+                    if m.data_template.as_ref().is_some_and(present) && !found.contains(&name) {
+                        found.push(name);
+                    }
+                }
                 if !found.is_empty() {
                     t.namespaces.insert(ns.to_string(), Why::Found(found));
                 }

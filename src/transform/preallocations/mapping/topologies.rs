@@ -244,7 +244,14 @@ impl Stamp<'_, '_> {
                 name: String::new(),
                 replicas: self.topology.control_plane_replicas,
             });
-            if let Some(e) = self.copy(cp, Part::ControlPlane, Role::ControlPlane, builtins, &[]) {
+            let overrides = &self.topology.control_plane_overrides;
+            if let Some(e) = self.copy(
+                cp,
+                Part::ControlPlane,
+                Role::ControlPlane,
+                builtins,
+                overrides,
+            ) {
                 out.push(e);
             }
         }
