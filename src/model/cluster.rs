@@ -244,7 +244,8 @@ mod tests {
             json!({"apiVersion": "cluster.x-k8s.io/v1beta2", "kind": "Cluster",
             "metadata": {"name": "test1", "namespace": "metal3"},
             "spec": {"topology": {"classRef": {"name": "metal3", "namespace": "classes"},
-                "version": "v1.34.1"}}}),
+                "version": "v1.34.1",
+                "controlPlane": {"variables": {"overrides": [{"name": "dt", "value": "cp-dt"}]}}}}}),
         )
         .expect("a topology");
         assert_eq!(
