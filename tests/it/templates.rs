@@ -1238,6 +1238,40 @@ fn a_machine_deployment_of_a_class_the_class_lacks_is_an_error_on_the_cluster() 
 }
 
 #[test]
+fn a_cluster_naming_a_class_that_is_not_here_warns_when_others_are() {
+    let typo = topology_cluster("v1beta1", "test1", "metal3", "", "")
+        .replace("class: metal3-class", "class: metal3-clas");
+    let o = run_docs(&stamped("v1beta1", DATA_TEMPLATE_PATCH, &[typo]), None);
+    assert_no_errors(&o);
+    assert_finding(
+        &o,
+        Severity::Warning,
+        Want {
+            path: Some("spec.topology.class"),
+            object: Some(("Cluster", "test1")),
+            says: &[
+                "ClusterClass metal3/metal3-clas is not in the input",
+                "(did you mean metal3-class?)",
+            ],
+        },
+    );
+    // alone, the Cluster's class is simply kept elsewhere: an info
+    let mut docs = cluster("v1beta1", "metal3");
+    docs.push(topology_cluster("v1beta1", "test1", "metal3", "", ""));
+    let o = run_docs(&docs, None);
+    assert_no_errors(&o);
+    assert_finding(
+        &o,
+        Severity::Info,
+        Want {
+            path: Some("spec.topology.class"),
+            object: Some(("Cluster", "test1")),
+            says: &["ClusterClass metal3/metal3-class is not in the input"],
+        },
+    );
+}
+
+#[test]
 fn a_class_no_cluster_uses_contributes_nothing() {
     let o = run_docs(&stamped("v1beta2", DATA_TEMPLATE_PATCH, &[]), None);
     assert_no_errors(&o);

@@ -120,17 +120,32 @@ pub(crate) fn read(model: &Model, findings: &mut Vec<Finding>) -> Topologies {
             .get(&(topology.class_namespace.as_str(), topology.class.as_str()))
             .copied()
         else {
+            // With no class in the input, the package simply keeps its classes elsewhere (an
+            // info); with classes here, a name none of them has is likely a mistake, which CAPI
+            // refuses too (a warning, with the closest name of the class's namespace).
+            let here: Vec<&str> = classes
+                .keys()
+                .filter(|(ns, _)| *ns == topology.class_namespace)
+                .map(|(_, name)| *name)
+                .collect();
+            let message = format!(
+                "{}: its ClusterClass {}/{} is not in the input{}, so the Metal3MachineTemplates of its \
+                 machines are unknown and it adds no hosts to the mapping; add the class and its templates \
+                 to map them",
+                cluster.object.display(),
+                short(&topology.class_namespace),
+                short(&topology.class),
+                crate::names::did_you_mean(&topology.class, &here)
+            );
+            let finding = if classes.is_empty() {
+                Finding::info(message)
+            } else {
+                Finding::warning(message)
+            };
             findings.push(
-                Finding::info(format!(
-                    "{}: its ClusterClass {}/{} is not in the input, so the Metal3MachineTemplates of \
-                     its machines are unknown and it adds no hosts to the mapping; add the class and its \
-                     templates to map them",
-                    cluster.object.display(),
-                    short(&topology.class_namespace),
-                    short(&topology.class)
-                ))
-                .on(cluster.object.resource_ref())
-                .at(topology.class_field),
+                finding
+                    .on(cluster.object.resource_ref())
+                    .at(topology.class_field),
             );
             continue;
         };
