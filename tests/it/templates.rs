@@ -1272,6 +1272,34 @@ fn a_cluster_naming_a_class_that_is_not_here_warns_when_others_are() {
 }
 
 #[test]
+fn a_variable_the_class_does_not_define_warns_on_the_cluster() {
+    let cluster = topology_cluster(
+        "v1beta2",
+        "test1",
+        "metal3",
+        "    - name: controlPlaneDataTemplat\n      value: test1-cp-alt\n",
+        "",
+    );
+    let o = run_docs(&stamped("v1beta2", DATA_TEMPLATE_PATCH, &[cluster]), None);
+    assert_no_errors(&o);
+    assert_finding(
+        &o,
+        Severity::Warning,
+        Want {
+            path: Some("spec.topology.variables[0].name"),
+            object: Some(("Cluster", "test1")),
+            says: &[
+                "sets variable \"controlPlaneDataTemplat\", which ClusterClass metal3/metal3-class does not define",
+                "(did you mean controlPlaneDataTemplate?)",
+            ],
+        },
+    );
+    // the misspelt value is not read: the class's default is
+    assert!(keys(&o, "cp-alt-pool").is_empty());
+    assert_eq!(keys(&o, "cp-pool").len(), 3);
+}
+
+#[test]
 fn a_class_no_cluster_uses_contributes_nothing() {
     let o = run_docs(&stamped("v1beta2", DATA_TEMPLATE_PATCH, &[]), None);
     assert_no_errors(&o);

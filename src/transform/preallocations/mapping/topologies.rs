@@ -232,6 +232,7 @@ struct Stamp<'a, 'f> {
 impl Stamp<'_, '_> {
     fn all(&mut self, out: &mut Vec<Effective>) {
         let class = self.class;
+        self.undefined_variables();
         if !class.external.is_empty() {
             for ext in &class.external {
                 self.findings.push(
@@ -308,6 +309,45 @@ impl Stamp<'_, '_> {
             };
             if let Some(e) = self.copy(template, part, role, builtins, &md.overrides) {
                 out.push(e);
+            }
+        }
+    }
+
+    /// A warning for each value the Cluster gives a variable its class does not define: CAPI's
+    /// webhook refuses such a Cluster, and no patch would read the value (a patch that needs the
+    /// variable then fails on its missing value, which this warning explains).
+    fn undefined_variables(&mut self) {
+        let defined: Vec<&str> = self
+            .class
+            .variables
+            .iter()
+            .map(|d| d.name.as_str())
+            .collect();
+        let topology = self.topology;
+        let cluster = &self.cluster.object;
+        let lists = std::iter::once(("spec.topology.variables".to_string(), &topology.variables))
+            .chain(
+                topology
+                    .machine_deployments
+                    .iter()
+                    .map(|md| (format!("{}.variables.overrides", md.field), &md.overrides)),
+            );
+        for (list, values) in lists {
+            for (i, (name, _)) in values.iter().enumerate() {
+                if defined.contains(&name.as_str()) {
+                    continue;
+                }
+                self.findings.push(
+                    Finding::warning(format!(
+                        "{}: {list}[{i}] sets variable {name:?}, which {} does not define{}: CAPI refuses \
+                         the Cluster, and no patch reads the value; define it in the class or remove it",
+                        cluster.display(),
+                        self.class.object.display(),
+                        crate::names::did_you_mean(name, &defined)
+                    ))
+                    .on(cluster.resource_ref())
+                    .at(format!("{list}[{i}].name")),
+                );
             }
         }
     }
