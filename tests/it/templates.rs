@@ -928,48 +928,70 @@ spec:
     )
 }
 
-/// CAPM3's own e2e class swaps the control plane's data template this way (FACTS §7).
-const DATA_TEMPLATE_PATCH: &str = "  - name: controlPlaneDataTemplateSub
-    definitions:
+/// One inline patch (a YAML list item at indent 2) with one JSON patch `op` at `path` on the
+/// Metal3MachineTemplates of `part` (`controlPlane`, else that MachineDeployment class), `from`
+/// its `valueFrom` (`variable: x` or `template: '...'`; empty for none), and `enabled_if` when not
+/// empty.
+fn patch(name: &str, enabled_if: &str, part: &str, op: &str, path: &str, from: &str) -> String {
+    let selects = if part == "controlPlane" {
+        "controlPlane: true".to_string()
+    } else {
+        format!("machineDeploymentClass:\n            names: [{part}]")
+    };
+    let enabled = if enabled_if.is_empty() {
+        String::new()
+    } else {
+        format!("    enabledIf: '{enabled_if}'\n")
+    };
+    let value = if from.is_empty() {
+        String::new()
+    } else {
+        format!("        valueFrom:\n          {from}\n")
+    };
+    format!(
+        "  - name: {name}
+{enabled}    definitions:
     - selector:
         apiVersion: infrastructure.cluster.x-k8s.io/v1beta1
         kind: Metal3MachineTemplate
         matchResources:
-          controlPlane: true
+          {selects}
       jsonPatches:
-      - op: replace
-        path: /spec/template/spec/dataTemplate/name
-        valueFrom:
-          variable: controlPlaneDataTemplate
-";
+      - op: {op}
+        path: {path}
+{value}"
+    )
+}
 
-const HOST_SELECTOR_PATCH: &str = "  - name: image
-    definitions:
-    - selector:
-        apiVersion: infrastructure.cluster.x-k8s.io/v1beta1
-        kind: Metal3MachineTemplate
-        matchResources:
-          machineDeploymentClass:
-            names: [worker]
-      jsonPatches:
-      - op: replace
-        path: /spec/template/spec/image/url
-        valueFrom:
-          variable: imageURL
-  - name: workerRack
-    definitions:
-    - selector:
-        apiVersion: infrastructure.cluster.x-k8s.io/v1beta1
-        kind: Metal3MachineTemplate
-        matchResources:
-          machineDeploymentClass:
-            names: [worker]
-      jsonPatches:
-      - op: add
-        path: /spec/template/spec/hostSelector/matchLabels
-        valueFrom:
-          template: '{rack: \"{{ .rack }}\"}'
-";
+/// CAPM3's own e2e class swaps the control plane's data template this way (FACTS §7).
+fn data_template_patch() -> String {
+    patch(
+        "controlPlaneDataTemplateSub",
+        "",
+        "controlPlane",
+        "replace",
+        "/spec/template/spec/dataTemplate/name",
+        "variable: controlPlaneDataTemplate",
+    )
+}
+
+fn host_selector_patch() -> String {
+    patch(
+        "image",
+        "",
+        "worker",
+        "replace",
+        "/spec/template/spec/image/url",
+        "variable: imageURL",
+    ) + &patch(
+        "workerRack",
+        "",
+        "worker",
+        "add",
+        "/spec/template/spec/hostSelector/matchLabels",
+        "template: '{rack: \"{{ .rack }}\"}'",
+    )
+}
 
 const EXTERNAL_PATCH: &str = "  - name: lifecycle
     external:
@@ -1017,7 +1039,7 @@ fn the_control_plane_copy_uses_the_data_template_its_patch_names_in_both_version
             "    - name: controlPlaneDataTemplate\n      value: test1-cp-alt\n",
             "",
         );
-        let o = run_docs(&stamped(version, DATA_TEMPLATE_PATCH, &[cluster]), None);
+        let o = run_docs(&stamped(version, &data_template_patch(), &[cluster]), None);
         assert_no_errors(&o);
         // the class template's own data template (the placeholder) is not what CAPM3 reads
         assert!(keys(&o, "cp-pool").is_empty(), "{version}:\n{}", dump(&o));
@@ -1066,7 +1088,10 @@ fn a_v1beta2_control_plane_override_replaces_the_clusters_value() {
         "    controlPlane:\n      replicas: 3\n",
         "    controlPlane:\n      replicas: 3\n      variables:\n        overrides:\n        - name: controlPlaneDataTemplate\n          value: test1-cp-alt\n",
     );
-    let o = run_docs(&stamped("v1beta2", DATA_TEMPLATE_PATCH, &[cluster]), None);
+    let o = run_docs(
+        &stamped("v1beta2", &data_template_patch(), &[cluster]),
+        None,
+    );
     assert_no_errors(&o);
     assert!(keys(&o, "cp-pool").is_empty(), "{}", dump(&o));
     assert_eq!(keys(&o, "cp-alt-pool").len(), 3);
@@ -1075,7 +1100,10 @@ fn a_v1beta2_control_plane_override_replaces_the_clusters_value() {
 #[test]
 fn without_a_value_the_schema_default_is_used() {
     let cluster = topology_cluster("v1beta2", "test1", "metal3", "", "");
-    let o = run_docs(&stamped("v1beta2", DATA_TEMPLATE_PATCH, &[cluster]), None);
+    let o = run_docs(
+        &stamped("v1beta2", &data_template_patch(), &[cluster]),
+        None,
+    );
     assert_no_errors(&o);
     assert_cluster_entries(&o, "metal3");
     assert!(keys(&o, "cp-alt-pool").is_empty());
@@ -1093,7 +1121,7 @@ fn two_clusters_of_one_class_give_a_host_the_union_of_their_pools() {
         ),
         topology_cluster("v1beta2", "test2", "metal3", "", ""),
     ];
-    let o = run_docs(&stamped("v1beta2", DATA_TEMPLATE_PATCH, &clusters), None);
+    let o = run_docs(&stamped("v1beta2", &data_template_patch(), &clusters), None);
     assert_no_errors(&o);
     assert_eq!(keys(&o, "cp-pool").len(), 3, "{}", dump(&o));
     assert_eq!(keys(&o, "cp-alt-pool").len(), 3);
@@ -1109,7 +1137,7 @@ fn a_patch_that_changes_the_host_selector_is_honoured_with_overrides() {
         "",
         "          - name: rack\n            value: r1\n",
     );
-    let mut docs = stamped("v1beta1", HOST_SELECTOR_PATCH, &[cluster]);
+    let mut docs = stamped("v1beta1", &host_selector_patch(), &[cluster]);
     for d in &mut docs {
         if d.contains("name: worker-2\n") && d.contains("kind: BareMetalHost") {
             *d = host("worker-2", "metal3")
@@ -1133,13 +1161,13 @@ fn what_cannot_be_evaluated_is_an_error_naming_class_patch_and_field() {
     for (version, patches, field, says) in [
         (
             "v1beta1",
-            EXTERNAL_PATCH,
+            EXTERNAL_PATCH.to_string(),
             "spec.patches[0].external",
             &["patch \"lifecycle\" is an external patch", "mapping: all"][..],
         ),
         (
             "v1beta2",
-            EXTERNAL_PATCH,
+            EXTERNAL_PATCH.to_string(),
             "spec.patches[0].external",
             &["patch \"lifecycle\" is an external patch"][..],
         ),
@@ -1147,39 +1175,28 @@ fn what_cannot_be_evaluated_is_an_error_naming_class_patch_and_field() {
             // no value for rack, and no default: the template renders <no value>, which is
             // no selector CAPM3 would accept, so the failing step is named
             "v1beta2",
-            "  - name: rackFromVariable
-    definitions:
-    - selector:
-        apiVersion: infrastructure.cluster.x-k8s.io/v1beta1
-        kind: Metal3MachineTemplate
-        matchResources:
-          machineDeploymentClass:
-            names: [worker]
-      jsonPatches:
-      - op: add
-        path: /spec/template/spec/hostSelector/matchLabels/rack
-        valueFrom:
-          variable: rack
-",
+            patch(
+                "rackFromVariable",
+                "",
+                "worker",
+                "add",
+                "/spec/template/spec/hostSelector/matchLabels/rack",
+                "variable: rack",
+            ),
             "spec.patches[0].definitions[0].jsonPatches[0].valueFrom.variable",
             &["patch \"rackFromVariable\"", "\"rack\" has no value"][..],
         ),
         (
             // CAPI names the control plane at random when it creates it
             "v1beta2",
-            "  - name: dataTemplateByName
-    definitions:
-    - selector:
-        apiVersion: infrastructure.cluster.x-k8s.io/v1beta1
-        kind: Metal3MachineTemplate
-        matchResources:
-          controlPlane: true
-      jsonPatches:
-      - op: replace
-        path: /spec/template/spec/dataTemplate/name
-        valueFrom:
-          template: '{{ .builtin.controlPlane.name }}-data'
-",
+            patch(
+                "dataTemplateByName",
+                "",
+                "controlPlane",
+                "replace",
+                "/spec/template/spec/dataTemplate/name",
+                "template: '{{ .builtin.controlPlane.name }}-data'",
+            ),
             "spec.patches[0].definitions[0].jsonPatches[0].valueFrom.template",
             &[
                 "patch \"dataTemplateByName\"",
@@ -1189,24 +1206,20 @@ fn what_cannot_be_evaluated_is_an_error_naming_class_patch_and_field() {
         ),
         (
             "v1beta1",
-            "  - name: unknownFunction
-    enabledIf: '{{ env \"HOME\" }}'
-    definitions:
-    - selector:
-        apiVersion: infrastructure.cluster.x-k8s.io/v1beta1
-        kind: Metal3MachineTemplate
-        matchResources:
-          controlPlane: true
-      jsonPatches:
-      - op: remove
-        path: /spec/template/spec/hostSelector
-",
+            patch(
+                "unknownFunction",
+                "{{ env \"HOME\" }}",
+                "controlPlane",
+                "remove",
+                "/spec/template/spec/hostSelector",
+                "",
+            ),
             "spec.patches[0].enabledIf",
             &["patch \"unknownFunction\"", "env"][..],
         ),
     ] {
         let cluster = topology_cluster(version, "test1", "metal3", "", "");
-        let docs = stamped(version, patches, &[cluster]);
+        let docs = stamped(version, &patches, &[cluster]);
         let o = run_docs(&docs, None);
         assert_transactional(&o, &[&stream(&docs)]);
         let mut want: Vec<&str> = vec!["ClusterClass metal3/metal3-class"];
@@ -1241,7 +1254,7 @@ fn a_machine_deployment_of_a_class_the_class_lacks_is_an_error_on_the_cluster() 
 fn a_cluster_naming_a_class_that_is_not_here_warns_when_others_are() {
     let typo = topology_cluster("v1beta1", "test1", "metal3", "", "")
         .replace("class: metal3-class", "class: metal3-clas");
-    let o = run_docs(&stamped("v1beta1", DATA_TEMPLATE_PATCH, &[typo]), None);
+    let o = run_docs(&stamped("v1beta1", &data_template_patch(), &[typo]), None);
     assert_no_errors(&o);
     assert_finding(
         &o,
@@ -1280,7 +1293,10 @@ fn a_variable_the_class_does_not_define_warns_on_the_cluster() {
         "    - name: controlPlaneDataTemplat\n      value: test1-cp-alt\n",
         "",
     );
-    let o = run_docs(&stamped("v1beta2", DATA_TEMPLATE_PATCH, &[cluster]), None);
+    let o = run_docs(
+        &stamped("v1beta2", &data_template_patch(), &[cluster]),
+        None,
+    );
     assert_no_errors(&o);
     assert_finding(
         &o,
@@ -1301,7 +1317,7 @@ fn a_variable_the_class_does_not_define_warns_on_the_cluster() {
 
 #[test]
 fn a_class_no_cluster_uses_contributes_nothing() {
-    let o = run_docs(&stamped("v1beta2", DATA_TEMPLATE_PATCH, &[]), None);
+    let o = run_docs(&stamped("v1beta2", &data_template_patch(), &[]), None);
     assert_no_errors(&o);
     assert_finding(
         &o,
@@ -1344,7 +1360,7 @@ fn mapping_all_reads_no_template_so_an_external_patch_is_no_error() {
 fn a_class_whose_templates_are_elsewhere_changes_nothing_here() {
     // The class is in another namespace than the templates: it names none of them.
     let mut docs = cluster("v1beta2", "metal3");
-    docs.push(cluster_class("v1beta1", "classes", DATA_TEMPLATE_PATCH));
+    docs.push(cluster_class("v1beta1", "classes", &data_template_patch()));
     let o = run_docs(&docs, None);
     assert_no_errors(&o);
     assert_cluster_entries(&o, "metal3");
