@@ -30,7 +30,12 @@ use gotmpl::{Template, Value};
 use super::semver;
 
 mod go_fmt;
+// The new engine's foundation (issue 32): wired in by the engine's own commits.
+#[allow(dead_code)]
+pub mod limits;
 mod nesting;
+#[allow(dead_code)]
+pub mod value;
 
 use go_fmt::{Directive, directives, go_type, go_v, sprint, sprintln};
 

@@ -1,0 +1,95 @@
+//! The limits a template renders within: one type, one error.
+//!
+//! A ClusterClass is input from Git, and a Go template is a small program: ten `replace` calls
+//! can each multiply a string's length by ten, forty `define`s that each call the next twice
+//! make 2^40 calls. CAPI's controller would spin or run out of memory on such a class; ipreuse
+//! must stop with an error that names the patch and the limit, and return every item. The
+//! limits are far above what a real class template needs (the largest public ones render a few
+//! hundred bytes in a few dozen steps) and low enough that any template the ClusterClass CRD
+//! admits renders in well under a second and a few megabytes.
+
+/// Which limit a render passed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Limit {
+    /// Function calls, template calls and range iterations, together.
+    Steps,
+    /// The length of one string a function makes.
+    StringBytes,
+    /// The length of the rendered text.
+    OutputBytes,
+    /// The length of the template's text.
+    TemplateBytes,
+    /// Nested `{{template}}` calls.
+    Depth,
+}
+
+impl std::fmt::Display for Limit {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Limit::Steps => "steps (function calls, template calls and range iterations)",
+            Limit::StringBytes => "bytes in one string",
+            Limit::OutputBytes => "bytes of rendered text",
+            Limit::TemplateBytes => "bytes of template text",
+            Limit::Depth => "nested template calls",
+        })
+    }
+}
+
+/// The limits of one render.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Limits {
+    pub steps: u64,
+    pub string_bytes: usize,
+    pub output_bytes: usize,
+    pub template_bytes: usize,
+    pub depth: usize,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits {
+            steps: 1_000_000,
+            string_bytes: 1 << 20,
+            output_bytes: 1 << 20,
+            // Placeholder until the CRD's maxLength is read: see the engine's docs.
+            template_bytes: 1 << 16,
+            depth: 1_000,
+        }
+    }
+}
+
+impl Limits {
+    /// Whether a string of `len` bytes may be made.
+    ///
+    /// # Errors
+    /// [`FuncError::Limit`] past [`Limits::string_bytes`].
+    pub fn check_string(&self, len: usize) -> Result<(), FuncError> {
+        if len > self.string_bytes {
+            return Err(FuncError::Limit {
+                limit: Limit::StringBytes,
+                max: self.string_bytes as u64,
+            });
+        }
+        Ok(())
+    }
+}
+
+/// Why a function (Go's builtins, `fmt`, sprig's) gave no value.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum FuncError {
+    /// It refused its arguments, as Go's would (the message is Go's, or close to it).
+    #[error("{0}")]
+    Failed(String),
+    /// A value it would make passes a limit.
+    #[error("the template passes the limit of {max} {limit}")]
+    Limit { limit: Limit, max: u64 },
+    /// It was given (or would print) a builtin variable only known once CAPI creates the
+    /// objects.
+    #[error(
+        "it reads {0}, which CAPI only knows once it creates the objects (a generated name or uid), so it cannot be evaluated from Git; read another variable"
+    )]
+    Unknown(String),
+    /// Go does it, ipreuse does not evaluate it (rather than give a different value).
+    #[error("{0} is not evaluated by ipreuse")]
+    Unsupported(String),
+}
