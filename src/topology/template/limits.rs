@@ -21,6 +21,9 @@ pub enum Limit {
     TemplateBytes,
     /// Nested `{{template}}` calls.
     Depth,
+    /// Blocks, parentheses and template calls nested in one another (the parser's and the
+    /// executor's recursion, which the render thread's stack is sized for).
+    Nesting,
 }
 
 impl std::fmt::Display for Limit {
@@ -29,8 +32,9 @@ impl std::fmt::Display for Limit {
             Limit::Steps => "steps (function calls, template calls and range iterations)",
             Limit::StringBytes => "bytes in one string",
             Limit::OutputBytes => "bytes of rendered text",
-            Limit::TemplateBytes => "bytes of template text",
+            Limit::TemplateBytes => "characters of template text",
             Limit::Depth => "nested template calls",
+            Limit::Nesting => "levels of nesting (blocks, parentheses and template calls)",
         })
     }
 }
@@ -41,6 +45,7 @@ pub struct Limits {
     pub steps: u64,
     pub string_bytes: usize,
     pub output_bytes: usize,
+    /// The length of the template text, in characters (as the CRD's maxLength counts).
     pub template_bytes: usize,
     pub depth: usize,
 }
@@ -51,9 +56,17 @@ impl Default for Limits {
             steps: 1_000_000,
             string_bytes: 1 << 20,
             output_bytes: 1 << 20,
-            // Placeholder until the CRD's maxLength is read: see the engine's docs.
-            template_bytes: 1 << 16,
-            depth: 1_000,
+            // The longest text CAPI admits: the ClusterClass CRD's maxLength of
+            // `valueFrom.template` (10240; `enabledIf` has 256), kubernetes-sigs/cluster-api
+            // `api/core/v1beta2/clusterclass_types.go` (`+kubebuilder:validation:MaxLength=10240`
+            // on `JSONPatchValue.Template`), as `config/crd/bases/cluster.x-k8s.io_clusterclasses.yaml`
+            // generates it. Counted in characters, as the CRD's maxLength counts.
+            template_bytes: 10_240,
+            // Go allows 100000 nested template calls (exec.go `maxExecDepth`); ours stays
+            // under the 6000 levels of nesting (blocks, parentheses and template calls
+            // together) the render thread's stack is sized for, so that the call depth, not
+            // the stack, is what a runaway recursion meets.
+            depth: 5_000,
         }
     }
 }

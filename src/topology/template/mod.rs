@@ -8,70 +8,71 @@
 //! when that YAML is the boolean `true` (`patchIsEnabled`: `bytes.Equal(value.Raw, []byte("true"))`),
 //! which [`enabled`] decides.
 //!
-//! The syntax and the execution are the `gotmpl` crate's, a port of Go's `text/template`
-//! (docs/decisions.md, "Go templates (issue 25)", says why it and not `gtmpl` or our own). Around
-//! it, this module:
-//! - allows only the functions listed in [`FUNCTIONS`]; any other name anywhere in the
-//!   template is an error naming it, before anything runs (Go, too, refuses an undefined
-//!   function when it parses, whichever branch it sits in);
-//! - implements sprig's functions of that list, and `print`, `printf`, `println` with Go's
-//!   `fmt` rules for the verbs `%v %s %d %t %q %x %X %%` (any other verb, flag or precision is
-//!   an error naming it): `gotmpl` writes a float with Rust's `Display` (`1000000`, where Go's
-//!   `%v` writes `1e+06`), and every variable number is a float here;
-//! - prints each action's value itself, for the same reason.
+//! The engine is ipreuse's own port of Go's `text/template` (issue 32: the `gotmpl` crate
+//! could not be bounded, refused nesting Go accepts and lost error positions):
+//! - [`lex`] and [`parse`] port `src/text/template/parse/{lex.go,parse.go,node.go}`;
+//! - [`exec`] ports `src/text/template/exec.go`, [`builtins`] the builtins of `funcs.go`;
+//! - [`fmt`] is Go's `fmt` as templates reach it, [`sprig`] sprig's hermetic functions.
+//!
+//! Those ports follow the Go sources, Copyright 2011 The Go Authors, used under Go's
+//! BSD-3-Clause licence:
+//!
+//! > Redistribution and use in source and binary forms, with or without modification, are
+//! > permitted provided that the following conditions are met: Redistributions of source code
+//! > must retain the above copyright notice, this list of conditions and the following
+//! > disclaimer. Redistributions in binary form must reproduce the above copyright notice,
+//! > this list of conditions and the following disclaimer in the documentation and/or other
+//! > materials provided with the distribution. Neither the name of Google Inc. nor the names
+//! > of its contributors may be used to endorse or promote products derived from this
+//! > software without specific prior written permission. THIS SOFTWARE IS PROVIDED BY THE
+//! > COPYRIGHT HOLDERS AND CONTRIBUTORS "AS IS" AND ANY EXPRESS OR IMPLIED WARRANTIES,
+//! > INCLUDING, BUT NOT LIMITED TO, THE IMPLIED WARRANTIES OF MERCHANTABILITY AND FITNESS FOR A
+//! > PARTICULAR PURPOSE ARE DISCLAIMED. IN NO EVENT SHALL THE COPYRIGHT OWNER OR CONTRIBUTORS
+//! > BE LIABLE FOR ANY DIRECT, INDIRECT, INCIDENTAL, SPECIAL, EXEMPLARY, OR CONSEQUENTIAL
+//! > DAMAGES (INCLUDING, BUT NOT LIMITED TO, PROCUREMENT OF SUBSTITUTE GOODS OR SERVICES; LOSS
+//! > OF USE, DATA, OR PROFITS; OR BUSINESS INTERRUPTION) HOWEVER CAUSED AND ON ANY THEORY OF
+//! > LIABILITY, WHETHER IN CONTRACT, STRICT LIABILITY, OR TORT (INCLUDING NEGLIGENCE OR
+//! > OTHERWISE) ARISING IN ANY WAY OUT OF THE USE OF THIS SOFTWARE, EVEN IF ADVISED OF THE
+//! > POSSIBILITY OF SUCH DAMAGE.
+//!
+//! Where CAPI's Go (1.23/1.24 for CAPI v1.10+) differs from Go 1.19's `text/template`, the
+//! engine follows CAPI's: `range` over an integer (Go 1.22), `{{else with}}` (Go 1.23), the
+//! parser's limit of 10000 nested parentheses. Every other difference, on purpose, is in
+//! the docs of the module that makes it ([`parse`], [`exec`], [`builtins`]).
+//!
+//! Bounded ([`Limits`]): a text longer than [`Limits::template_bytes`] is refused before it is
+//! parsed; execution counts steps, output and template-call depth. Go's parser and executor
+//! recurse for nested blocks and parentheses; a template whose nesting could be deep (or that
+//! calls templates) is parsed and executed on a thread with a stack of [`STACK_BYTES`], sized
+//! by the test `deepest_nesting_renders` for [`parse::MAX_NESTING`] levels, which no text
+//! within the CRD's maximum length reaches.
 
-use std::collections::{BTreeMap, BTreeSet};
-use std::fmt;
-use std::sync::Arc;
-
-use gotmpl::parse::{CommandNode, Expr, ListNode, Node, PipeNode, Pos};
-use gotmpl::{Template, Value};
-
-use super::semver;
-
-mod go_fmt;
-// The new engine's foundation (issue 32): wired in by the engine's own commits.
-#[allow(dead_code)]
+mod builtins;
+mod exec;
+pub mod fmt;
+mod lex;
 pub mod limits;
-mod nesting;
-#[allow(dead_code)]
+mod parse;
+pub mod sprig;
 pub mod value;
 
-use go_fmt::{Directive, directives, go_type, go_v, sprint, sprintln};
+pub use limits::{Limit, Limits};
+use value::Value;
 
-/// The functions a template may call: Go's builtins and sprig's functions that ipreuse
-/// evaluates. Any other (`html`, `slice`, `call`, sprig's `contains`, `split`, ...) is
-/// [`TemplateError::UnknownFunction`].
-pub const FUNCTIONS: &[&str] = &[
-    // Go's text/template builtins.
-    "and",
-    "or",
-    "not",
-    "eq",
-    "ne",
-    "lt",
-    "le",
-    "gt",
-    "ge",
-    "len",
-    "index",
-    "print",
-    "printf",
-    "println", // sprig
-    "default",
-    "coalesce",
-    "upper",
-    "lower",
-    "trim",
-    "trimPrefix",
-    "trimSuffix",
-    "replace",
-    "semverCompare",
+/// Go's `text/template` builtins ipreuse evaluates, with `fmt`'s three; any other function a
+/// template may call is in [`sprig::NAMES`].
+pub const BUILTINS: &[&str] = &[
+    "and", "or", "not", "eq", "ne", "lt", "le", "gt", "ge", "len", "index", "slice", "print",
+    "printf", "println",
 ];
 
-/// The name of the function this module appends to every printing action. A template cannot
-/// call it: its name is not in [`FUNCTIONS`], so the check refuses it before the rewrite.
-const PRINT_ACTION: &str = "ipreuse_print_action";
+/// The functions a template may call, for messages.
+fn function_names() -> String {
+    let mut names: Vec<&str> = BUILTINS.iter().chain(sprig::NAMES).copied().collect();
+    names.sort_unstable();
+    names.dedup();
+    names.join(", ")
+}
 
 /// Why a template cannot be rendered as CAPI would render it.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -83,18 +84,18 @@ pub enum TemplateError {
         column: usize,
         message: String,
     },
-    /// A function outside [`FUNCTIONS`].
+    /// A function that is neither Go's builtin nor one of sprig's that ipreuse evaluates.
     #[error(
         "line {line}, column {column}: function `{name}` is not one ipreuse evaluates; use only {}",
-        FUNCTIONS.join(", ")
+        function_names()
     )]
     UnknownFunction {
         name: String,
         line: usize,
         column: usize,
     },
-    /// A `printf` verb, flag or precision outside what [`render`] implements, or a format that
-    /// is not a literal string.
+    /// A literal `printf` format with a verb, flag or precision that `printf` does not
+    /// implement.
     #[error(
         "line {line}, column {column}: printf {what}; use only the verbs %v %s %d %t %q %x %X %% with a width and the flag -"
     )]
@@ -104,14 +105,33 @@ pub enum TemplateError {
         column: usize,
     },
     /// A function refused its arguments (Go's execution would fail too).
-    #[error("function `{name}`: {message}")]
-    Function { name: String, message: String },
+    #[error("line {line}, column {column}: function `{name}`: {message}")]
+    Function {
+        name: String,
+        message: String,
+        line: usize,
+        column: usize,
+    },
     /// The execution failed (Go's would too): a comparison of a number with a string, a field
-    /// of a string, an index out of range, ...
+    /// of a string, an index out of range, ... The message starts with the line and column.
     #[error(
         "{message}; CAPI's rendering fails the same way: fix the template or the variables it reads"
     )]
     Execution { message: String },
+    /// The template reads a builtin variable CAPI only knows once it creates the objects.
+    #[error(
+        "line {line}, column {column}: the template reads {name}, which CAPI only knows once it creates the objects (a generated name or uid), so it cannot be evaluated from Git; read another variable"
+    )]
+    Unknown {
+        name: String,
+        line: usize,
+        column: usize,
+    },
+    /// The template passes one of the render's limits.
+    #[error(
+        "the template passes the limit of {max} {limit}; CAPI's controller would spend unbounded time or memory on it: simplify the template"
+    )]
+    Limit { limit: Limit, max: u64 },
     /// `enabledIf` rendered text whose YAML meaning ipreuse does not decide.
     #[error(
         "enabledIf rendered {rendered:?}, which is not a plain YAML scalar; make it render true or false"
@@ -119,49 +139,181 @@ pub enum TemplateError {
     NotAScalar { rendered: String },
 }
 
-/// The position of a node, as line and column (both from 1).
-fn place(text: &str, pos: &Pos) -> (usize, usize) {
-    let before = text.get(..pos.offset.min(text.len())).unwrap_or_default();
+/// The line and column (both from 1, the column in characters) of a byte offset.
+pub(crate) fn place(text: &str, pos: usize) -> (usize, usize) {
+    let mut pos = pos.min(text.len());
+    while !text.is_char_boundary(pos) {
+        pos -= 1;
+    }
+    let before = &text[..pos];
+    let line = before.matches('\n').count() + 1;
     let start = before.rfind('\n').map_or(0, |i| i + 1);
-    let column = before.get(start..).map_or(0, |s| s.chars().count()) + 1;
-    (pos.line.max(1), column)
+    (line, before[start..].chars().count() + 1)
 }
 
+/// The stack of the thread that parses and executes a deeply nested template: the test
+/// `deepest_nesting_renders` measures a level at about 7.4 KiB in a debug build (less in
+/// release), and checks that this holds [`parse::MAX_NESTING`] levels twice over (6000 x 7.4
+/// KiB x 2 = 89 MB). Reserved, not touched, unless a template nests that deep.
+pub const STACK_BYTES: usize = 128 << 20;
+
+// The lowest stack address the parser and the executor reached on this thread (tests measure
+// the stack a nesting level takes with it).
+#[cfg(test)]
+thread_local! {
+    pub(crate) static STACK_LOW: std::cell::Cell<usize> = const { std::cell::Cell::new(usize::MAX) };
+}
+
+/// Records the current stack depth (tests only).
+#[inline(always)]
+pub(crate) fn mark_stack() {
+    #[cfg(test)]
+    {
+        let here = 0u8;
+        let addr = std::ptr::addr_of!(here) as usize;
+        STACK_LOW.with(|low| low.set(low.get().min(addr)));
+    }
+}
+
+/// Nesting up to which a template is rendered on the caller's thread (a few hundred KiB of
+/// stack in a debug build).
+const INLINE_NESTING: usize = 48;
+
 /// Renders `text` with `data` (the variables object: `builtin` and the user variables by
-/// name) as Go's `text/template` with sprig's functions renders it in CAPI.
+/// name) as Go's `text/template` with sprig's functions renders it in CAPI, within the
+/// default [`Limits`].
 ///
 /// # Errors
-/// [`TemplateError`]: a syntax error, a function outside [`FUNCTIONS`], an unsupported `printf`
-/// verb, or an execution that Go would fail too.
+/// [`TemplateError`]: a syntax error, a function ipreuse does not evaluate, an unsupported
+/// `printf` verb, an execution that Go would fail too, a limit passed.
 pub fn render(text: &str, data: &serde_json::Value) -> Result<String, TemplateError> {
-    let parsed = Template::new("tpl")
-        .parse(text)
-        .map_err(|e| from_gotmpl(&e))?;
-    nesting::check(text).map_err(|(line, column, message)| TemplateError::Syntax {
-        line,
-        column,
-        message,
-    })?;
-    let mut template = Template::new("tpl");
-    for (name, func) in functions() {
-        template = template.func(name, func);
+    render_with(text, &Value::from_json(data), &Limits::default())
+}
+
+/// [`render`] with data that may hold unknown builtins, within `limits`.
+///
+/// # Errors
+/// As [`render`]; [`TemplateError::Unknown`] at the first use of an unknown builtin.
+pub fn render_with(text: &str, data: &Value, limits: &Limits) -> Result<String, TemplateError> {
+    // The CRD's maxLength counts characters.
+    if text.len() > limits.template_bytes && text.chars().count() > limits.template_bytes {
+        return Err(TemplateError::Limit {
+            limit: Limit::TemplateBytes,
+            max: limits.template_bytes as u64,
+        });
     }
-    let mut names: Vec<String> = parsed.templates().into_iter().map(str::to_string).collect();
-    if !names.iter().any(|n| n == "tpl") {
-        // An empty top-level template (only `{{define}}`s, or no text at all) renders nothing.
-        names.push("tpl".to_string());
+    let items = lex::lex(text);
+    if !may_nest_deeply(&items) {
+        return render_here(text, items, data, limits);
     }
-    let mut nulls = BTreeSet::new();
-    null_names(data, &mut nulls);
-    for name in &names {
-        let mut tree = parsed.lookup(name).cloned().unwrap_or_else(empty_list);
-        check_list(text, &nulls, &tree)?;
-        wrap_list(&mut tree);
-        template = template.add_parse_tree(name, tree);
+    let owned = Owned::from(data);
+    let text = text.to_string();
+    let limits = *limits;
+    let worker = std::thread::Builder::new()
+        .name("ipreuse-template".to_string())
+        .stack_size(STACK_BYTES)
+        .spawn(move || render_here(&text, items, &owned.into_value(), &limits));
+    match worker.map(std::thread::JoinHandle::join) {
+        Ok(Ok(result)) => result,
+        Ok(Err(_)) | Err(_) => Err(TemplateError::Execution {
+            message:
+                "line 1, column 1: the template could not be rendered (no thread for its nesting)"
+                    .to_string(),
+        }),
     }
-    template
-        .execute_template_to_string("tpl", &to_value(data))
-        .map_err(|e| from_gotmpl(&e))
+}
+
+fn render_here(
+    text: &str,
+    items: Vec<lex::Item>,
+    data: &Value,
+    limits: &Limits,
+) -> Result<String, TemplateError> {
+    let trees = parse::parse_items(text, items)?;
+    exec::execute(text, &trees, data, limits)
+}
+
+/// Whether the template may nest deeper than [`INLINE_NESTING`] (counting every opening
+/// token, which over-counts) or calls templates (which recurse).
+fn may_nest_deeply(items: &[lex::Item]) -> bool {
+    use lex::Kind;
+    let mut opening = 0;
+    for item in items {
+        match item.kind {
+            Kind::Template | Kind::Block => return true,
+            Kind::LeftParen | Kind::If | Kind::Range | Kind::With | Kind::Define | Kind::Else => {
+                opening += 1;
+                if opening > INLINE_NESTING {
+                    return true;
+                }
+            }
+            _ => {}
+        }
+    }
+    false
+}
+
+/// A [`Value`] that can cross to the render thread (`Value` shares by `Rc`).
+enum Owned {
+    Missing,
+    Nil,
+    Bool(bool),
+    Int(i64),
+    Uint(u64),
+    Float(f64),
+    String(String),
+    List(Vec<Owned>, value::Elem),
+    Map(Vec<(String, Owned)>, value::Elem),
+    Version(value::Version),
+    Unknown(String),
+}
+
+impl From<&Value> for Owned {
+    fn from(v: &Value) -> Owned {
+        match v {
+            Value::Missing => Owned::Missing,
+            Value::Nil => Owned::Nil,
+            Value::Bool(b) => Owned::Bool(*b),
+            Value::Int(n) => Owned::Int(*n),
+            Value::Uint(n) => Owned::Uint(*n),
+            Value::Float(f) => Owned::Float(*f),
+            Value::String(s) => Owned::String(s.to_string()),
+            Value::List(items, e) => Owned::List(items.iter().map(Owned::from).collect(), *e),
+            Value::Map(map, e) => Owned::Map(
+                map.iter()
+                    .map(|(k, v)| (k.clone(), Owned::from(v)))
+                    .collect(),
+                *e,
+            ),
+            Value::Version(v) => Owned::Version((**v).clone()),
+            Value::Unknown(n) => Owned::Unknown(n.to_string()),
+        }
+    }
+}
+
+impl Owned {
+    fn into_value(self) -> Value {
+        use std::rc::Rc;
+        match self {
+            Owned::Missing => Value::Missing,
+            Owned::Nil => Value::Nil,
+            Owned::Bool(b) => Value::Bool(b),
+            Owned::Int(n) => Value::Int(n),
+            Owned::Uint(n) => Value::Uint(n),
+            Owned::Float(f) => Value::Float(f),
+            Owned::String(s) => Value::string(s),
+            Owned::List(items, e) => Value::List(
+                Rc::new(items.into_iter().map(Owned::into_value).collect()),
+                e,
+            ),
+            Owned::Map(map, e) => Value::Map(
+                Rc::new(map.into_iter().map(|(k, v)| (k, v.into_value())).collect()),
+                e,
+            ),
+            Owned::Version(v) => Value::Version(Rc::new(v)),
+            Owned::Unknown(n) => Value::Unknown(Rc::from(n)),
+        }
+    }
 }
 
 /// CAPI's `patchIsEnabled`: whether `enabledIf`'s rendered text, read as YAML by
@@ -205,399 +357,6 @@ pub fn enabled(rendered: &str) -> Result<bool, TemplateError> {
             rendered: rendered.to_string(),
         })
     }
-}
-
-fn empty_list() -> ListNode {
-    ListNode {
-        pos: Pos { offset: 0, line: 1 },
-        nodes: Vec::new(),
-    }
-}
-
-/// The JSON data as Go sees it after `json.Unmarshal` into `interface{}`: numbers are
-/// `float64`.
-fn to_value(data: &serde_json::Value) -> Value {
-    match data {
-        serde_json::Value::Null => Value::Nil,
-        serde_json::Value::Bool(b) => Value::Bool(*b),
-        serde_json::Value::Number(n) => Value::Float(n.as_f64().unwrap_or(f64::NAN)),
-        serde_json::Value::String(s) => Value::String(Arc::from(s.as_str())),
-        serde_json::Value::Array(items) => Value::List(items.iter().map(to_value).collect()),
-        serde_json::Value::Object(map) => Value::Map(Arc::new(
-            map.iter()
-                .map(|(k, v)| (Arc::from(k.as_str()), to_value(v)))
-                .collect::<BTreeMap<_, _>>(),
-        )),
-    }
-}
-
-/// A `gotmpl` error as ours: a message that this module's functions tagged names them.
-fn from_gotmpl(error: &gotmpl::TemplateError) -> TemplateError {
-    match error {
-        gotmpl::TemplateError::Parse {
-            line, col, message, ..
-        }
-        | gotmpl::TemplateError::Lex {
-            line, col, message, ..
-        } => TemplateError::Syntax {
-            line: *line,
-            column: *col,
-            message: message.clone(),
-        },
-        gotmpl::TemplateError::Exec(message) => match message.split_once(FUNCTION_TAG) {
-            Some((name, message)) => TemplateError::Function {
-                name: name.to_string(),
-                message: message.to_string(),
-            },
-            None => TemplateError::Execution {
-                message: message.clone(),
-            },
-        },
-        other => TemplateError::Execution {
-            message: other.to_string(),
-        },
-    }
-}
-
-/// Separates the function's name from its message in the errors of this module's functions.
-const FUNCTION_TAG: &str = "\u{1f}: ";
-
-fn fail(name: &str, message: impl fmt::Display) -> gotmpl::TemplateError {
-    gotmpl::TemplateError::Exec(format!("{name}{FUNCTION_TAG}{message}"))
-}
-
-// ---------------------------------------------------------------------------------------------
-// The check and the rewrite of the parse tree
-// ---------------------------------------------------------------------------------------------
-
-fn check_list(text: &str, nulls: &BTreeSet<&str>, list: &ListNode) -> Result<(), TemplateError> {
-    for node in &list.nodes {
-        match node {
-            Node::List(inner) => check_list(text, nulls, inner)?,
-            Node::Action(action) => check_pipe(text, nulls, &action.pipe)?,
-            Node::If(branch) | Node::Range(branch) | Node::With(branch) => {
-                check_pipe(text, nulls, &branch.pipe)?;
-                check_list(text, nulls, &branch.body)?;
-                if let Some(other) = &branch.else_body {
-                    check_list(text, nulls, other)?;
-                }
-            }
-            Node::Template(call) => {
-                if let Some(pipe) = &call.pipe {
-                    check_pipe(text, nulls, pipe)?;
-                }
-            }
-            Node::Define(define) => check_list(text, nulls, &define.body)?,
-            Node::Text(_) | Node::Break(_) | Node::Continue(_) => {}
-        }
-    }
-    Ok(())
-}
-
-fn check_pipe(text: &str, nulls: &BTreeSet<&str>, pipe: &PipeNode) -> Result<(), TemplateError> {
-    for command in &pipe.commands {
-        if let Some(Expr::Identifier(pos, name)) = command.args.first()
-            && name.as_str() == "printf"
-        {
-            check_printf(text, pos, command.args.get(1))?;
-        }
-        for arg in &command.args {
-            check_expr(text, nulls, arg)?;
-        }
-    }
-    Ok(())
-}
-
-fn check_expr(text: &str, nulls: &BTreeSet<&str>, expr: &Expr) -> Result<(), TemplateError> {
-    match expr {
-        Expr::Identifier(pos, name) if !FUNCTIONS.contains(&name.as_str()) => {
-            let (line, column) = place(text, pos);
-            Err(TemplateError::UnknownFunction {
-                name: name.to_string(),
-                line,
-                column,
-            })
-        }
-        Expr::Pipe(_, pipe) => check_pipe(text, nulls, pipe),
-        Expr::Chain(_, inner, _) => check_expr(text, nulls, inner),
-        Expr::Field(pos, names) | Expr::Variable(pos, _, names) => {
-            through_null(text, nulls, pos, names)
-        }
-        _ => Ok(()),
-    }
-}
-
-/// Go fails on a field of a null (`nil pointer evaluating interface {}.b` for `.a.b` where `a`
-/// is null), while `gotmpl` gives nil, as for a missing key. A chain that goes through a name
-/// that holds a null anywhere in the variables is refused (by name: a null elsewhere under the
-/// same name refuses too, which only errs on the side of refusing).
-fn through_null(
-    text: &str,
-    nulls: &BTreeSet<&str>,
-    pos: &Pos,
-    names: &[gotmpl::parse::SmolStr],
-) -> Result<(), TemplateError> {
-    for pair in names.windows(2) {
-        if nulls.contains(pair[0].as_str()) {
-            let (line, column) = place(text, pos);
-            return Err(TemplateError::Execution {
-                message: format!(
-                    "line {line}, column {column}: `{}` is null in the variables, and Go fails on its field `{}` (nil pointer evaluating interface {{}}.{}); give `{}` a value, or test it with if before reading its fields",
-                    pair[0], pair[1], pair[1], pair[0]
-                ),
-            });
-        }
-    }
-    Ok(())
-}
-
-/// The names whose value is null somewhere in the data.
-fn null_names<'a>(data: &'a serde_json::Value, out: &mut BTreeSet<&'a str>) {
-    match data {
-        serde_json::Value::Object(map) => {
-            for (k, v) in map {
-                if v.is_null() {
-                    out.insert(k);
-                }
-                null_names(v, out);
-            }
-        }
-        serde_json::Value::Array(items) => items.iter().for_each(|v| null_names(v, out)),
-        _ => {}
-    }
-}
-
-/// `printf`'s format must be a literal whose verbs [`sprintf`] implements.
-fn check_printf(text: &str, pos: &Pos, format: Option<&Expr>) -> Result<(), TemplateError> {
-    let (line, column) = place(text, pos);
-    let refuse = |what: String| TemplateError::Printf { what, line, column };
-    let Some(Expr::String(_, format)) = format else {
-        return Err(refuse(
-            "has a format that is not a literal string".to_string(),
-        ));
-    };
-    for directive in directives(format) {
-        if let Directive::Unsupported(what) = directive {
-            return Err(refuse(what));
-        }
-    }
-    Ok(())
-}
-
-/// Appends [`PRINT_ACTION`] to every action that prints, so that its value is printed as Go
-/// prints it.
-fn wrap_list(list: &mut ListNode) {
-    for node in &mut list.nodes {
-        match node {
-            Node::List(inner) => wrap_list(inner),
-            Node::Action(action) if action.pipe.decl.is_empty() => {
-                let pos = action.pipe.pos;
-                action.pipe.commands.push(CommandNode {
-                    pos,
-                    args: vec![Expr::Identifier(pos, PRINT_ACTION.into())],
-                });
-            }
-            Node::If(branch) | Node::Range(branch) | Node::With(branch) => {
-                wrap_list(&mut branch.body);
-                if let Some(other) = &mut branch.else_body {
-                    wrap_list(other);
-                }
-            }
-            Node::Define(define) => wrap_list(&mut define.body),
-            _ => {}
-        }
-    }
-}
-
-// ---------------------------------------------------------------------------------------------
-// The functions
-// ---------------------------------------------------------------------------------------------
-
-type Func = Box<dyn Fn(&[Value]) -> gotmpl::Result<Value> + Send + Sync>;
-
-fn functions() -> Vec<(&'static str, Func)> {
-    let string1 = |name: &'static str, f: fn(&str) -> Result<String, String>| -> Func {
-        Box::new(move |args: &[Value]| {
-            let [s] = strings::<1>(name, args)?;
-            f(s).map(|out| Value::String(Arc::from(out)))
-                .map_err(|m| fail(name, m))
-        })
-    };
-    vec![
-        (PRINT_ACTION, Box::new(print_action) as Func),
-        (
-            "print",
-            Box::new(|args: &[Value]| Ok(string_value(sprint(args)))),
-        ),
-        (
-            "println",
-            Box::new(|args: &[Value]| Ok(string_value(sprintln(args)))),
-        ),
-        (
-            "printf",
-            Box::new(|args: &[Value]| {
-                go_fmt::sprintf(args)
-                    .map(string_value)
-                    .map_err(|m| fail("printf", m))
-            }),
-        ),
-        ("default", Box::new(default)),
-        (
-            "coalesce",
-            Box::new(|args: &[Value]| {
-                Ok(args
-                    .iter()
-                    .find(|v| !empty(v))
-                    .cloned()
-                    .unwrap_or(Value::Nil))
-            }),
-        ),
-        (
-            "upper",
-            string1("upper", |s| case(s, "upper", char::to_uppercase)),
-        ),
-        (
-            "lower",
-            string1("lower", |s| case(s, "lower", char::to_lowercase)),
-        ),
-        // strings.TrimSpace: Unicode White_Space, as Rust's `trim`.
-        ("trim", string1("trim", |s| Ok(s.trim().to_string()))),
-        // sprig: trimPrefix PREFIX S, trimSuffix SUFFIX S, replace OLD NEW S.
-        (
-            "trimPrefix",
-            Box::new(|args: &[Value]| {
-                let [prefix, s] = strings::<2>("trimPrefix", args)?;
-                Ok(string_value(
-                    s.strip_prefix(prefix).unwrap_or(s).to_string(),
-                ))
-            }),
-        ),
-        (
-            "trimSuffix",
-            Box::new(|args: &[Value]| {
-                let [suffix, s] = strings::<2>("trimSuffix", args)?;
-                Ok(string_value(
-                    s.strip_suffix(suffix).unwrap_or(s).to_string(),
-                ))
-            }),
-        ),
-        (
-            "replace",
-            Box::new(|args: &[Value]| {
-                let [old, new, s] = strings::<3>("replace", args)?;
-                Ok(string_value(s.replace(old, new)))
-            }),
-        ),
-        (
-            "semverCompare",
-            Box::new(|args: &[Value]| {
-                let [constraint, version] = strings::<2>("semverCompare", args)?;
-                semver::satisfies(constraint, version)
-                    .map(Value::Bool)
-                    .map_err(|m| fail("semverCompare", m))
-            }),
-        ),
-    ]
-}
-
-fn string_value(s: String) -> Value {
-    Value::String(Arc::from(s))
-}
-
-/// The `N` string arguments of a sprig function whose Go parameters are `string`s: Go refuses
-/// any other type, and a missing value (`invalid value; expected string`).
-fn strings<'a, const N: usize>(name: &str, args: &'a [Value]) -> gotmpl::Result<[&'a str; N]> {
-    if args.len() != N {
-        return Err(fail(
-            name,
-            format!("wrong number of args: want {N} got {}", args.len()),
-        ));
-    }
-    let mut out = [""; N];
-    for (slot, arg) in out.iter_mut().zip(args) {
-        *slot = match arg {
-            Value::String(s) => s,
-            Value::Nil => {
-                return Err(fail(
-                    name,
-                    "invalid value; expected string (a missing variable?)",
-                ));
-            }
-            other => {
-                return Err(fail(
-                    name,
-                    format!(
-                        "wrong type for value; expected string; got {}",
-                        go_type(other)
-                    ),
-                ));
-            }
-        };
-    }
-    Ok(out)
-}
-
-/// strings.ToUpper / ToLower map rune by rune (Unicode's simple case mapping). Where Rust's
-/// mapping of a character is longer than one character (`ß` upper is `SS`), the two differ:
-/// refused rather than guessed.
-fn case<I: Iterator<Item = char>>(
-    s: &str,
-    name: &str,
-    map: fn(char) -> I,
-) -> Result<String, String> {
-    let mut out = String::with_capacity(s.len());
-    for c in s.chars() {
-        let mut mapped = map(c);
-        match (mapped.next(), mapped.next()) {
-            (Some(one), None) => out.push(one),
-            _ => {
-                return Err(format!(
-                    "{name} of {c:?} is not evaluated offline (Go maps it rune by rune); write the text in the case you want"
-                ));
-            }
-        }
-    }
-    Ok(out)
-}
-
-/// sprig's `empty`: nil, false, 0, and empty strings, lists and maps.
-fn empty(value: &Value) -> bool {
-    match value {
-        Value::Nil => true,
-        Value::Bool(b) => !b,
-        Value::Int(n) => *n == 0,
-        Value::Uint(n) => *n == 0,
-        Value::Float(f) => *f == 0.0,
-        Value::String(s) => s.is_empty(),
-        Value::List(items) => items.is_empty(),
-        Value::Map(map) => map.is_empty(),
-        _ => false,
-    }
-}
-
-/// sprig's `default DEFAULT GIVEN`: the default when GIVEN is missing or empty.
-fn default(args: &[Value]) -> gotmpl::Result<Value> {
-    match args {
-        [] => Err(fail(
-            "default",
-            "wrong number of args: want at least 1 got 0",
-        )),
-        [d] => Ok(d.clone()),
-        [d, given, ..] => Ok(if empty(given) {
-            d.clone()
-        } else {
-            given.clone()
-        }),
-    }
-}
-
-fn print_action(args: &[Value]) -> gotmpl::Result<Value> {
-    Ok(match args {
-        [Value::Nil] => Value::Nil,
-        [Value::String(s)] => Value::String(s.clone()),
-        [other] => string_value(go_v(other)),
-        _ => return Err(fail(PRINT_ACTION, "one value expected")),
-    })
 }
 
 #[cfg(test)]

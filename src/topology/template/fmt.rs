@@ -2,34 +2,84 @@
 //! action's value, `print`, `println`) and `printf` with the verbs `%v %s %d %t %q %x %X %%`, a
 //! width and the flag `-`. A verb that does not fit its argument's type writes Go's
 //! `%!verb(type=value)`, as Go does; anything else is refused with a message.
+//!
+//! TEMPORARY (issue 32): the engine's minimal port of the former `go_fmt.rs` onto [`Value`],
+//! written against the interface the LIBS helper implements (`print_value`, `sprint`,
+//! `sprintln`, `sprintf`, `check_format`, `strval`); the merge of branch `libs` replaces it.
 
-use gotmpl::Value;
+use super::limits::{FuncError, Limits};
+use super::value::Value;
 
-/// The Go type fmt names in `%!d(float64=3)`.
-pub(super) fn go_type(value: &Value) -> &'static str {
-    match value {
-        Value::Nil => "<nil>",
-        Value::Bool(_) => "bool",
-        Value::Int(_) => "int",
-        Value::Uint(_) => "uint",
-        Value::Float(_) => "float64",
-        Value::String(_) => "string",
-        Value::List(_) => "[]interface {}",
-        Value::Map(_) => "map[string]interface {}",
-        _ => "func",
+fn go_type(value: &Value) -> &'static str {
+    value.go_type()
+}
+
+fn failed(m: impl Into<String>) -> FuncError {
+    FuncError::Failed(m.into())
+}
+
+fn string_value(s: String, limits: &Limits) -> Result<Value, FuncError> {
+    limits.check_string(s.len())?;
+    Ok(Value::string(s))
+}
+
+/// The text an action writes for its value (exec.go `printValue` and `fmt.Fprint`).
+///
+/// # Errors
+/// [`FuncError::Unknown`] for an unknown builtin anywhere inside; [`FuncError::Limit`] past
+/// the string limit.
+pub fn print_value(v: &Value, limits: &Limits) -> Result<String, FuncError> {
+    if let Some(name) = v.unknown() {
+        return Err(FuncError::Unknown(name.to_string()));
     }
+    let text = match v {
+        Value::Missing => "<no value>".to_string(),
+        other => go_v(other),
+    };
+    limits.check_string(text.len())?;
+    Ok(text)
+}
+
+/// sprig's `strval`: a string as is, anything else as `%v`.
+///
+/// # Errors
+/// As [`print_value`].
+pub fn strval(v: &Value, limits: &Limits) -> Result<String, FuncError> {
+    match v {
+        Value::String(s) => Ok(s.to_string()),
+        Value::Missing | Value::Nil => Ok("<nil>".to_string()),
+        other => print_value(other, limits),
+    }
+}
+
+/// Checks a literal `printf` format: Err(what) for what [`sprintf`] does not implement.
+///
+/// # Errors
+/// The first verb, flag or precision not implemented.
+pub fn check_format(format: &str) -> Result<(), String> {
+    for directive in directives(format) {
+        if let Directive::Unsupported(what) = directive {
+            return Err(what);
+        }
+    }
+    Ok(())
 }
 
 /// fmt's `%v`.
 pub(super) fn go_v(value: &Value) -> String {
     match value {
-        Value::Nil => "<nil>".to_string(),
+        Value::Missing | Value::Nil | Value::Unknown(_) => "<nil>".to_string(),
+        Value::Bool(b) => b.to_string(),
+        Value::Int(n) => n.to_string(),
+        Value::Uint(n) => n.to_string(),
+        Value::String(s) => s.to_string(),
+        Value::Version(v) => version_string(v),
         Value::Float(f) => go_float(*f),
-        Value::List(items) => {
+        Value::List(items, _) => {
             let inner: Vec<String> = items.iter().map(go_v).collect();
             format!("[{}]", inner.join(" "))
         }
-        Value::Map(map) => {
+        Value::Map(map, _) => {
             // fmt prints a map's keys sorted; the BTreeMap holds them sorted.
             let inner: Vec<String> = map
                 .iter()
@@ -37,8 +87,21 @@ pub(super) fn go_v(value: &Value) -> String {
                 .collect();
             format!("map[{}]", inner.join(" "))
         }
-        other => other.to_string(),
     }
+}
+
+/// Masterminds/semver v3 `Version.String()`.
+pub(super) fn version_string(v: &super::value::Version) -> String {
+    let mut out = format!("{}.{}.{}", v.major, v.minor, v.patch);
+    if !v.prerelease.is_empty() {
+        out.push('-');
+        out.push_str(&v.prerelease);
+    }
+    if !v.metadata.is_empty() {
+        out.push('+');
+        out.push_str(&v.metadata);
+    }
+    out
 }
 
 /// `strconv.FormatFloat(f, 'g', -1, 64)`, which fmt's `%v` uses: the shortest digits that
@@ -72,7 +135,33 @@ fn go_float(f: f64) -> String {
     format!("{f}")
 }
 
-pub(super) fn sprint(args: &[Value]) -> String {
+/// fmt.Sprint (`print`).
+///
+/// # Errors
+/// [`FuncError::Limit`] past the string limit.
+pub fn sprint(limits: &Limits, args: &[Value]) -> Result<Value, FuncError> {
+    string_value(sprint_text(args), limits)
+}
+
+/// fmt.Sprintln (`println`).
+///
+/// # Errors
+/// [`FuncError::Limit`] past the string limit.
+pub fn sprintln(limits: &Limits, args: &[Value]) -> Result<Value, FuncError> {
+    string_value(sprintln_text(args), limits)
+}
+
+/// fmt.Sprintf (`printf`).
+///
+/// # Errors
+/// [`FuncError::Failed`] for a format that is not a string or a verb not implemented;
+/// [`FuncError::Limit`] past the string limit.
+pub fn sprintf(limits: &Limits, args: &[Value]) -> Result<Value, FuncError> {
+    let text = sprintf_text(args, limits)?;
+    string_value(text, limits)
+}
+
+pub(super) fn sprint_text(args: &[Value]) -> String {
     // fmt.Sprint: a space between two operands when neither is a string.
     let mut out = String::new();
     for (i, arg) in args.iter().enumerate() {
@@ -85,7 +174,7 @@ pub(super) fn sprint(args: &[Value]) -> String {
     out
 }
 
-pub(super) fn sprintln(args: &[Value]) -> String {
+pub(super) fn sprintln_text(args: &[Value]) -> String {
     let mut out: Vec<String> = args.iter().map(go_v).collect();
     out.push(String::new());
     let mut line = out[..out.len() - 1].join(" ");
@@ -154,9 +243,16 @@ pub(super) fn directives(format: &str) -> Vec<Directive> {
     out
 }
 
-pub(super) fn sprintf(args: &[Value]) -> Result<String, String> {
+pub(super) fn sprintf_text(args: &[Value], limits: &Limits) -> Result<String, FuncError> {
     let Some((Value::String(format), rest)) = args.split_first() else {
-        return Err("the format must be a string".to_string());
+        return Err(failed(match args.first() {
+            None => "wrong number of args for printf: want at least 1 got 0".to_string(),
+            Some(Value::Missing | Value::Nil) => "invalid value; expected string".to_string(),
+            Some(other) => format!(
+                "wrong type for value; expected string; got {}",
+                other.go_type()
+            ),
+        }));
     };
     let mut out = String::new();
     let mut next = rest.iter();
@@ -164,13 +260,14 @@ pub(super) fn sprintf(args: &[Value]) -> Result<String, String> {
         match directive {
             Directive::Text(t) => out.push_str(&t),
             Directive::Percent => out.push('%'),
-            Directive::Unsupported(what) => return Err(what),
+            Directive::Unsupported(what) => return Err(failed(what)),
             Directive::Verb { verb, width, left } => {
                 let formatted = match next.next() {
-                    Some(arg) => format_one(verb, arg)?,
+                    Some(arg) => format_one(verb, arg).map_err(failed)?,
                     None => format!("%!{verb}(MISSING)"),
                 };
                 let pad = width.saturating_sub(formatted.chars().count());
+                limits.check_string(out.len() + formatted.len() + pad)?;
                 if left {
                     out.push_str(&formatted);
                     out.extend(std::iter::repeat_n(' ', pad));
@@ -183,7 +280,7 @@ pub(super) fn sprintf(args: &[Value]) -> Result<String, String> {
     }
     let extra: Vec<String> = next
         .map(|v| match v {
-            Value::Nil => "<nil>".to_string(),
+            Value::Nil | Value::Missing => "<nil>".to_string(),
             v => format!("{}={}", go_type(v), go_v(v)),
         })
         .collect();
@@ -197,12 +294,12 @@ pub(super) fn sprintf(args: &[Value]) -> Result<String, String> {
 /// Go's `%!verb(type=value)`.
 fn format_one(verb: char, arg: &Value) -> Result<String, String> {
     let bad = || match arg {
-        Value::Nil => format!("%!{verb}(<nil>)"),
+        Value::Nil | Value::Missing => format!("%!{verb}(<nil>)"),
         v => format!("%!{verb}({}={})", go_type(v), go_v(v)),
     };
     Ok(match (verb, arg) {
         ('v', v) => go_v(v),
-        ('s' | 'q' | 'x' | 'X', Value::List(_) | Value::Map(_)) => {
+        ('s' | 'q' | 'x' | 'X', Value::List(..) | Value::Map(..)) => {
             return Err(format!(
                 "%{verb} of a list or map is not evaluated offline; use %v"
             ));
