@@ -38,6 +38,8 @@ mod go_fmt;
 pub mod limits;
 mod nesting;
 #[allow(dead_code)]
+pub mod sprig;
+#[allow(dead_code)]
 pub mod value;
 
 use go_fmt::{Directive, directives, go_type, go_v, sprint, sprintln};
