@@ -24,14 +24,16 @@ use super::value::{Elem, Value, Version};
 mod isprint;
 
 /// The text an action `{{ x }}` writes for its final value: Go's `text/template` `printValue`
-/// (a missing map key writes `<no value>`) and then `fmt.Fprint`.
+/// and then `fmt.Fprint`. A missing key and a nil value both write `<no value>`: exec's
+/// `evalPipeline` digs a nil `interface{}` down to the invalid value (`{{ .x }}` with `x: null`,
+/// a function returning nil); `<nil>` is only written inside a list or map, or by `print`.
 ///
 /// # Errors
 /// [`FuncError::Unknown`] for a builtin known only once CAPI creates the objects, anywhere in
 /// the value; [`FuncError::Limit`] past the string limit.
 pub fn print_value(v: &Value, limits: &Limits) -> Result<String, FuncError> {
     check_unknown(std::slice::from_ref(v))?;
-    if let Value::Missing = v {
+    if let Value::Missing | Value::Nil = v {
         let s = "<no value>";
         limits.check_string(s.len())?;
         return Ok(s.to_string());
@@ -739,7 +741,10 @@ impl Printer {
             Value::Float(f) => self.fmt_float64(*f, verb, arg),
             Value::String(s) => self.fmt_string(s, verb, arg),
             _ => {
-                if !self.handle_methods(arg, verb) {
+                if verb == 'w' {
+                    // handleMethods: %w is for errors (fmt.Errorf) only.
+                    self.bad_verb(verb, Some(arg));
+                } else if !self.handle_methods(arg, verb) {
                     self.print_value(arg, verb, 0);
                 }
             }
@@ -1069,7 +1074,7 @@ impl Printer {
 
 fn too_large(x: i64) -> bool {
     const MAX: i64 = 1_000_000;
-    !(-MAX < x && x < MAX)
+    !(-MAX..=MAX).contains(&x)
 }
 
 /// print.go's parsenum: a number in `s[start..end]`; an overflow consumes the rest.

@@ -47,7 +47,7 @@ fn floats_print_as_go_v() {
 fn actions_print_missing_nil_lists_maps_and_versions() {
     let l = Limits::default();
     assert_eq!(print_value(&Value::Missing, &l).unwrap(), "<no value>");
-    assert_eq!(print_value(&Value::Nil, &l).unwrap(), "<nil>");
+    assert_eq!(print_value(&Value::Nil, &l).unwrap(), "<no value>");
     let map: BTreeMap<String, Value> = [
         ("b".to_string(), Value::Float(2.0)),
         (
