@@ -74,7 +74,7 @@ fn defaults_dicts_and_ternary() {
         call("coalesce", &[Value::Missing, s(""), Value::Int(2)]).unwrap(),
         "2"
     );
-    assert_eq!(call("coalesce", &[Value::Missing]).unwrap(), "<nil>");
+    assert_eq!(call("coalesce", &[Value::Missing]).unwrap(), "<no value>");
     assert_eq!(
         call("ternary", &[s("a"), s("b"), Value::Bool(false)]).unwrap(),
         "b"
