@@ -664,10 +664,8 @@ impl Exec<'_> {
             .iter_mut()
             .zip(args.iter().map(Arg::pos).chain(std::iter::repeat(pos)))
         {
-            // Go's validateType: no value, given to an interface{} parameter, is nil.
-            if matches!(value, Value::Missing) {
-                *value = Value::Nil;
-            }
+            // A missing value is passed as such: the function gives Go's validateType answer
+            // (nil for an interface{} parameter, "invalid value" for a string one).
             let unknown = if lookup {
                 match value {
                     Value::Unknown(n) => Some(n.to_string()),

@@ -94,10 +94,9 @@ pub enum TemplateError {
         line: usize,
         column: usize,
     },
-    /// A literal `printf` format with a verb, flag or precision that `printf` does not
-    /// implement.
+    /// A literal `printf` format with a verb that `printf` does not evaluate (`%p`).
     #[error(
-        "line {line}, column {column}: printf {what}; use only the verbs %v %s %d %t %q %x %X %% with a width and the flag -"
+        "line {line}, column {column}: printf {what}, which ipreuse does not evaluate; use another verb (every other verb of Go's fmt is evaluated)"
     )]
     Printf {
         what: String,

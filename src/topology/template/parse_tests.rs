@@ -571,7 +571,7 @@ fn unknown_and_refused_functions_are_named() {
 #[test]
 fn literal_printf_formats_are_checked_when_parsed() {
     assert!(matches!(
-        parse(r#"{{ if false }}{{ printf "%e" 1 }}{{ end }}"#),
+        parse(r#"{{ if false }}{{ printf "%p" 1 }}{{ end }}"#),
         Err(TemplateError::Printf {
             line: 1,
             column: 18,

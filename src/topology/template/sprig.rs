@@ -1,83 +1,206 @@
-//! sprig's hermetic functions that ipreuse evaluates.
+//! sprig v3.2.3's hermetic functions that ipreuse evaluates, on [`Value`], as sprig and Go's
+//! `text/template` give them to CAPI (`sprig.HermeticTxtFuncMap()`).
 //!
-//! TEMPORARY (issue 32): the engine's minimal port of the sprig functions the former
-//! `gotmpl`-based module implemented, onto [`Value`] and the [`Func`] signature, written
-//! against the interface the LIBS helper implements (`NAMES`, `lookup`); the merge of branch
-//! `libs` replaces it.
+//! Each function takes its arguments as sprig's Go function declares them: a `string`
+//! parameter refuses any other value with `text/template`'s own message (`wrong type for
+//! value; expected string; got float64`), an `interface{}` one takes anything (a missing key
+//! becomes nil), and the argument order is sprig's (`contains SUBSTR S`, `replace OLD NEW S`,
+//! `join SEP LIST`, `ternary VTRUE VFALSE COND`, `regexReplaceAll REGEX S REPL`). Read from
+//! sprig's sources (`strings.go`, `defaults.go`, `dict.go`, `list.go`, `regex.go`, `semver.go`;
+//! MIT licence) and Masterminds/semver v3.2.0's `version.go` (MIT).
+//!
+//! Every string a function makes is checked against [`Limits::string_bytes`] before it is
+//! made (`replace` counts the matches first, `repeat` multiplies, `join` adds up the parts,
+//! `regexReplaceAll` stops as its output passes the limit).
 
+use std::collections::BTreeMap;
+use std::rc::Rc;
+
+use super::fmt::{quote, string_arg, strval};
 use super::limits::{FuncError, Limits};
-use super::value::{Func, Value};
+use super::value::{Elem, Func, Value, Version};
 use crate::topology::semver;
 
-/// The sprig functions a template may call.
+mod regexp;
+
+/// The sprig functions ipreuse evaluates (any other is refused by the engine, by name).
 pub const NAMES: &[&str] = &[
     "default",
+    "empty",
     "coalesce",
+    "ternary",
     "upper",
     "lower",
     "trim",
+    "trimAll",
     "trimPrefix",
     "trimSuffix",
+    "nospace",
+    "repeat",
     "replace",
+    "contains",
+    "hasPrefix",
+    "hasSuffix",
+    "quote",
+    "squote",
+    "split",
+    "splitList",
+    "join",
+    "toString",
+    "list",
+    "dict",
+    "get",
+    "hasKey",
+    "semver",
     "semverCompare",
+    "regexMatch",
+    "mustRegexMatch",
+    "regexReplaceAll",
+    "mustRegexReplaceAll",
+    "regexReplaceAllLiteral",
+    "mustRegexReplaceAllLiteral",
 ];
 
-/// The function of that name, when ipreuse evaluates it.
+/// The function sprig names `name`.
 pub fn lookup(name: &str) -> Option<Func> {
     Some(match name {
         "default" => default,
+        "empty" => empty_fn,
         "coalesce" => coalesce,
+        "ternary" => ternary,
         "upper" => upper,
         "lower" => lower,
         "trim" => trim,
+        "trimAll" => trim_all,
         "trimPrefix" => trim_prefix,
         "trimSuffix" => trim_suffix,
+        "nospace" => nospace,
+        "repeat" => repeat,
         "replace" => replace,
+        "contains" => contains,
+        "hasPrefix" => has_prefix,
+        "hasSuffix" => has_suffix,
+        "quote" => quote_fn,
+        "squote" => squote,
+        "split" => split,
+        "splitList" => split_list,
+        "join" => join,
+        "toString" => to_string,
+        "list" => list,
+        "dict" => dict,
+        "get" => get,
+        "hasKey" => has_key,
+        "semver" => semver_fn,
         "semverCompare" => semver_compare,
+        "regexMatch" => regex_match,
+        "mustRegexMatch" => must_regex_match,
+        "regexReplaceAll" => regex_replace_all,
+        "mustRegexReplaceAll" => must_regex_replace_all,
+        "regexReplaceAllLiteral" => regex_replace_all_literal,
+        "mustRegexReplaceAllLiteral" => must_regex_replace_all_literal,
         _ => return None,
     })
 }
 
-fn failed(m: impl Into<String>) -> FuncError {
-    FuncError::Failed(m.into())
-}
+// ---------------------------------------------------------------------------------------------
+// Arguments as text/template passes them
+// ---------------------------------------------------------------------------------------------
 
-fn string_value(s: String, limits: &Limits) -> Result<Value, FuncError> {
-    limits.check_string(s.len())?;
-    Ok(Value::string(s))
-}
-
-/// The `N` string arguments of a function whose Go parameters are `string`s.
-fn strings<const N: usize>(args: &[Value]) -> Result<[&str; N], FuncError> {
-    if args.len() != N {
-        return Err(failed(format!(
-            "wrong number of args: want {N} got {}",
+fn arity(name: &str, args: &[Value], n: usize) -> Result<(), FuncError> {
+    if args.len() != n {
+        return Err(FuncError::Failed(format!(
+            "wrong number of args for {name}: want {n} got {}",
             args.len()
         )));
     }
+    Ok(())
+}
+
+fn at_least(name: &str, args: &[Value], n: usize) -> Result<(), FuncError> {
+    if args.len() < n {
+        return Err(FuncError::Failed(format!(
+            "wrong number of args for {name}: want at least {n} got {}",
+            args.len()
+        )));
+    }
+    Ok(())
+}
+
+/// The `N` `string` parameters of a function of exactly `N`.
+fn strings<'a, const N: usize>(name: &str, args: &'a [Value]) -> Result<[&'a str; N], FuncError> {
+    arity(name, args, N)?;
     let mut out = [""; N];
     for (slot, arg) in out.iter_mut().zip(args) {
-        *slot = match arg {
-            Value::String(s) => s,
-            Value::Nil | Value::Missing => {
-                return Err(failed(
-                    "invalid value; expected string (a missing variable?)",
-                ));
-            }
-            other => {
-                return Err(failed(format!(
-                    "wrong type for value; expected string; got {}",
-                    other.go_type()
-                )));
-            }
-        };
+        *slot = string_arg(arg)?;
     }
     Ok(out)
 }
 
-/// sprig's `empty`.
-fn empty(value: &Value) -> bool {
-    match value {
+/// An `interface{}` parameter: a missing key is a nil interface.
+fn any(v: &Value) -> Result<Value, FuncError> {
+    match v {
+        Value::Missing => Ok(Value::Nil),
+        Value::Unknown(name) => Err(FuncError::Unknown(name.to_string())),
+        other => Ok(other.clone()),
+    }
+}
+
+fn type_error(expected: &str, v: &Value) -> FuncError {
+    match v {
+        Value::Missing => FuncError::Failed(format!("invalid value; expected {expected}")),
+        Value::Unknown(name) => FuncError::Unknown(name.to_string()),
+        Value::Nil => FuncError::Failed(format!(
+            "wrong type for value; expected {expected}; got interface {{}}"
+        )),
+        other => FuncError::Failed(format!(
+            "wrong type for value; expected {expected}; got {}",
+            other.go_type()
+        )),
+    }
+}
+
+fn bool_arg(v: &Value) -> Result<bool, FuncError> {
+    match v {
+        Value::Bool(b) => Ok(*b),
+        other => Err(type_error("bool", other)),
+    }
+}
+
+fn int_arg(v: &Value) -> Result<i64, FuncError> {
+    match v {
+        Value::Int(n) => Ok(*n),
+        other => Err(type_error("int", other)),
+    }
+}
+
+/// A `map[string]interface{}` parameter (a missing key is a nil map).
+fn map_arg(v: &Value) -> Result<Option<&BTreeMap<String, Value>>, FuncError> {
+    match v {
+        Value::Map(map, Elem::Any) => Ok(Some(map)),
+        Value::Missing => Ok(None),
+        other => Err(type_error("map[string]interface {}", other)),
+    }
+}
+
+fn string_value(limits: &Limits, s: String) -> Result<Value, FuncError> {
+    limits.check_string(s.len())?;
+    Ok(Value::string(s))
+}
+
+fn unknown_in(args: &[Value]) -> Result<(), FuncError> {
+    match args.iter().find_map(Value::unknown) {
+        Some(name) => Err(FuncError::Unknown(name.to_string())),
+        None => Ok(()),
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// defaults.go
+// ---------------------------------------------------------------------------------------------
+
+/// sprig's `empty`: nil, false, 0, and empty strings, lists and maps (a version is not).
+pub fn is_empty(v: &Value) -> bool {
+    match v {
         Value::Missing | Value::Nil => true,
         Value::Bool(b) => !b,
         Value::Int(n) => *n == 0,
@@ -90,90 +213,511 @@ fn empty(value: &Value) -> bool {
     }
 }
 
+/// `default DEFAULT GIVEN...`: DEFAULT when GIVEN is absent or empty.
 fn default(_: &Limits, args: &[Value]) -> Result<Value, FuncError> {
-    match args {
-        [] => Err(failed("wrong number of args: want at least 1 got 0")),
-        [d] => Ok(d.clone()),
-        [d, given, ..] => Ok(if empty(given) {
-            d.clone()
-        } else {
-            given.clone()
-        }),
+    at_least("default", args, 1)?;
+    unknown_in(&args[..args.len().min(2)])?;
+    match args.get(1) {
+        Some(given) if !is_empty(given) => any(given),
+        _ => any(&args[0]),
     }
 }
 
-fn coalesce(_: &Limits, args: &[Value]) -> Result<Value, FuncError> {
-    Ok(args
-        .iter()
-        .find(|v| !empty(v))
-        .cloned()
-        .unwrap_or(Value::Nil))
+fn empty_fn(_: &Limits, args: &[Value]) -> Result<Value, FuncError> {
+    arity("empty", args, 1)?;
+    unknown_in(args)?;
+    Ok(Value::Bool(is_empty(&args[0])))
 }
 
-/// strings.ToUpper / ToLower map rune by rune; where Rust's mapping is longer than one
-/// character (`ß` upper is `SS`), refused rather than guessed.
-fn case<I: Iterator<Item = char>>(
+fn coalesce(_: &Limits, args: &[Value]) -> Result<Value, FuncError> {
+    for arg in args {
+        unknown_in(std::slice::from_ref(arg))?;
+        if !is_empty(arg) {
+            return any(arg);
+        }
+    }
+    Ok(Value::Nil)
+}
+
+/// `ternary VTRUE VFALSE COND`.
+fn ternary(_: &Limits, args: &[Value]) -> Result<Value, FuncError> {
+    arity("ternary", args, 3)?;
+    let (vt, vf) = (any(&args[0])?, any(&args[1])?);
+    Ok(if bool_arg(&args[2])? { vt } else { vf })
+}
+
+// ---------------------------------------------------------------------------------------------
+// strings.go
+// ---------------------------------------------------------------------------------------------
+
+/// strings.ToUpper / ToLower map rune by rune (Unicode's simple case mapping). Where Rust's
+/// mapping of a character is longer than one character (`ß` upper is `SS`, where Go keeps
+/// `ß`), the two differ: refused rather than guessed.
+fn case(
     limits: &Limits,
-    args: &[Value],
+    s: &str,
     name: &str,
-    map: fn(char) -> I,
+    map: fn(char) -> Option<char>,
 ) -> Result<Value, FuncError> {
-    let [s] = strings::<1>(args)?;
     let mut out = String::with_capacity(s.len());
     for c in s.chars() {
-        let mut mapped = map(c);
-        match (mapped.next(), mapped.next()) {
-            (Some(one), None) => out.push(one),
-            _ => {
-                return Err(failed(format!(
-                    "{name} of {c:?} is not evaluated offline (Go maps it rune by rune); write the text in the case you want"
+        match map(c) {
+            Some(m) => out.push(m),
+            None => {
+                return Err(FuncError::Unsupported(format!(
+                    "{name} of {c:?} (Go maps it rune by rune, differently); write the text in the case you want"
                 )));
             }
         }
     }
-    string_value(out, limits)
+    string_value(limits, out)
+}
+
+fn single(mut it: impl Iterator<Item = char>) -> Option<char> {
+    match (it.next(), it.next()) {
+        (Some(c), None) => Some(c),
+        _ => None,
+    }
 }
 
 fn upper(limits: &Limits, args: &[Value]) -> Result<Value, FuncError> {
-    case(limits, args, "upper", char::to_uppercase)
+    let [s] = strings::<1>("upper", args)?;
+    case(limits, s, "upper", |c| single(c.to_uppercase()))
 }
 
 fn lower(limits: &Limits, args: &[Value]) -> Result<Value, FuncError> {
-    case(limits, args, "lower", char::to_lowercase)
+    let [s] = strings::<1>("lower", args)?;
+    case(limits, s, "lower", |c| single(c.to_lowercase()))
 }
 
-fn trim(limits: &Limits, args: &[Value]) -> Result<Value, FuncError> {
-    let [s] = strings::<1>(args)?;
-    string_value(s.trim().to_string(), limits)
+/// strings.TrimSpace: Unicode White_Space, as Rust's `trim`.
+fn trim(_: &Limits, args: &[Value]) -> Result<Value, FuncError> {
+    let [s] = strings::<1>("trim", args)?;
+    Ok(Value::string(s.trim()))
 }
 
-fn trim_prefix(limits: &Limits, args: &[Value]) -> Result<Value, FuncError> {
-    let [prefix, s] = strings::<2>(args)?;
-    string_value(s.strip_prefix(prefix).unwrap_or(s).to_string(), limits)
+/// `trimAll CUTSET S`: strings.Trim(S, CUTSET).
+fn trim_all(_: &Limits, args: &[Value]) -> Result<Value, FuncError> {
+    let [cutset, s] = strings::<2>("trimAll", args)?;
+    Ok(Value::string(s.trim_matches(|c| cutset.contains(c))))
 }
 
-fn trim_suffix(limits: &Limits, args: &[Value]) -> Result<Value, FuncError> {
-    let [suffix, s] = strings::<2>(args)?;
-    string_value(s.strip_suffix(suffix).unwrap_or(s).to_string(), limits)
+fn trim_prefix(_: &Limits, args: &[Value]) -> Result<Value, FuncError> {
+    let [prefix, s] = strings::<2>("trimPrefix", args)?;
+    Ok(Value::string(s.strip_prefix(prefix).unwrap_or(s)))
 }
 
+fn trim_suffix(_: &Limits, args: &[Value]) -> Result<Value, FuncError> {
+    let [suffix, s] = strings::<2>("trimSuffix", args)?;
+    Ok(Value::string(s.strip_suffix(suffix).unwrap_or(s)))
+}
+
+/// goutils' DeleteWhiteSpace: byte by byte (a byte of a multi-byte character that is 0x85 or
+/// 0xA0 is removed, and the other bytes then written as Latin-1 characters, as Go does).
+fn nospace(limits: &Limits, args: &[Value]) -> Result<Value, FuncError> {
+    let [s] = strings::<1>("nospace", args)?;
+    let is_space = |b: u8| matches!(b, b'\t' | b'\n' | 0x0B | 0x0C | b'\r' | b' ' | 0x85 | 0xA0);
+    if !s.bytes().any(is_space) {
+        return Ok(Value::string(s));
+    }
+    let out: String = s
+        .bytes()
+        .filter(|&b| !is_space(b))
+        .map(char::from)
+        .collect();
+    string_value(limits, out)
+}
+
+/// `repeat COUNT S` (COUNT an `int`: a literal or `len`).
+fn repeat(limits: &Limits, args: &[Value]) -> Result<Value, FuncError> {
+    arity("repeat", args, 2)?;
+    let count = int_arg(&args[0])?;
+    let s = string_arg(&args[1])?;
+    if count < 0 {
+        return Err(FuncError::Failed(
+            "strings: negative Repeat count".to_string(),
+        ));
+    }
+    let len = (count as u64).saturating_mul(s.len() as u64);
+    limits.check_string(usize::try_from(len).unwrap_or(usize::MAX))?;
+    Ok(Value::string(s.repeat(count as usize)))
+}
+
+/// `replace OLD NEW S`: strings.Replace(S, OLD, NEW, -1).
 fn replace(limits: &Limits, args: &[Value]) -> Result<Value, FuncError> {
-    let [old, new, s] = strings::<3>(args)?;
-    // The length before making it: strings.Replace with an empty old inserts at every
-    // character boundary, as Rust's `replace` does.
-    let count = if old.is_empty() {
+    let [old, new, s] = strings::<3>("replace", args)?;
+    let n = if old.is_empty() {
         s.chars().count() + 1
     } else {
         s.matches(old).count()
     };
-    let len = (s.len() - count * old.len()).saturating_add(count.saturating_mul(new.len()));
-    limits.check_string(len)?;
-    string_value(s.replace(old, new), limits)
+    let len = (s.len() as u128 + n as u128 * new.len() as u128)
+        .saturating_sub(n as u128 * old.len() as u128);
+    limits.check_string(usize::try_from(len).unwrap_or(usize::MAX))?;
+    Ok(Value::string(s.replace(old, new)))
 }
 
+fn contains(_: &Limits, args: &[Value]) -> Result<Value, FuncError> {
+    let [substr, s] = strings::<2>("contains", args)?;
+    Ok(Value::Bool(s.contains(substr)))
+}
+
+fn has_prefix(_: &Limits, args: &[Value]) -> Result<Value, FuncError> {
+    let [prefix, s] = strings::<2>("hasPrefix", args)?;
+    Ok(Value::Bool(s.starts_with(prefix)))
+}
+
+fn has_suffix(_: &Limits, args: &[Value]) -> Result<Value, FuncError> {
+    let [suffix, s] = strings::<2>("hasSuffix", args)?;
+    Ok(Value::Bool(s.ends_with(suffix)))
+}
+
+/// `quote ARGS...`: each non-nil argument as `%q` of its strval, joined by spaces.
+fn quote_fn(limits: &Limits, args: &[Value]) -> Result<Value, FuncError> {
+    unknown_in(args)?;
+    let mut out = String::new();
+    let mut first = true;
+    for arg in args
+        .iter()
+        .filter(|a| !matches!(a, Value::Nil | Value::Missing))
+    {
+        let q = quote(&strval(arg, limits)?, '"', false);
+        push_piece(limits, &mut out, &mut first, &q)?;
+    }
+    Ok(Value::string(out))
+}
+
+/// `squote ARGS...`: each non-nil argument as `'%v'`, joined by spaces.
+fn squote(limits: &Limits, args: &[Value]) -> Result<Value, FuncError> {
+    unknown_in(args)?;
+    let mut out = String::new();
+    let mut first = true;
+    for arg in args
+        .iter()
+        .filter(|a| !matches!(a, Value::Nil | Value::Missing))
+    {
+        let piece = format!("'{}'", strval(arg, limits)?);
+        push_piece(limits, &mut out, &mut first, &piece)?;
+    }
+    Ok(Value::string(out))
+}
+
+/// strings.Join's step: a space before every piece but the first, within the limit.
+fn push_piece(
+    limits: &Limits,
+    out: &mut String,
+    first: &mut bool,
+    piece: &str,
+) -> Result<(), FuncError> {
+    let sep = usize::from(!*first);
+    limits.check_string(out.len() + sep + piece.len())?;
+    if !*first {
+        out.push(' ');
+    }
+    *first = false;
+    out.push_str(piece);
+    Ok(())
+}
+
+/// strings.Split(S, SEP) (an empty SEP splits into characters; an empty S with it gives none).
+fn go_split<'a>(s: &'a str, sep: &str) -> Vec<&'a str> {
+    if sep.is_empty() {
+        s.char_indices()
+            .map(|(i, c)| &s[i..i + c.len_utf8()])
+            .collect()
+    } else {
+        s.split(sep).collect()
+    }
+}
+
+/// `split SEP S`: a `map[string]string` with keys `_0`, `_1`, ...
+fn split(_: &Limits, args: &[Value]) -> Result<Value, FuncError> {
+    let [sep, s] = strings::<2>("split", args)?;
+    let map: BTreeMap<String, Value> = go_split(s, sep)
+        .into_iter()
+        .enumerate()
+        .map(|(i, part)| (format!("_{i}"), Value::string(part)))
+        .collect();
+    Ok(Value::Map(Rc::new(map), Elem::String))
+}
+
+/// `splitList SEP S`: a `[]string`.
+fn split_list(_: &Limits, args: &[Value]) -> Result<Value, FuncError> {
+    let [sep, s] = strings::<2>("splitList", args)?;
+    let parts = go_split(s, sep).into_iter().map(Value::string).collect();
+    Ok(Value::List(Rc::new(parts), Elem::String))
+}
+
+/// sprig's `strslice`: the strings `join` joins.
+fn strslice(v: &Value, limits: &Limits) -> Result<Vec<String>, FuncError> {
+    match v {
+        Value::List(items, _) => items
+            .iter()
+            .filter(|i| !matches!(i, Value::Nil | Value::Missing))
+            .map(|i| strval(i, limits))
+            .collect(),
+        Value::Nil | Value::Missing => Ok(Vec::new()),
+        other => Ok(vec![strval(other, limits)?]),
+    }
+}
+
+/// `join SEP LIST`.
+fn join(limits: &Limits, args: &[Value]) -> Result<Value, FuncError> {
+    arity("join", args, 2)?;
+    let sep = string_arg(&args[0])?;
+    unknown_in(&args[1..])?;
+    let parts = strslice(&args[1], limits)?;
+    let len = parts.iter().map(String::len).sum::<usize>()
+        + sep.len().saturating_mul(parts.len().saturating_sub(1));
+    limits.check_string(len)?;
+    Ok(Value::string(parts.join(sep)))
+}
+
+fn to_string(limits: &Limits, args: &[Value]) -> Result<Value, FuncError> {
+    arity("toString", args, 1)?;
+    Ok(Value::string(strval(&any(&args[0])?, limits)?))
+}
+
+// ---------------------------------------------------------------------------------------------
+// list.go, dict.go
+// ---------------------------------------------------------------------------------------------
+
+fn list(_: &Limits, args: &[Value]) -> Result<Value, FuncError> {
+    let items = args.iter().map(any).collect::<Result<Vec<_>, _>>()?;
+    Ok(Value::List(Rc::new(items), Elem::Any))
+}
+
+/// `dict K1 V1 K2 V2 ...`: keys by strval; a key without a value gets "".
+fn dict(limits: &Limits, args: &[Value]) -> Result<Value, FuncError> {
+    let mut map = BTreeMap::new();
+    for pair in args.chunks(2) {
+        let key = strval(&any(&pair[0])?, limits)?;
+        let value = match pair.get(1) {
+            Some(v) => any(v)?,
+            None => Value::string(""),
+        };
+        map.insert(key, value);
+    }
+    Ok(Value::Map(Rc::new(map), Elem::Any))
+}
+
+/// `get MAP KEY`: the value, or "" when the key is absent.
+fn get(_: &Limits, args: &[Value]) -> Result<Value, FuncError> {
+    arity("get", args, 2)?;
+    let map = map_arg(&args[0])?;
+    let key = string_arg(&args[1])?;
+    match map.and_then(|m| m.get(key)) {
+        Some(v) => any(v),
+        None => Ok(Value::string("")),
+    }
+}
+
+fn has_key(_: &Limits, args: &[Value]) -> Result<Value, FuncError> {
+    arity("hasKey", args, 2)?;
+    let map = map_arg(&args[0])?;
+    let key = string_arg(&args[1])?;
+    Ok(Value::Bool(map.is_some_and(|m| m.contains_key(key))))
+}
+
+// ---------------------------------------------------------------------------------------------
+// semver.go
+// ---------------------------------------------------------------------------------------------
+
+/// Masterminds/semver v3.2.0's `NewVersion`: `v?N(.N)?(.N)?(-pre)?(+meta)?`, the whole text.
+pub fn new_version(text: &str) -> Result<Version, String> {
+    const INVALID: &str = "Invalid Semantic Version";
+    let body = text.strip_prefix('v').unwrap_or(text);
+    let ident_char = |b: u8| b.is_ascii_alphanumeric() || b == b'-';
+    // The numbers: up to three dot-separated runs of digits.
+    let bytes = body.as_bytes();
+    let mut i = 0;
+    let mut numbers: Vec<&str> = Vec::new();
+    loop {
+        let start = i;
+        while i < bytes.len() && bytes[i].is_ascii_digit() {
+            i += 1;
+        }
+        if i == start {
+            if numbers.is_empty() {
+                return Err(INVALID.to_string());
+            }
+            // A dot not followed by digits: the regexp cannot end here.
+            return Err(INVALID.to_string());
+        }
+        numbers.push(&body[start..i]);
+        if numbers.len() < 3 && i < bytes.len() && bytes[i] == b'.' {
+            i += 1;
+            continue;
+        }
+        break;
+    }
+    let rest = &body[i..];
+    let (pre_part, meta_part) = match rest.find('+') {
+        Some(p) => (&rest[..p], Some(&rest[p + 1..])),
+        None => (rest, None),
+    };
+    let pre = if pre_part.is_empty() {
+        ""
+    } else {
+        let Some(p) = pre_part.strip_prefix('-') else {
+            return Err(INVALID.to_string());
+        };
+        p
+    };
+    let dotted = |s: &str| {
+        !s.is_empty()
+            && s.split('.')
+                .all(|p| !p.is_empty() && p.bytes().all(ident_char))
+    };
+    if !pre_part.is_empty() && !dotted(pre) {
+        return Err(INVALID.to_string());
+    }
+    if let Some(meta) = meta_part
+        && !dotted(meta)
+    {
+        return Err(INVALID.to_string());
+    }
+    let number = |s: &str| {
+        s.parse::<u64>().map_err(|_| {
+            format!("Error parsing version segment: strconv.ParseUint: parsing {s:?}: value out of range")
+        })
+    };
+    let major = number(numbers[0])?;
+    let minor = numbers.get(1).map_or(Ok(0), |s| number(s))?;
+    let patch = numbers.get(2).map_or(Ok(0), |s| number(s))?;
+    for part in pre.split('.').filter(|_| !pre.is_empty()) {
+        if part.bytes().all(|b| b.is_ascii_digit()) && part.len() > 1 && part.starts_with('0') {
+            return Err("Version segment starts with 0".to_string());
+        }
+    }
+    Ok(Version {
+        major,
+        minor,
+        patch,
+        prerelease: pre.to_string(),
+        metadata: meta_part.unwrap_or("").to_string(),
+        original: text.to_string(),
+    })
+}
+
+/// `semver VERSION`: a `*semver.Version` (its fields are the engine's).
+fn semver_fn(_: &Limits, args: &[Value]) -> Result<Value, FuncError> {
+    let [text] = strings::<1>("semver", args)?;
+    new_version(text)
+        .map(|v| Value::Version(Rc::new(v)))
+        .map_err(FuncError::Failed)
+}
+
+/// `semverCompare CONSTRAINT VERSION`.
 fn semver_compare(_: &Limits, args: &[Value]) -> Result<Value, FuncError> {
-    let [constraint, version] = strings::<2>(args)?;
+    let [constraint, version] = strings::<2>("semverCompare", args)?;
     semver::satisfies(constraint, version)
         .map(Value::Bool)
-        .map_err(failed)
+        .map_err(FuncError::Failed)
 }
+
+// ---------------------------------------------------------------------------------------------
+// regex.go
+// ---------------------------------------------------------------------------------------------
+
+/// Go's `regexp.Compile`: a pattern Go refuses is `Err(Some(Go's message))`, one ipreuse does
+/// not evaluate an error of its own.
+fn compile(pattern: &str) -> Result<regexp::GoRegex, Result<String, FuncError>> {
+    regexp::compile(pattern).map_err(|e| match e {
+        regexp::RegexError::Go(message) => Ok(message),
+        regexp::RegexError::Unsupported(what) => Err(FuncError::Unsupported(what)),
+    })
+}
+
+/// `regexp.MustCompile`'s panic, which text/template reports as the call's error.
+fn must_compile(pattern: &str) -> Result<regexp::GoRegex, FuncError> {
+    compile(pattern).map_err(|e| match e {
+        Ok(message) => FuncError::Failed(format!(
+            "regexp: Compile({}): {message}",
+            regexp_quote(pattern)
+        )),
+        Err(e) => e,
+    })
+}
+
+/// regexp's `quote`: backquoted when it can be.
+fn regexp_quote(s: &str) -> String {
+    let can_backquote = s.chars().all(|c| {
+        if c.len_utf8() > 1 {
+            return c != '\u{FEFF}';
+        }
+        !((c < ' ' && c != '\t') || c == '`' || c == '\u{7F}')
+    });
+    if can_backquote {
+        format!("`{s}`")
+    } else {
+        quote(s, '"', false)
+    }
+}
+
+/// `regexMatch REGEX S`: false when Go refuses the pattern.
+fn regex_match(_: &Limits, args: &[Value]) -> Result<Value, FuncError> {
+    let [pattern, s] = strings::<2>("regexMatch", args)?;
+    match compile(pattern) {
+        Ok(re) => Ok(Value::Bool(re.re.is_match(s))),
+        Err(Ok(_)) => Ok(Value::Bool(false)),
+        Err(Err(e)) => Err(e),
+    }
+}
+
+/// `mustRegexMatch REGEX S`: Go's compile error.
+fn must_regex_match(_: &Limits, args: &[Value]) -> Result<Value, FuncError> {
+    let [pattern, s] = strings::<2>("mustRegexMatch", args)?;
+    match compile(pattern) {
+        Ok(re) => Ok(Value::Bool(re.re.is_match(s))),
+        Err(Ok(message)) => Err(FuncError::Failed(message)),
+        Err(Err(e)) => Err(e),
+    }
+}
+
+fn replace_with(
+    limits: &Limits,
+    re: &regexp::GoRegex,
+    s: &str,
+    repl: &str,
+    literal: bool,
+) -> Result<Value, FuncError> {
+    match regexp::replace_all(re, s, repl, literal, limits.string_bytes) {
+        Ok(Some(out)) => Ok(Value::string(out)),
+        Ok(None) => Err(FuncError::Limit {
+            limit: super::limits::Limit::StringBytes,
+            max: limits.string_bytes as u64,
+        }),
+        Err(regexp::RegexError::Go(m) | regexp::RegexError::Unsupported(m)) => {
+            Err(FuncError::Unsupported(m))
+        }
+    }
+}
+
+/// `regexReplaceAll REGEX S REPL`: `$1`, `${name}` and `$$` expanded as Go's `Expand`.
+fn regex_replace_all(limits: &Limits, args: &[Value]) -> Result<Value, FuncError> {
+    let [pattern, s, repl] = strings::<3>("regexReplaceAll", args)?;
+    let re = must_compile(pattern)?;
+    replace_with(limits, &re, s, repl, false)
+}
+
+fn must_regex_replace_all(limits: &Limits, args: &[Value]) -> Result<Value, FuncError> {
+    let [pattern, s, repl] = strings::<3>("mustRegexReplaceAll", args)?;
+    let re = compile(pattern).map_err(|e| e.map_or_else(|e| e, FuncError::Failed))?;
+    replace_with(limits, &re, s, repl, false)
+}
+
+fn regex_replace_all_literal(limits: &Limits, args: &[Value]) -> Result<Value, FuncError> {
+    let [pattern, s, repl] = strings::<3>("regexReplaceAllLiteral", args)?;
+    let re = must_compile(pattern)?;
+    replace_with(limits, &re, s, repl, true)
+}
+
+fn must_regex_replace_all_literal(limits: &Limits, args: &[Value]) -> Result<Value, FuncError> {
+    let [pattern, s, repl] = strings::<3>("mustRegexReplaceAllLiteral", args)?;
+    let re = compile(pattern).map_err(|e| e.map_or_else(|e| e, FuncError::Failed))?;
+    replace_with(limits, &re, s, repl, true)
+}
+
+#[cfg(test)]
+mod tests;

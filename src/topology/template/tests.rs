@@ -3,55 +3,10 @@
 
 use std::rc::Rc;
 
-use super::fmt::{Directive, directives, go_v, sprint_text as sprint, sprintln_text as sprintln};
 use super::limits::{Limit, Limits};
 use super::value::{Elem, Value};
 use super::{TemplateError, enabled, render, render_with};
 use serde_json::json;
-
-/// fmt's `%v` of a float64 (strconv 'g', shortest, exponent from 6 or below -4, two
-/// exponent digits at least), reasoned from `strconv/ftoa.go`.
-#[test]
-fn floats_print_as_go_prints_them() {
-    for (f, want) in [
-        (0.0, "0"),
-        (-0.0, "-0"),
-        (1.0, "1"),
-        (-3.0, "-3"),
-        (0.1, "0.1"),
-        (2.5, "2.5"),
-        (100000.0, "100000"),
-        (999999.0, "999999"),
-        (1e6, "1e+06"),
-        (1234567.0, "1.234567e+06"),
-        (123456.789, "123456.789"),
-        (1234567.8, "1.2345678e+06"),
-        (1e21, "1e+21"),
-        (1.5e300, "1.5e+300"),
-        (0.0001, "0.0001"),
-        (0.00012, "0.00012"),
-        (0.00001, "1e-05"),
-        (5e-324, "5e-324"),
-        (f64::NAN, "NaN"),
-        (f64::INFINITY, "+Inf"),
-        (f64::NEG_INFINITY, "-Inf"),
-    ] {
-        assert_eq!(go_v(&Value::Float(f)), want, "{f:?}");
-    }
-}
-
-/// fmt.Sprint adds a space between operands when neither is a string; Sprintln always.
-#[test]
-fn print_spacing() {
-    let s = |v: &str| Value::string(v);
-    assert_eq!(sprint(&[Value::Nil, Value::Nil]), "<nil> <nil>");
-    assert_eq!(
-        sprint(&[s("a"), Value::Int(1), Value::Float(2.0), s("b")]),
-        "a1 2b"
-    );
-    assert_eq!(sprintln(&[s("a"), s("b")]), "a b\n");
-    assert_eq!(sprintln(&[]), "\n");
-}
 
 /// CAPI's `patchIsEnabled` compares the YAML reading of the output with `true`; go-yaml v2
 /// reads eleven spellings as true.
@@ -96,44 +51,6 @@ fn enabled_reads_the_output_as_yaml_1_1() {
         assert!(
             matches!(enabled(unclear), Err(TemplateError::NotAScalar { .. })),
             "{unclear:?}"
-        );
-    }
-}
-
-#[test]
-fn printf_formats_are_read_into_directives() {
-    assert_eq!(
-        directives("a%-5s%%%3d"),
-        vec![
-            Directive::Text("a".into()),
-            Directive::Verb {
-                verb: 's',
-                width: 5,
-                left: true
-            },
-            Directive::Percent,
-            Directive::Verb {
-                verb: 'd',
-                width: 3,
-                left: false
-            },
-        ]
-    );
-    for (format, says) in [
-        ("%.2f", "precision"),
-        ("%+d", "flag '+'"),
-        ("%#v", "flag '#'"),
-        ("% d", "flag ' '"),
-        ("%*d", "width *"),
-        ("%[1]d", "argument index"),
-        ("%e", "verb %e"),
-        ("%", "ends with %"),
-    ] {
-        let got = directives(format);
-        assert!(
-            got.iter()
-                .any(|d| matches!(d, Directive::Unsupported(w) if w.contains(says))),
-            "{format:?}: {got:?}"
         );
     }
 }
