@@ -8,11 +8,15 @@
 //! arguments itself and uses [`truth`]. `call`, `html`, `js` and `urlquery` are not here:
 //! the parser refuses them as unknown functions.
 //!
+//! `slice` is sprig's, not Go's: `sprig.HermeticTxtFuncMap()` has a `slice` of its own, and a
+//! template's functions take precedence over Go's builtins (exec.go `findFunction`), so CAPI's
+//! `slice` takes only lists (`slice "abc" 1` is an error there) and converts its indices as
+//! `cast.ToInt` does (`slice .l 1 .n` with a float64 works). It is here, with the builtins,
+//! because its indices need the engine's view of values.
+//!
 //! Differences from Go, on purpose:
-//! - `slice` of a list uses its length as its capacity (Go's is the capacity of the slice the
-//!   JSON decoder grew, which exposes zeroed elements past the length: not knowable here);
-//!   slicing or indexing a string inside a multi-byte character is refused (Go would make a
-//!   string that is not UTF-8);
+//! - `slice` checks its end against the list's length (Go's against the capacity the JSON
+//!   decoder grew, which exposes zeroed elements past the length: not knowable here);
 //! - `index` of a string gives a `uint64` where Go gives a `uint8` (only `%T` tells them apart);
 //! - an index equal to a list's length is "index out of range" (Go reports reflect's panic,
 //!   "reflect: slice index out of range").
@@ -392,47 +396,65 @@ fn index(item: &Value, indexes: &[Value]) -> Result<Value, String> {
     Ok(item)
 }
 
-/// Go's `slice`.
+/// `slice` as CAPI has it: sprig's `slice` (`list.go`), which replaces Go's builtin of that
+/// name in `sprig.HermeticTxtFuncMap()`: a list from index `start` (default 0) to `end`
+/// (default its length), the indices converted as `cast.ToInt` converts (a float is
+/// truncated, a string parsed, anything else 0), further indices ignored; an empty list gives
+/// nil; anything but a list is an error.
 fn slice(item: &Value, indexes: &[Value]) -> Result<Value, String> {
-    if is_zero(item) {
-        return Err("slice of untyped nil".to_string());
-    }
-    if indexes.len() > 3 {
-        return Err(format!("too many slice indexes: {}", indexes.len()));
-    }
-    let len = match item {
-        Value::String(s) => {
-            if indexes.len() == 3 {
-                return Err("cannot 3-index slice a string".to_string());
-            }
-            s.len()
+    let (items, elem) = match item {
+        Value::List(items, elem) => (items, *elem),
+        Value::Missing | Value::Nil => {
+            return Err(
+                "runtime error: invalid memory address or nil pointer dereference".to_string(),
+            );
         }
-        Value::List(items, _) => items.len(),
-        other => return Err(format!("can't slice item of type {}", other.go_type())),
+        other => {
+            let kind = match other {
+                Value::Bool(_) => "bool",
+                Value::Int(_) => "int",
+                Value::Uint(_) => "uint64",
+                Value::Float(_) => "float64",
+                Value::String(_) => "string",
+                Value::Map(..) => "map",
+                _ => "ptr",
+            };
+            return Err(format!("list should be type of slice or array but {kind}"));
+        }
     };
-    let mut idx = [0, len, len];
-    for (i, index) in indexes.iter().enumerate() {
-        idx[i] = index_arg(index, len)?;
+    if items.is_empty() {
+        return Ok(Value::Nil);
     }
-    if idx[0] > idx[1] {
-        return Err(format!("invalid slice index: {} > {}", idx[0], idx[1]));
+    let start = indexes.first().map_or(0, to_int);
+    let end = indexes.get(1).map_or(items.len() as i64, to_int);
+    if start < 0 || end < start || end > items.len() as i64 {
+        return Err("reflect.Value.Slice: slice index out of bounds".to_string());
     }
-    if indexes.len() == 3 && idx[1] > idx[2] {
-        return Err(format!("invalid slice index: {} > {}", idx[1], idx[2]));
-    }
-    match item {
-        Value::String(s) => match s.get(idx[0]..idx[1]) {
-            Some(part) => Ok(Value::string(part)),
-            None => Err(format!(
-                "slicing {s:?} at bytes {}..{} cuts a character in two, which ipreuse does not evaluate",
-                idx[0], idx[1]
-            )),
-        },
-        Value::List(items, elem) => Ok(Value::List(
-            Rc::new(items.get(idx[0]..idx[1]).unwrap_or(&[]).to_vec()),
-            *elem,
-        )),
-        _ => Err(format!("can't slice item of type {}", item.go_type())),
+    Ok(Value::List(
+        Rc::new(items[start as usize..end as usize].to_vec()),
+        elem,
+    ))
+}
+
+/// spf13/cast's `ToInt`, as sprig calls it: errors become 0.
+fn to_int(v: &Value) -> i64 {
+    match v {
+        Value::Int(i) => *i,
+        Value::Uint(u) => *u as i64,
+        Value::Float(f) => *f as i64,
+        Value::Bool(b) => i64::from(*b),
+        Value::String(s) => {
+            // cast's trimZeroDecimal: "3.000" reads as "3".
+            let t = match s.split_once('.') {
+                Some((int, frac)) if !int.is_empty() && frac.chars().all(|c| c == '0') => int,
+                _ => s,
+            };
+            match super::parse::parse_int(t) {
+                Some(super::parse::IntValue::Int(i)) => i,
+                _ => 0,
+            }
+        }
+        _ => 0,
     }
 }
 
@@ -479,12 +501,21 @@ mod tests {
         );
         assert!(index(&list, &[Value::Float(1.0)]).is_err());
         assert_eq!(index(&s("abc"), &[Value::Int(0)]), Ok(Value::Uint(97)));
+        // CAPI's slice is sprig's (run with Go 1.19 and sprig v3.2.3).
         assert_eq!(
             slice(&s("abc"), &[Value::Int(1)]),
-            Ok(s("bc")),
-            "Go: {{slice \"abc\" 1}} is bc"
+            Err("list should be type of slice or array but string".to_string())
         );
-        assert!(slice(&s("abc"), &[Value::Int(2), Value::Int(1)]).is_err());
+        let sl = Value::List(Rc::new(vec![s("a"), s("b"), s("c")]), Elem::String);
+        assert_eq!(
+            slice(&sl, &[Value::Float(1.0), s("3")]),
+            Ok(Value::List(Rc::new(vec![s("b"), s("c")]), Elem::String))
+        );
+        assert!(slice(&sl, &[Value::Int(2), Value::Int(1)]).is_err());
+        assert_eq!(
+            slice(&Value::List(Rc::default(), Elem::Any), &[]),
+            Ok(Value::Nil)
+        );
         assert_eq!(
             index(&Value::Missing, &[]),
             Err("index of untyped nil".to_string())

@@ -914,7 +914,7 @@ pub(super) fn number(text: &str, kind: Kind) -> Result<Number, String> {
     }
 }
 
-enum IntValue {
+pub(super) enum IntValue {
     Int(i64),
     Uint(u64),
 }
@@ -942,7 +942,7 @@ fn strip_underscores(digits: &str, after_prefix: bool) -> Option<String> {
 }
 
 /// `strconv.ParseInt(text, 0, 64)`, else `ParseUint`.
-fn parse_int(text: &str) -> Option<IntValue> {
+pub(super) fn parse_int(text: &str) -> Option<IntValue> {
     let (negative, unsigned) = match text.as_bytes().first() {
         Some(b'-') => (true, &text[1..]),
         Some(b'+') => (false, &text[1..]),
