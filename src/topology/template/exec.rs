@@ -33,6 +33,30 @@ use super::parse::{Arg, Branch, Callee, Command, MAX_NESTING, Node, Number, Pipe
 use super::value::{Func, Value};
 use super::{TemplateError, place};
 
+/// The deepest lists and maps a function may make: the variables hold at most 128 levels
+/// (serde_json's limit), and a template building deeper ones (`$l = list $l` in a range)
+/// would exhaust the stack when the value is printed, compared or freed.
+pub(super) const MAX_VALUE_DEPTH: usize = 256;
+
+/// The depth of nested lists and maps in `v`, visiting at most `*budget` nodes (`None` past
+/// it); values are at most [`MAX_VALUE_DEPTH`] deep, so the recursion is bounded.
+fn value_depth(v: &Value, budget: &mut u64) -> Option<usize> {
+    let children: Box<dyn Iterator<Item = &Value>> = match v {
+        Value::List(items, _) => Box::new(items.iter()),
+        Value::Map(map, _) => Box::new(map.values()),
+        _ => return Some(0),
+    };
+    let mut deepest = 0;
+    for child in children {
+        *budget = budget.checked_sub(1)?;
+        deepest = deepest.max(value_depth(child, budget)?);
+        if deepest > MAX_VALUE_DEPTH {
+            break;
+        }
+    }
+    Some(deepest + 1)
+}
+
 /// sprig functions that only look values up (their result may be an unknown builtin, whose
 /// use is then refused): they may be given a map or list holding one.
 const LOOKUPS: &[&str] = &["get", "hasKey", "keys", "dig", "pick", "omit", "pluck"];
@@ -679,11 +703,28 @@ impl Exec<'_> {
             }
         }
         let result = f(self.limits, &values).map_err(|e| self.function_error(pos, name, e))?;
-        // A step per KiB of text made: repeated large strings are bounded in time too.
+        // A step per KiB of text made, and per 16 elements of a list or map (visited to
+        // measure its depth): repeated large values are bounded in time too.
         let made = match &result {
             Value::String(s) => s.len() as u64 / 1024,
-            Value::List(items, _) => items.len() as u64 / 64,
-            Value::Map(map, _) => map.len() as u64 / 64,
+            Value::List(..) | Value::Map(..) => {
+                let allowed = self
+                    .limits
+                    .steps
+                    .saturating_sub(self.steps)
+                    .saturating_mul(16);
+                let mut budget = allowed;
+                match value_depth(&result, &mut budget) {
+                    Some(depth) if depth > MAX_VALUE_DEPTH => {
+                        return Err(TemplateError::Limit {
+                            limit: Limit::ValueDepth,
+                            max: MAX_VALUE_DEPTH as u64,
+                        });
+                    }
+                    Some(_) => (allowed - budget) / 16,
+                    None => u64::MAX,
+                }
+            }
             _ => 0,
         };
         self.step(made)?;

@@ -24,6 +24,9 @@ pub enum Limit {
     /// Blocks, parentheses and template calls nested in one another (the parser's and the
     /// executor's recursion, which the render thread's stack is sized for).
     Nesting,
+    /// Lists and maps nested in one another in a value a function makes (`list`, `dict`):
+    /// deeper values would exhaust the stack when printed, compared or freed.
+    ValueDepth,
 }
 
 impl std::fmt::Display for Limit {
@@ -35,6 +38,7 @@ impl std::fmt::Display for Limit {
             Limit::TemplateBytes => "characters of template text",
             Limit::Depth => "nested template calls",
             Limit::Nesting => "levels of nesting (blocks, parentheses and template calls)",
+            Limit::ValueDepth => "levels of lists and maps nested in one another",
         })
     }
 }

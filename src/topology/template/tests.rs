@@ -747,3 +747,34 @@ fn deepest_nesting_renders() {
         super::parse::MAX_NESTING
     );
 }
+
+/// Lists nested in a loop (`$l = list $l`) stop at the value depth limit, before they could
+/// exhaust the stack when printed or freed; lists shared many times over stop at the steps.
+#[test]
+fn values_built_in_a_loop_are_bounded() {
+    let text = "{{ $l := list }}{{ range 100000 }}{{ $l = list $l }}{{ end }}{{ len $l }}";
+    assert_eq!(limit_of(render(text, &json!({}))), Some(Limit::ValueDepth));
+    let text = "{{ $l := list 1 }}{{ range 60 }}{{ $l = list $l $l }}{{ end }}{{ len $l }}";
+    let (result, took) = timed(|| render(text, &json!({})));
+    assert!(
+        matches!(
+            limit_of(result.clone()),
+            Some(Limit::Steps | Limit::ValueDepth)
+        ),
+        "{result:?}"
+    );
+    assert!(took.as_secs() < 10, "{took:?}");
+    // Shared lists printed: 2^22 leaves, stopped by a limit, not written out.
+    let text =
+        "{{ $l := list 1 }}{{ range 22 }}{{ $l = list $l $l }}{{ end }}{{ $l }}{{ print $l }}";
+    let (result, took) = timed(|| render(text, &json!({})));
+    assert!(limit_of(result.clone()).is_some(), "{result:?}");
+    assert!(took.as_secs() < 10, "{took:?}");
+    assert_eq!(
+        render(
+            "{{ $l := list }}{{ range 3 }}{{ $l = list $l }}{{ end }}{{ $l }}",
+            &json!({})
+        ),
+        Ok("[[[[]]]]".to_string())
+    );
+}
