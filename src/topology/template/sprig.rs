@@ -507,6 +507,9 @@ fn get(_: &Limits, args: &[Value]) -> Result<Value, FuncError> {
     let map = map_arg(&args[0])?;
     let key = string_arg(&args[1])?;
     match map.and_then(|m| m.get(key)) {
+        // INTERFACE.md: `get` may return an unknown builtin; the engine refuses its later use
+        // (holding it in a variable is not a use: CAPI would render).
+        Some(v @ Value::Unknown(_)) => Ok(v.clone()),
         Some(v) => any(v),
         None => Ok(Value::string("")),
     }

@@ -658,6 +658,8 @@ fn unknown_builtins_are_errors_however_read() {
     // Holding it, or reading what is known next to it, is not a use.
     for (text, want) in [
         ("{{ $n := .builtin.controlPlane.name }}ok", "ok"),
+        (r#"{{ $n := get .builtin.controlPlane "name" }}ok"#, "ok"),
+        (r#"{{ hasKey .builtin.controlPlane "name" }}"#, "true"),
         ("{{ .builtin.controlPlane.replicas }}", "3"),
         ("{{ len .builtin.controlPlane }}", "2"),
         (
