@@ -780,3 +780,20 @@ fn values_built_in_a_loop_are_bounded() {
         Ok("[[[[]]]]".to_string())
     );
 }
+
+/// A template rendered on the caller's thread nests at most `INLINE_NESTING` levels, which
+/// fits a small stack (a debug build's 7.4 KiB a level): 1 MiB, half a test thread's.
+#[test]
+fn inline_nesting_fits_a_small_stack() {
+    let n = super::INLINE_NESTING;
+    let text = format!("{{{{{}1{}}}}}", "(".repeat(n), ")".repeat(n));
+    assert!(!super::may_nest_deeply(&super::lex::lex(&text)));
+    let result = std::thread::Builder::new()
+        .stack_size(1 << 20)
+        .spawn(move || render(&text, &json!({})))
+        .map(|h| h.join());
+    assert!(
+        matches!(result, Ok(Ok(Ok(ref s))) if s == "1"),
+        "{result:?}"
+    );
+}
