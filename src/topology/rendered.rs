@@ -1,0 +1,857 @@
+//! A rendered ClusterClass template read exactly as Cluster API reads it.
+//!
+//! CAPI's inline patch generator (cluster-api
+//! `internal/controllers/topology/cluster/patches/inline/json_patch_generator.go`,
+//! `renderValueTemplate`) renders a `valueFrom.template` or an `enabledIf` and reads the output
+//! with `sigs.k8s.io/yaml.Unmarshal` into an `apiextensionsv1.JSON`: go-yaml v2 (YAML 1.1, a
+//! port of libyaml) decodes the text into Go values, `sigs.k8s.io/yaml` turns map keys into
+//! strings, and `encoding/json` writes the result, whose bytes become the patch value.
+//! `patchIsEnabled` enables a patch when those bytes are exactly `true`.
+//!
+//! [`read`] gives that JSON value; [`is_true`] that decision. The text is parsed with
+//! granit-parser (YAML 1.2 events), and YAML 1.1 as go-yaml v2 has it is applied on top:
+//! - plain scalars resolve as go-yaml v2's `resolve`: its boolean table (`y`, `Yes`, `ON`, but
+//!   not `tRUE`), its null spellings, integers through Go's `strconv.ParseInt` with base 0 after
+//!   removing every `_` (`0644` is 420, `0o17`, `0x1F`, `0b101`, signs), floats by its regular
+//!   expression, `.inf` and `.nan` (which `encoding/json` refuses, so an error here too);
+//!   anything else, sexagesimal `1:20` and timestamps included, is a string;
+//! - numbers become what a reader of CAPI's JSON bytes gets: an integer stays an integer, a
+//!   float is written as Go's `encoding/json` writes it and read back (`1.0` is written `1`,
+//!   so it is the integer 1; `1e21` stays a float);
+//! - mapping keys become strings as `sigs.k8s.io/yaml` makes them (`1`, `true`, a float as a
+//!   32-bit float in `%g`); a null or too large key is refused as there; two keys of different
+//!   types that become the same string (`1` and `"1"`) are an error, because Go picks one of
+//!   them at random; a repeated key keeps its last value; `<<` merges as go-yaml v2 merges
+//!   (in order, a later key replacing an earlier one);
+//! - only the first document is read, as go-yaml v2's `Unmarshal` does, and no document is null;
+//! - a block scalar at the end of a text without a final line break keeps libyaml's line
+//!   breaks.
+//!
+//! What ipreuse cannot be sure to read as go-yaml v2 does is an error, never another value:
+//! tags, anchors and aliases, directives, a tab outside a quoted scalar or a comment (libyaml
+//! refuses tabs in indentation and after `-`, and YAML 1.2 reads them elsewhere differently),
+//! the escape `\/` (a YAML 1.2 addition libyaml refuses).
+
+use std::collections::{BTreeMap, HashMap};
+use std::fmt;
+
+use granit_parser::{Event, Options, Parser, ScalarStyle};
+use serde_json::{Map, Value};
+
+/// Why a rendered text has no value as CAPI reads it.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum RenderedError {
+    /// Not YAML that Cluster API's reader accepts.
+    #[error("the rendered text {text:?} is not YAML that Cluster API can read: {reason}")]
+    Syntax { text: String, reason: String },
+    /// YAML that Cluster API reads but cannot write as JSON (it fails the same way).
+    #[error("the rendered text {text:?} has no JSON value, so Cluster API refuses it too: {reason}")]
+    NotJson { text: String, reason: String },
+    /// YAML that ipreuse does not evaluate, because it cannot be sure to read it as Cluster API.
+    #[error(
+        "the rendered text {text:?} uses {what}, which ipreuse does not evaluate as Cluster API \
+         would; make the template render plain YAML (no {what})"
+    )]
+    NotEvaluated { text: String, what: String },
+}
+
+/// A scalar as go-yaml v2 decodes it into an `interface{}`.
+#[derive(Debug, Clone, PartialEq)]
+enum Scalar {
+    Null,
+    Bool(bool),
+    Int(i64),
+    Uint(u64),
+    Float(f64),
+    Str(String),
+}
+
+/// A node as go-yaml v2 decodes it: a mapping keeps its Go keys until `sigs.k8s.io/yaml`
+/// turns them into strings.
+#[derive(Debug, Clone)]
+enum Node {
+    Scalar(Scalar),
+    Seq(Vec<Node>),
+    Map(GoMap),
+}
+
+/// A Go `map[interface{}]interface{}`: one entry per Go key (`1` and `"1"` are two keys).
+#[derive(Debug, Clone, Default)]
+struct GoMap {
+    entries: Vec<(Scalar, Node)>,
+    index: HashMap<KeyId, usize>,
+    /// Distinct identities for NaN keys (a NaN never equals another key in Go).
+    nans: usize,
+}
+
+/// Go's `==` on map keys of `interface{}` type.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+enum KeyId {
+    Null,
+    Bool(bool),
+    Int(i64),
+    Uint(u64),
+    Float(u64),
+    Nan(usize),
+    Str(String),
+}
+
+impl GoMap {
+    fn insert(&mut self, key: Scalar, value: Node) {
+        let id = match &key {
+            Scalar::Null => KeyId::Null,
+            Scalar::Bool(b) => KeyId::Bool(*b),
+            Scalar::Int(i) => KeyId::Int(*i),
+            Scalar::Uint(u) => KeyId::Uint(*u),
+            Scalar::Float(f) if f.is_nan() => {
+                self.nans += 1;
+                KeyId::Nan(self.nans)
+            }
+            // 0.0 and -0.0 are one key in Go.
+            Scalar::Float(f) => KeyId::Float(if *f == 0.0 { 0 } else { f.to_bits() }),
+            Scalar::Str(s) => KeyId::Str(s.clone()),
+        };
+        match self.index.get(&id) {
+            Some(&i) => self.entries[i].1 = value,
+            None => {
+                self.index.insert(id, self.entries.len());
+                self.entries.push((key, value));
+            }
+        }
+    }
+}
+
+/// What an open collection is waiting for.
+enum Frame {
+    Seq(Vec<Node>),
+    Map {
+        map: GoMap,
+        /// The key read, waiting for its value.
+        key: Option<PendingKey>,
+    },
+}
+
+enum PendingKey {
+    Key(Scalar),
+    /// A plain `<<`: its value is merged.
+    Merge,
+}
+
+/// The JSON value CAPI's `sigs.k8s.io/yaml.Unmarshal` gives the rendered `text` (JSON `null`
+/// for an empty text or a document holding nothing).
+pub fn read(text: &str) -> Result<Value, RenderedError> {
+    let node = decode(text)?;
+    match node {
+        None => Ok(Value::Null),
+        Some(node) => to_json(&node).map_err(|e| match e {
+            Conv::NotJson(reason) => RenderedError::NotJson {
+                text: text.to_string(),
+                reason,
+            },
+            Conv::NotEvaluated(what) => RenderedError::NotEvaluated {
+                text: text.to_string(),
+                what,
+            },
+        }),
+    }
+}
+
+/// CAPI's `patchIsEnabled` on a rendered `enabledIf`: true exactly when the JSON bytes are
+/// `true`, that is when the text is the boolean true (`true`, `True`, `yes`, `on`, `y`, ...).
+/// A text CAPI cannot read is an error there as here.
+pub fn is_true(text: &str) -> Result<bool, RenderedError> {
+    Ok(read(text)? == Value::Bool(true))
+}
+
+/// Go's `%q`-like quoting is not needed in messages: a short excerpt of the text says where.
+struct Excerpt<'a>(&'a str);
+
+impl fmt::Display for Excerpt<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let s: String = self.0.chars().take(40).collect();
+        if s.len() < self.0.len() {
+            write!(f, "{s:?}...")
+        } else {
+            write!(f, "{s:?}")
+        }
+    }
+}
+
+/// The first document of `text` decoded as go-yaml v2 decodes it into an `interface{}`;
+/// `None` when the text holds no document.
+fn decode(text: &str) -> Result<Option<Node>, RenderedError> {
+    let syntax = |reason: String| RenderedError::Syntax {
+        text: text.to_string(),
+        reason,
+    };
+    let not_evaluated = |what: &str| RenderedError::NotEvaluated {
+        text: text.to_string(),
+        what: what.to_string(),
+    };
+    if let Some(line) = directive_line(text) {
+        return Err(not_evaluated(&format!("the directive {}", Excerpt(line))));
+    }
+    let mut options = Options::default();
+    options.set_emit_comments(true);
+    let mut stack: Vec<Frame> = Vec::new();
+    let mut root: Option<Node> = None;
+    // Byte ranges where a tab is content: quoted scalars (anywhere), other scalars and
+    // comments (except in a line's indentation).
+    let mut quoted: Vec<std::ops::Range<usize>> = Vec::new();
+    let mut other: Vec<std::ops::Range<usize>> = Vec::new();
+    let mut end_of_document = text.len();
+    let mut started = false;
+    for event in Parser::new_from_str_with_options(text, options) {
+        let (event, span) = event.map_err(|e| syntax(e.to_string()))?;
+        let range = span.byte_range();
+        let node = match event {
+            Event::StreamStart => continue,
+            Event::StreamEnd => break,
+            Event::DocumentStart(..) => {
+                started = true;
+                continue;
+            }
+            Event::DocumentEnd => {
+                if let Some(r) = range {
+                    end_of_document = r.end.min(text.len());
+                }
+                break;
+            }
+            Event::Comment(..) => {
+                if let Some(r) = range {
+                    other.push(r);
+                }
+                continue;
+            }
+            Event::Alias(_) | Event::UnresolvedAlias(_) => {
+                return Err(not_evaluated("an alias (*name)"));
+            }
+            Event::Anchor(..) => return Err(not_evaluated("an anchor (&name)")),
+            Event::Scalar(value, style, anchor, tag) => {
+                if anchor != 0 {
+                    return Err(not_evaluated("an anchor (&name)"));
+                }
+                if let Some(tag) = tag {
+                    return Err(not_evaluated(&format!("the tag {tag}")));
+                }
+                let raw = range
+                    .clone()
+                    .and_then(|r| text.get(r))
+                    .unwrap_or_default();
+                match style {
+                    ScalarStyle::SingleQuoted | ScalarStyle::DoubleQuoted => {
+                        if let Some(r) = range.clone() {
+                            quoted.push(r);
+                        }
+                    }
+                    _ => {
+                        if let Some(r) = range.clone() {
+                            other.push(r);
+                        }
+                    }
+                }
+                if style == ScalarStyle::DoubleQuoted && has_slash_escape(raw) {
+                    return Err(syntax(
+                        "found unknown escape character \\/ in a double-quoted string (YAML 1.1 \
+                         has no such escape; write / alone)"
+                            .into(),
+                    ));
+                }
+                let is_key = matches!(stack.last(), Some(Frame::Map { key: None, .. }));
+                let plain = style == ScalarStyle::Plain;
+                let mut value = value.into_owned();
+                if matches!(style, ScalarStyle::Literal | ScalarStyle::Folded)
+                    && range.as_ref().is_some_and(|r| r.end >= text.len())
+                {
+                    value = end_of_text_block(text, value);
+                }
+                if is_key {
+                    let key = if plain && value == "<<" {
+                        PendingKey::Merge
+                    } else if plain {
+                        PendingKey::Key(resolve(&value))
+                    } else {
+                        PendingKey::Key(Scalar::Str(value))
+                    };
+                    if let Some(Frame::Map { key: k, .. }) = stack.last_mut() {
+                        *k = Some(key);
+                    }
+                    continue;
+                }
+                Node::Scalar(if plain {
+                    resolve(&value)
+                } else {
+                    Scalar::Str(value)
+                })
+            }
+            Event::SequenceStart(_, anchor, ref tag) | Event::MappingStart(_, anchor, ref tag) => {
+                if anchor != 0 {
+                    return Err(not_evaluated("an anchor (&name)"));
+                }
+                if let Some(tag) = tag {
+                    return Err(not_evaluated(&format!("the tag {tag}")));
+                }
+                if matches!(stack.last(), Some(Frame::Map { key: None, .. })) {
+                    return Err(syntax(
+                        "a list or a mapping is used as a mapping key (Go cannot use it as one: \
+                         invalid map key)"
+                            .into(),
+                    ));
+                }
+                stack.push(if matches!(event, Event::SequenceStart(..)) {
+                    Frame::Seq(Vec::new())
+                } else {
+                    Frame::Map {
+                        map: GoMap::default(),
+                        key: None,
+                    }
+                });
+                continue;
+            }
+            Event::SequenceEnd | Event::MappingEnd => match stack.pop() {
+                Some(Frame::Seq(items)) => Node::Seq(items),
+                Some(Frame::Map { map, .. }) => Node::Map(map),
+                None => return Err(syntax("a collection ends that never started".into())),
+            },
+            _ => return Err(not_evaluated("a YAML construct this reader does not know")),
+        };
+        match stack.last_mut() {
+            None => root = Some(node),
+            Some(Frame::Seq(items)) => items.push(node),
+            Some(Frame::Map { map, key }) => match key.take() {
+                Some(PendingKey::Key(k)) => map.insert(k, node),
+                Some(PendingKey::Merge) => merge(map, node).map_err(syntax)?,
+                None => return Err(syntax("a mapping value without a key".into())),
+            },
+        }
+    }
+    if !started {
+        return Ok(None);
+    }
+    check_tabs(text, end_of_document, &quoted, &other).map_err(|_| {
+        not_evaluated(
+            "a tab character outside a quoted string (Cluster API's YAML reader refuses a tab \
+             as indentation or after -, ? or :, so indent with spaces",
+        )
+    })?;
+    Ok(Some(root.unwrap_or(Node::Scalar(Scalar::Null))))
+}
+
+/// go-yaml v2's `merge`: a mapping's entries, or each mapping of a list from the last to the
+/// first (so that the first wins), set into `map` in order.
+fn merge(map: &mut GoMap, value: Node) -> Result<(), String> {
+    const WANT_MAP: &str = "map merge requires map or sequence of maps as the value";
+    match value {
+        Node::Map(m) => {
+            for (k, v) in m.entries {
+                map.insert(k, v);
+            }
+            Ok(())
+        }
+        Node::Seq(items) => {
+            if !items.iter().all(|i| matches!(i, Node::Map(_))) {
+                return Err(WANT_MAP.into());
+            }
+            for item in items.into_iter().rev() {
+                if let Node::Map(m) = item {
+                    for (k, v) in m.entries {
+                        map.insert(k, v);
+                    }
+                }
+            }
+            Ok(())
+        }
+        Node::Scalar(_) => Err(WANT_MAP.into()),
+    }
+}
+
+/// The first line of a directive (`%YAML`, `%TAG`) before any content, if any.
+fn directive_line(text: &str) -> Option<&str> {
+    for line in text.lines() {
+        let t = line.trim_start_matches([' ']);
+        if t.is_empty() || t.starts_with('#') {
+            continue;
+        }
+        return line.starts_with('%').then_some(line);
+    }
+    None
+}
+
+/// Whether a double-quoted scalar's source holds the escape `\/`.
+fn has_slash_escape(raw: &str) -> bool {
+    let mut chars = raw.chars();
+    while let Some(c) = chars.next() {
+        if c == '\\' && chars.next() == Some('/') {
+            return true;
+        }
+    }
+    false
+}
+
+/// Every tab of the first document (up to `end`) is inside a quoted scalar, or inside another
+/// scalar or a comment but not in a line's indentation.
+fn check_tabs(
+    text: &str,
+    end: usize,
+    quoted: &[std::ops::Range<usize>],
+    other: &[std::ops::Range<usize>],
+) -> Result<(), ()> {
+    let inside = |ranges: &[std::ops::Range<usize>], at: usize| ranges.iter().any(|r| r.contains(&at));
+    for (at, _) in text.match_indices('\t') {
+        if at >= end {
+            break;
+        }
+        if inside(quoted, at) {
+            continue;
+        }
+        let line_start = text[..at].rfind(['\n', '\r']).map_or(0, |i| i + 1);
+        let indentation = text[line_start..at].chars().all(|c| c == ' ' || c == '\t');
+        if !indentation && inside(other, at) {
+            continue;
+        }
+        return Err(());
+    }
+    Ok(())
+}
+
+/// A block scalar that runs to the end of a text without a final line break: libyaml keeps
+/// no line break after its last line (granit-parser, reading YAML 1.2, gives one).
+fn end_of_text_block(text: &str, value: String) -> String {
+    if text.ends_with(['\n', '\r']) {
+        return value;
+    }
+    value
+}
+
+/// go-yaml v2's `resolve` of a plain scalar with no tag, as decoded into an `interface{}`
+/// (a timestamp stays the string it is written as).
+fn resolve(s: &str) -> Scalar {
+    if s.is_empty() {
+        return Scalar::Null;
+    }
+    match s {
+        "y" | "Y" | "yes" | "Yes" | "YES" | "true" | "True" | "TRUE" | "on" | "On" | "ON" => {
+            return Scalar::Bool(true);
+        }
+        "n" | "N" | "no" | "No" | "NO" | "false" | "False" | "FALSE" | "off" | "Off" | "OFF" => {
+            return Scalar::Bool(false);
+        }
+        "~" | "null" | "Null" | "NULL" => return Scalar::Null,
+        ".nan" | ".NaN" | ".NAN" => return Scalar::Float(f64::NAN),
+        ".inf" | ".Inf" | ".INF" | "+.inf" | "+.Inf" | "+.INF" => {
+            return Scalar::Float(f64::INFINITY);
+        }
+        "-.inf" | "-.Inf" | "-.INF" => return Scalar::Float(f64::NEG_INFINITY),
+        _ => {}
+    }
+    let string = || Scalar::Str(s.to_string());
+    match s.as_bytes()[0] {
+        b'.' => go_parse_float(s).map_or_else(string, Scalar::Float),
+        b'0'..=b'9' | b'+' | b'-' => {
+            let plain: String = s.chars().filter(|&c| c != '_').collect();
+            if let Some(i) = go_parse_int(&plain, 0) {
+                return Scalar::Int(i);
+            }
+            if let Some(u) = go_parse_uint(&plain, 0) {
+                return Scalar::Uint(u);
+            }
+            if yaml_style_float(&plain) {
+                if let Some(f) = go_parse_float(&plain) {
+                    return Scalar::Float(f);
+                }
+            }
+            if let Some(rest) = plain.strip_prefix("0b") {
+                if let Some(i) = go_parse_int(rest, 2) {
+                    return Scalar::Int(i);
+                }
+                if let Some(u) = go_parse_uint(rest, 2) {
+                    return Scalar::Uint(u);
+                }
+            } else if let Some(rest) = plain.strip_prefix("-0b") {
+                if let Some(i) = go_parse_int(&format!("-{rest}"), 2) {
+                    return Scalar::Int(i);
+                }
+            }
+            string()
+        }
+        _ => string(),
+    }
+}
+
+/// Go's `strconv.ParseUint(s, base, 64)` for base 0 (prefixes `0b`, `0o`, `0x`, `0`) or a
+/// given base, without underscores (go-yaml removed them).
+fn go_parse_uint(s: &str, base: u32) -> Option<u64> {
+    if s.is_empty() {
+        return None;
+    }
+    let (base, digits) = if base == 0 {
+        let b = s.as_bytes();
+        if b[0] == b'0' {
+            match b.get(1).map(u8::to_ascii_lowercase) {
+                Some(b'b') if b.len() >= 3 => (2, &s[2..]),
+                Some(b'o') if b.len() >= 3 => (8, &s[2..]),
+                Some(b'x') if b.len() >= 3 => (16, &s[2..]),
+                _ => (8, &s[1..]),
+            }
+        } else {
+            (10, s)
+        }
+    } else {
+        (base, s)
+    };
+    let mut n: u64 = 0;
+    for c in digits.chars() {
+        let d = c.to_digit(36)?;
+        if d >= base {
+            return None;
+        }
+        n = n.checked_mul(u64::from(base))?.checked_add(u64::from(d))?;
+    }
+    Some(n)
+}
+
+/// Go's `strconv.ParseInt(s, base, 64)`.
+fn go_parse_int(s: &str, base: u32) -> Option<i64> {
+    let (neg, rest) = match s.as_bytes().first()? {
+        b'+' => (false, &s[1..]),
+        b'-' => (true, &s[1..]),
+        _ => (false, s),
+    };
+    let u = go_parse_uint(rest, base)?;
+    if neg {
+        if u > 1 << 63 {
+            None
+        } else {
+            Some((u as i64).wrapping_neg())
+        }
+    } else {
+        i64::try_from(u).ok()
+    }
+}
+
+/// go-yaml v2's `^[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?$`.
+fn yaml_style_float(s: &str) -> bool {
+    let b = s.as_bytes();
+    let mut i = 0;
+    if matches!(b.first(), Some(b'+' | b'-')) {
+        i += 1;
+    }
+    let digits = |i: &mut usize| {
+        let start = *i;
+        while b.get(*i).is_some_and(u8::is_ascii_digit) {
+            *i += 1;
+        }
+        *i - start
+    };
+    if b.get(i) == Some(&b'.') {
+        i += 1;
+        if digits(&mut i) == 0 {
+            return false;
+        }
+    } else {
+        if digits(&mut i) == 0 {
+            return false;
+        }
+        if b.get(i) == Some(&b'.') {
+            i += 1;
+            digits(&mut i);
+        }
+    }
+    if matches!(b.get(i), Some(b'e' | b'E')) {
+        i += 1;
+        if matches!(b.get(i), Some(b'+' | b'-')) {
+            i += 1;
+        }
+        if digits(&mut i) == 0 {
+            return false;
+        }
+    }
+    i == b.len()
+}
+
+/// Go's `strconv.ParseFloat(s, 64)` on the decimal forms go-yaml v2 gives it (a sign, digits
+/// with at most one point, an exponent): `None` on a syntax error or when the value is out of
+/// range (Go's `ErrRange`; an underflow to zero is no error in Go either).
+fn go_parse_float(s: &str) -> Option<f64> {
+    let b = s.as_bytes();
+    let mut i = usize::from(matches!(b.first(), Some(b'+' | b'-')));
+    let mut mantissa_digits = 0;
+    let mut points = 0;
+    while let Some(&c) = b.get(i) {
+        match c {
+            b'0'..=b'9' => mantissa_digits += 1,
+            b'.' => points += 1,
+            _ => break,
+        }
+        i += 1;
+    }
+    if mantissa_digits == 0 || points > 1 {
+        return None;
+    }
+    if matches!(b.get(i), Some(b'e' | b'E')) {
+        i += 1;
+        if matches!(b.get(i), Some(b'+' | b'-')) {
+            i += 1;
+        }
+        let start = i;
+        while b.get(i).is_some_and(u8::is_ascii_digit) {
+            i += 1;
+        }
+        if i == start {
+            return None;
+        }
+    }
+    if i != b.len() {
+        return None;
+    }
+    let f: f64 = s.parse().ok()?;
+    f.is_finite().then_some(f)
+}
+
+enum Conv {
+    NotJson(String),
+    NotEvaluated(String),
+}
+
+/// `sigs.k8s.io/yaml`'s `convertToJSONableObject`, then `encoding/json`'s `Marshal`, read back.
+fn to_json(node: &Node) -> Result<Value, Conv> {
+    match node {
+        Node::Scalar(s) => scalar_json(s),
+        Node::Seq(items) => items.iter().map(to_json).collect::<Result<_, _>>().map(Value::Array),
+        Node::Map(map) => {
+            let mut out: BTreeMap<String, (&Scalar, Value)> = BTreeMap::new();
+            for (k, v) in &map.entries {
+                let name = key_string(k)?;
+                let value = to_json(v)?;
+                if let Some((other, _)) = out.get(&name) {
+                    return Err(Conv::NotEvaluated(format!(
+                        "two mapping keys that both become \"{name}\" ({} and {}), of which Go keeps one at random",
+                        go_spelling(other),
+                        go_spelling(k)
+                    )));
+                }
+                out.insert(name, (k, value));
+            }
+            Ok(Value::Object(
+                out.into_iter().map(|(k, (_, v))| (k, v)).collect::<Map<_, _>>(),
+            ))
+        }
+    }
+}
+
+fn go_spelling(s: &Scalar) -> String {
+    match s {
+        Scalar::Null => "null".into(),
+        Scalar::Bool(b) => format!("the boolean {b}"),
+        Scalar::Int(i) => format!("the integer {i}"),
+        Scalar::Uint(u) => format!("the integer {u}"),
+        Scalar::Float(f) => format!("the number {f}"),
+        Scalar::Str(s) => format!("the string {s:?}"),
+    }
+}
+
+/// `sigs.k8s.io/yaml`'s string for a map key.
+fn key_string(k: &Scalar) -> Result<String, Conv> {
+    match k {
+        Scalar::Str(s) => Ok(s.clone()),
+        Scalar::Int(i) => Ok(i.to_string()),
+        Scalar::Bool(b) => Ok(b.to_string()),
+        Scalar::Float(f) => Ok(format_float32_g(*f)),
+        Scalar::Null => Err(Conv::NotJson(
+            "a mapping key is null (empty, ~ or null), which Cluster API cannot turn into a JSON \
+             key"
+            .into(),
+        )),
+        Scalar::Uint(u) => Err(Conv::NotJson(format!(
+            "the mapping key {u} is larger than a 64-bit signed integer, which Cluster API cannot \
+             turn into a JSON key"
+        ))),
+    }
+}
+
+/// Go's `strconv.FormatFloat(f, 'g', -1, 32)`, with `sigs.k8s.io/yaml`'s `.inf`, `-.inf`,
+/// `.nan`.
+fn format_float32_g(f: f64) -> String {
+    let g = f as f32;
+    if g.is_nan() {
+        return ".nan".into();
+    }
+    if g.is_infinite() {
+        return if g > 0.0 { ".inf" } else { "-.inf" }.into();
+    }
+    let (neg, digits, exp) = shortest_digits(&format!("{g:e}"));
+    let mut s = String::from(if neg { "-" } else { "" });
+    // Go's %g with the shortest precision: %e when the exponent is below -4 or at least 6.
+    if exp < -4 || exp >= 6 {
+        s.push_str(&e_form(&digits, exp));
+    } else {
+        s.push_str(&f_form(&digits, exp));
+    }
+    s
+}
+
+/// The sign, the digits and the decimal exponent of Rust's `{:e}` (shortest round-trip digits:
+/// `1.25e3` is `("125", 3)`).
+fn shortest_digits(e: &str) -> (bool, String, i32) {
+    let (neg, e) = match e.strip_prefix('-') {
+        Some(rest) => (true, rest),
+        None => (false, e),
+    };
+    let (mantissa, exp) = e.split_once('e').unwrap_or((e, "0"));
+    let digits: String = mantissa.chars().filter(char::is_ascii_digit).collect();
+    let digits = digits.trim_end_matches('0');
+    let digits = if digits.is_empty() { "0" } else { digits };
+    (neg, digits.to_string(), exp.parse().unwrap_or(0))
+}
+
+/// `d.ddde±XX` as Go's `%e` with the shortest digits.
+fn e_form(digits: &str, exp: i32) -> String {
+    let mut s = digits[..1].to_string();
+    if digits.len() > 1 {
+        s.push('.');
+        s.push_str(&digits[1..]);
+    }
+    s.push('e');
+    s.push(if exp < 0 { '-' } else { '+' });
+    s.push_str(&format!("{:02}", exp.unsigned_abs()));
+    s
+}
+
+/// Go's `%f` with the shortest digits (`digits` = d.ddd × 10^exp).
+fn f_form(digits: &str, exp: i32) -> String {
+    let point = exp + 1; // digits before the decimal point
+    let n = digits.len() as i32;
+    if point <= 0 {
+        format!("0.{}{digits}", "0".repeat(point.unsigned_abs() as usize))
+    } else if point >= n {
+        format!("{digits}{}", "0".repeat((point - n) as usize))
+    } else {
+        let (a, b) = digits.split_at(point as usize);
+        format!("{a}.{b}")
+    }
+}
+
+/// A scalar as `encoding/json` writes it and a JSON reader reads it back.
+fn scalar_json(s: &Scalar) -> Result<Value, Conv> {
+    Ok(match s {
+        Scalar::Null => Value::Null,
+        Scalar::Bool(b) => Value::Bool(*b),
+        Scalar::Int(i) => Value::from(*i),
+        Scalar::Uint(u) => Value::from(*u),
+        Scalar::Str(s) => Value::String(s.clone()),
+        Scalar::Float(f) => {
+            if !f.is_finite() {
+                let go = if f.is_nan() {
+                    "NaN"
+                } else if *f > 0.0 {
+                    "+Inf"
+                } else {
+                    "-Inf"
+                };
+                return Err(Conv::NotJson(format!(
+                    "the value {go} (written .nan or .inf) is no JSON number (json: unsupported \
+                     value: {go}); quote it to make it a string"
+                )));
+            }
+            let text = go_json_float(*f);
+            serde_json::from_str(&text).map_err(|e| {
+                Conv::NotEvaluated(format!("the number {f} (written by Go as {text}: {e})"))
+            })?
+        }
+    })
+}
+
+/// `encoding/json`'s text for a finite float64: `%f` with the shortest digits, or `%e` below
+/// 1e-6 or from 1e21 (with `e-07` cleaned to `e-7`).
+fn go_json_float(f: f64) -> String {
+    let (neg, digits, exp) = shortest_digits(&format!("{f:e}"));
+    let abs = f.abs();
+    let mut s = String::from(if neg { "-" } else { "" });
+    if abs != 0.0 && !(1e-6..1e21).contains(&abs) {
+        let e = e_form(&digits, exp);
+        // json cleans e-09 to e-9.
+        s.push_str(&e.replace("e-0", "e-"));
+    } else {
+        s.push_str(&f_form(&digits, exp));
+    }
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn yaml_1_1_scalars() {
+        assert_eq!(read("0644"), Ok(json!(420)));
+        assert_eq!(read("0x1F"), Ok(json!(31)));
+        assert_eq!(read("0o17"), Ok(json!(15)));
+        assert_eq!(read("0b101"), Ok(json!(5)));
+        assert_eq!(read("1_000"), Ok(json!(1000)));
+        assert_eq!(read("tRUE"), Ok(json!("tRUE")));
+        assert_eq!(read("yes"), Ok(json!(true)));
+        assert_eq!(read("Off\n"), Ok(json!(false)));
+        assert_eq!(read("1:20"), Ok(json!("1:20")));
+        assert_eq!(read("2001-12-14"), Ok(json!("2001-12-14")));
+        assert_eq!(read("1.0"), Ok(json!(1)));
+        assert_eq!(read("1.5"), Ok(json!(1.5)));
+        assert_eq!(read("1e400"), Ok(json!("1e400")));
+        assert_eq!(read("12345678901234567890"), Ok(json!(12345678901234567890u64)));
+        assert_eq!(read(""), Ok(Value::Null));
+        assert_eq!(read("~"), Ok(Value::Null));
+        assert!(matches!(read(".inf"), Err(RenderedError::NotJson { .. })));
+    }
+
+    #[test]
+    fn keys_become_strings_as_sigs_yaml_makes_them() {
+        assert_eq!(read("{1: a, true: b, 1.5: c}"), Ok(json!({"1": "a", "true": "b", "1.5": "c"})));
+        assert_eq!(read("1e6: x"), Ok(json!({"1e+06": "x"})));
+        assert!(read("{1: a, \"1\": b}").is_err());
+        assert!(read("~: a").is_err());
+        assert_eq!(read("a: 1\na: 2"), Ok(json!({"a": 2})));
+    }
+
+    #[test]
+    fn merges_in_order() {
+        assert_eq!(read("<<: {a: 1}\na: 2"), Ok(json!({"a": 2})));
+        assert_eq!(read("a: 2\n<<: {a: 1}"), Ok(json!({"a": 1})));
+        assert_eq!(read("<<: [{a: 1}, {a: 2, b: 3}]"), Ok(json!({"a": 1, "b": 3})));
+        assert!(read("<<: 1").is_err());
+        assert_eq!(read("\"<<\": 1"), Ok(json!({"<<": 1})));
+    }
+
+    #[test]
+    fn first_document_only_and_refusals() {
+        assert_eq!(read("a: 1\n---\nb: 2"), Ok(json!({"a": 1})));
+        assert!(matches!(read("a: &x 1\nb: *x"), Err(RenderedError::NotEvaluated { .. })));
+        assert!(matches!(read("!!str 1"), Err(RenderedError::NotEvaluated { .. })));
+        assert!(read("a:\n\t- 1").is_err());
+        assert!(read("\"\\/\"").is_err());
+    }
+
+    #[test]
+    fn enabled_if() {
+        assert_eq!(is_true("true"), Ok(true));
+        assert_eq!(is_true("  True\n"), Ok(true));
+        assert_eq!(is_true("on"), Ok(true));
+        assert_eq!(is_true("tRUE"), Ok(false));
+        assert_eq!(is_true("\"true\""), Ok(false));
+        assert_eq!(is_true(""), Ok(false));
+        assert_eq!(is_true("[true]"), Ok(false));
+        assert!(is_true("a: b: c").is_err());
+    }
+
+    #[test]
+    fn go_float_text() {
+        assert_eq!(go_json_float(1.0), "1");
+        assert_eq!(go_json_float(1e20), "100000000000000000000");
+        assert_eq!(go_json_float(1e21), "1e+21");
+        assert_eq!(go_json_float(1.5e-7), "1.5e-7");
+        assert_eq!(go_json_float(0.000001), "0.000001");
+        assert_eq!(go_json_float(-0.0), "-0");
+        assert_eq!(format_float32_g(0.1), "0.1");
+        assert_eq!(format_float32_g(100000.0), "100000");
+        assert_eq!(format_float32_g(1e-5), "1e-05");
+    }
+}
