@@ -112,7 +112,8 @@ impl GoMap {
             Scalar::Str(s) => KeyId::Str(s.clone()),
         };
         match self.index.get(&id) {
-            Some(&i) => self.entries[i].1 = value,
+            // Go's map assignment also stores the new key (`-0.0` after `0.0` is kept as `-0`).
+            Some(&i) => self.entries[i] = (key, value),
             None => {
                 self.index.insert(id, self.entries.len());
                 self.entries.push((key, value));
@@ -191,9 +192,27 @@ fn decode(text: &str) -> Result<Option<Node>, RenderedError> {
     if let Some(line) = directive_line(text) {
         return Err(not_evaluated(&format!("the directive {}", Excerpt(line))));
     }
+    if text.contains(['\u{85}', '\u{2028}', '\u{2029}']) {
+        return Err(not_evaluated(
+            "the characters U+0085, U+2028 or U+2029 (line breaks to Cluster API's YAML 1.1 \
+             reader, not to ipreuse's)",
+        ));
+    }
+    if text.char_indices().any(|(i, c)| c == '\u{feff}' && i > 0) {
+        return Err(not_evaluated("a byte order mark (U+FEFF) after the start"));
+    }
+    if starts_with_document_end(text) {
+        return Err(syntax(
+            "the text starts with the document end marker ... before any content (did not find \
+             expected node content)"
+                .into(),
+        ));
+    }
     let mut options = Options::default();
     options.set_emit_comments(true);
     let mut stack: Vec<Frame> = Vec::new();
+    // Whether each open collection is a flow one ([...], {...}).
+    let mut flows: Vec<bool> = Vec::new();
     let mut root: Option<Node> = None;
     // Byte ranges where a tab is content: quoted scalars (anywhere), other scalars and
     // comments (except in a line's indentation).
@@ -202,7 +221,23 @@ fn decode(text: &str) -> Result<Option<Node>, RenderedError> {
     let mut end_of_document = text.len();
     let mut started = false;
     for event in Parser::new_from_str_with_options(text, options) {
-        let (event, span) = event.map_err(|e| syntax(e.to_string()))?;
+        let (event, span) = match event {
+            Ok(e) => e,
+            Err(e) => {
+                let message = e.to_string();
+                if message.contains("unknown escape") && text.contains("\\'") {
+                    return Err(not_evaluated(
+                        "the escape \\' in a double-quoted string (YAML 1.1 only: write ' alone)",
+                    ));
+                }
+                if message.contains("trailing content") || (root.is_some() && stack.is_empty()) {
+                    return Err(not_evaluated(&format!(
+                        "text after the value ({message}), which Cluster API's reader ignores"
+                    )));
+                }
+                return Err(syntax(message));
+            }
+        };
         let range = span.byte_range();
         let node = match event {
             Event::StreamStart => continue,
@@ -259,6 +294,19 @@ fn decode(text: &str) -> Result<Option<Node>, RenderedError> {
                 }
                 let is_key = matches!(stack.last(), Some(Frame::Map { key: None, .. }));
                 let plain = style == ScalarStyle::Plain;
+                if plain && flows.last() == Some(&true) && (raw.starts_with(':') || raw.contains('?')) {
+                    return Err(not_evaluated(&format!(
+                        "the plain string {} inside [...] or {{...}} (a question mark or a leading \
+                         colon is an indicator there to Cluster API's reader; quote the string)",
+                        Excerpt(raw)
+                    )));
+                }
+                if is_key && raw.contains(['\n', '\r']) && !explicit_key(text, range.as_ref()) {
+                    return Err(syntax(format!(
+                        "the mapping key {} spans several lines (could not find expected ':')",
+                        Excerpt(raw)
+                    )));
+                }
                 let mut value = value.into_owned();
                 if matches!(style, ScalarStyle::Literal | ScalarStyle::Folded)
                     && range.as_ref().is_some_and(|r| r.end >= text.len())
@@ -284,7 +332,9 @@ fn decode(text: &str) -> Result<Option<Node>, RenderedError> {
                     Scalar::Str(value)
                 })
             }
-            Event::SequenceStart(_, anchor, ref tag) | Event::MappingStart(_, anchor, ref tag) => {
+            Event::SequenceStart(style, anchor, ref tag)
+            | Event::MappingStart(style, anchor, ref tag) => {
+                flows.push(style == granit_parser::StructureStyle::Flow);
                 if anchor != 0 {
                     return Err(not_evaluated("an anchor (&name)"));
                 }
@@ -308,7 +358,7 @@ fn decode(text: &str) -> Result<Option<Node>, RenderedError> {
                 });
                 continue;
             }
-            Event::SequenceEnd | Event::MappingEnd => match stack.pop() {
+            Event::SequenceEnd | Event::MappingEnd => match (stack.pop(), flows.pop()).0 {
                 Some(Frame::Seq(items)) => Node::Seq(items),
                 Some(Frame::Map { map, .. }) => Node::Map(map),
                 None => return Err(syntax("a collection ends that never started".into())),
@@ -325,15 +375,15 @@ fn decode(text: &str) -> Result<Option<Node>, RenderedError> {
             },
         }
     }
-    if !started {
-        return Ok(None);
-    }
     check_tabs(text, end_of_document, &quoted, &other).map_err(|_| {
         not_evaluated(
             "a tab character outside a quoted string (Cluster API's YAML reader refuses a tab \
-             as indentation or after -, ? or :, so indent with spaces",
+             as indentation or after -, ? or :, so indent with spaces)",
         )
     })?;
+    if !started {
+        return Ok(None);
+    }
     Ok(Some(root.unwrap_or(Node::Scalar(Scalar::Null))))
 }
 
@@ -414,13 +464,39 @@ fn check_tabs(
     Ok(())
 }
 
-/// A block scalar that runs to the end of a text without a final line break: libyaml keeps
-/// no line break after its last line (granit-parser, reading YAML 1.2, gives one).
-fn end_of_text_block(text: &str, value: String) -> String {
-    if text.ends_with(['\n', '\r']) {
-        return value;
+/// A block scalar that runs to the end of a text whose last line holds content and no line
+/// break: libyaml reads no line break after that line, with clip and keep chomping alike
+/// (granit-parser, reading YAML 1.2, gives one).
+fn end_of_text_block(text: &str, mut value: String) -> String {
+    let last_line = &text[text.rfind(['\n', '\r']).map_or(0, |i| i + 1)..];
+    if !last_line.trim_matches([' ', '\t']).is_empty() && value.ends_with('\n') {
+        value.pop();
     }
     value
+}
+
+/// Whether the first line that is neither blank nor a comment is the document end marker.
+fn starts_with_document_end(text: &str) -> bool {
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+    for line in text.lines() {
+        let t = line.trim_start_matches([' ']);
+        if t.is_empty() || t.starts_with('#') {
+            continue;
+        }
+        return line
+            .strip_prefix("...")
+            .is_some_and(|rest| rest.is_empty() || rest.starts_with([' ', '\t']));
+    }
+    false
+}
+
+/// Whether the key whose scalar starts at `range` follows a `?` (an explicit key, which may
+/// span lines).
+fn explicit_key(text: &str, range: Option<&std::ops::Range<usize>>) -> bool {
+    let Some(r) = range else { return false };
+    text.get(..r.start)
+        .map(|before| before.trim_end_matches([' ', '\t', '\n', '\r']))
+        .is_some_and(|before| before.ends_with('?'))
 }
 
 /// go-yaml v2's `resolve` of a plain scalar with no tag, as decoded into an `interface{}`
@@ -446,7 +522,13 @@ fn resolve(s: &str) -> Scalar {
     }
     let string = || Scalar::Str(s.to_string());
     match s.as_bytes()[0] {
-        b'.' => go_parse_float(s).map_or_else(string, Scalar::Float),
+        b'.' => {
+            if !underscore_ok(s) {
+                return string();
+            }
+            let plain: String = s.chars().filter(|&c| c != '_').collect();
+            go_parse_float(&plain).map_or_else(string, Scalar::Float)
+        }
         b'0'..=b'9' | b'+' | b'-' => {
             let plain: String = s.chars().filter(|&c| c != '_').collect();
             if let Some(i) = go_parse_int(&plain, 0) {
@@ -476,6 +558,29 @@ fn resolve(s: &str) -> Scalar {
         }
         _ => string(),
     }
+}
+
+/// Go's `strconv` `underscoreOK` for a decimal float: each `_` between two digits (`.5_0`).
+fn underscore_ok(s: &str) -> bool {
+    let b = s.as_bytes();
+    let mut saw = b'^';
+    let start = usize::from(matches!(b.first(), Some(b'+' | b'-')));
+    for &c in &b[start..] {
+        if c.is_ascii_digit() {
+            saw = b'0';
+        } else if c == b'_' {
+            if saw != b'0' {
+                return false;
+            }
+            saw = b'_';
+        } else {
+            if saw == b'_' {
+                return false;
+            }
+            saw = b'!';
+        }
+    }
+    saw != b'_'
 }
 
 /// Go's `strconv.ParseUint(s, base, 64)` for base 0 (prefixes `0b`, `0o`, `0x`, `0`) or a

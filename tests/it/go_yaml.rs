@@ -332,6 +332,11 @@ fn intentional(text: &str, error: &RenderedError) -> bool {
         || (what.contains("tag") && text.contains('!'))
         || (what.contains("directive") && text.contains('%'))
         || what.contains("of which Go keeps one at random")
+        || (what.contains("U+0085") && text.contains(['\u{85}', '\u{2028}', '\u{2029}']))
+        || (what.contains("byte order mark") && text.contains('\u{feff}'))
+        || (what.contains("escape \\'") && text.contains("\\'"))
+        || what.contains("text after the value")
+        || (what.contains("inside [...]") && text.contains(['?', ':']))
 }
 
 #[test]
