@@ -230,6 +230,20 @@ fn decode(text: &str) -> Result<Option<Node>, RenderedError> {
                         "the escape \\' in a double-quoted string (YAML 1.1 only: write ' alone)",
                     ));
                 }
+                if message.contains("comments must be separated") {
+                    return Err(not_evaluated(
+                        "a # right after a value or an indicator (Cluster API's reader starts a \
+                         comment there; put a space before the #)",
+                    ));
+                }
+                if message.contains("scanning a tag") {
+                    return Err(not_evaluated("a tag (!)"));
+                }
+                if message.contains("cannot start with '-'") {
+                    return Err(not_evaluated(
+                        "a - before , ] or } (a string to Cluster API's reader; quote it)",
+                    ));
+                }
                 if message.contains("trailing content") || (root.is_some() && stack.is_empty()) {
                     return Err(not_evaluated(&format!(
                         "text after the value ({message}), which Cluster API's reader ignores"
@@ -298,6 +312,20 @@ fn decode(text: &str) -> Result<Option<Node>, RenderedError> {
                     return Err(not_evaluated(&format!(
                         "the plain string {} inside [...] or {{...}} (a question mark or a leading \
                          colon is an indicator there to Cluster API's reader; quote the string)",
+                        Excerpt(raw)
+                    )));
+                }
+                if plain
+                    && flows.last() == Some(&true)
+                    && range.as_ref().and_then(|r| text.get(r.end..)).is_some_and(|after| {
+                        after.starts_with(':')
+                            && after[1..].starts_with([',', '[', ']', '{', '}'])
+                    })
+                {
+                    return Err(not_evaluated(&format!(
+                        "the plain string {} followed by a colon and , ] or }} inside [...] or \
+                         {{...}} (the colon is part of the string to Cluster API's reader; write \
+                         a space after it or quote the string)",
                         Excerpt(raw)
                     )));
                 }
