@@ -329,7 +329,33 @@ fn decode(text: &str) -> Result<Option<Node>, RenderedError> {
                         Excerpt(raw)
                     )));
                 }
-                if is_key && raw.contains(['\n', '\r']) && !explicit_key(text, range.as_ref()) {
+                if is_key
+                    && plain
+                    && flows.last() == Some(&true)
+                    && range.as_ref().is_none_or(|r| r.is_empty())
+                {
+                    return Err(syntax(
+                        "an entry of a {...} mapping has no key (did not find expected node \
+                         content)"
+                            .into(),
+                    ));
+                }
+                if matches!(style, ScalarStyle::Literal | ScalarStyle::Folded)
+                    && stack.is_empty()
+                    && range
+                        .as_ref()
+                        .is_some_and(|r| r.start == 0 || text[..r.start].ends_with(['\n', '\r']))
+                {
+                    return Err(not_evaluated(
+                        "a block scalar (| or >) at the top whose lines are not indented (Cluster \
+                         API's reader ends it before its first line; indent its lines)",
+                    ));
+                }
+                if is_key
+                    && raw.contains(['\n', '\r'])
+                    && !explicit_key(text, range.as_ref())
+                    && followed_by_colon(text, range.as_ref())
+                {
                     return Err(syntax(format!(
                         "the mapping key {} spans several lines (could not find expected ':')",
                         Excerpt(raw)
@@ -516,6 +542,13 @@ fn starts_with_document_end(text: &str) -> bool {
             .is_some_and(|rest| rest.is_empty() || rest.starts_with([' ', '\t']));
     }
     false
+}
+
+/// Whether a `:` follows the scalar at `range` on its line (it is an implicit key).
+fn followed_by_colon(text: &str, range: Option<&std::ops::Range<usize>>) -> bool {
+    range
+        .and_then(|r| text.get(r.end..))
+        .is_some_and(|after| after.trim_start_matches([' ', '\t']).starts_with(':'))
 }
 
 /// Whether the key whose scalar starts at `range` follows a `?` (an explicit key, which may
