@@ -126,7 +126,15 @@ impl GoMap {
 }
 
 /// What an open collection is waiting for.
-enum Frame {
+struct Frame {
+    kind: FrameKind,
+    /// The anchor defined on the collection (0: none).
+    anchor: usize,
+    /// The aliases expanded before the collection started.
+    aliases_at_start: usize,
+}
+
+enum FrameKind {
     Seq(Vec<Node>),
     Map {
         map: GoMap,
@@ -134,6 +142,14 @@ enum Frame {
         key: Option<PendingKey>,
     },
 }
+
+/// The aliases go-yaml v2 may expand (counting those inside an aliased node each time) before
+/// ipreuse stops: below go-yaml v2's own limit (`document contains excessive aliasing` needs
+/// more than 100), and bounding the copies.
+const MAX_ALIASES: usize = 100;
+
+/// The long form of the YAML tags go-yaml v2 resolves.
+const YAML_TAG: &str = "tag:yaml.org,2002:";
 
 enum PendingKey {
     Key(Scalar),
@@ -213,6 +229,7 @@ fn decode(text: &str) -> Result<Option<Node>, RenderedError> {
     }
     let mut options = Options::default();
     options.set_emit_comments(true);
+    options.emit_anchor_events = true;
     let mut stack: Vec<Frame> = Vec::new();
     // Whether each open collection is a flow one ([...], {...}).
     let mut flows: Vec<bool> = Vec::new();
@@ -226,6 +243,9 @@ fn decode(text: &str) -> Result<Option<Node>, RenderedError> {
     let mut other: Vec<std::ops::Range<usize>> = Vec::new();
     let mut end_of_document = text.len();
     let mut started = false;
+    // Each anchor's node and the aliases expanded inside it; the aliases expanded so far.
+    let mut anchors: HashMap<usize, (Node, usize)> = HashMap::new();
+    let mut aliases = 0usize;
     for event in Parser::new_from_str_with_options(text, options) {
         let (event, span) = match event {
             Ok(e) => e,
@@ -242,7 +262,7 @@ fn decode(text: &str) -> Result<Option<Node>, RenderedError> {
                          comment there; put a space before the #)",
                     ));
                 }
-                if message.contains("scanning a tag") {
+                if message.contains("scanning a tag") || message.contains("parsing a tag") {
                     return Err(not_evaluated("a tag (!)"));
                 }
                 if message.contains("cannot start with '-'") {
@@ -259,6 +279,17 @@ fn decode(text: &str) -> Result<Option<Node>, RenderedError> {
             }
         };
         let range = span.byte_range();
+        // libyaml wants a tag of URI characters, then a space, a tab or a line break.
+        if let Some(tag_range) = span.tag_span().and_then(|t| t.byte_range())
+            && let (Some(source), Some(after)) =
+                (text.get(tag_range.clone()), text.get(tag_range.end..))
+            && ((!after.is_empty() && !after.starts_with([' ', '\t', '\n', '\r']))
+                || !tag_characters(source))
+        {
+            return Err(not_evaluated(
+                "a tag (!) followed by something other than a space or a line break",
+            ));
+        }
         let node = match event {
             Event::StreamStart => continue,
             Event::StreamEnd => break,
@@ -278,17 +309,57 @@ fn decode(text: &str) -> Result<Option<Node>, RenderedError> {
                 }
                 continue;
             }
-            Event::Alias(_) | Event::UnresolvedAlias(_) => {
-                return Err(not_evaluated("an alias (*name)"));
+            Event::Anchor(_, ref name) => {
+                check_anchor_name(text, range.as_ref(), name)
+                    .map_err(|what| not_evaluated(&what))?;
+                continue;
             }
-            Event::Anchor(..) => return Err(not_evaluated("an anchor (&name)")),
+            Event::Alias(id) => {
+                let name = range
+                    .as_ref()
+                    .and_then(|r| text.get(r.clone()))
+                    .unwrap_or_default()
+                    .trim_start_matches('*');
+                check_anchor_name(text, range.as_ref(), name)
+                    .map_err(|what| not_evaluated(&what))?;
+                let Some((node, inside)) = anchors.get(&id) else {
+                    return Err(syntax(
+                        "an alias (*name) refers to a node that contains it (anchor value \
+                         contains itself)"
+                            .into(),
+                    ));
+                };
+                aliases += 1 + inside;
+                if aliases > MAX_ALIASES {
+                    return Err(not_evaluated(&format!(
+                        "more than {MAX_ALIASES} aliases (*name) expanded"
+                    )));
+                }
+                let node = node.clone();
+                if let Some(Frame {
+                    kind: FrameKind::Map { key: k @ None, .. },
+                    ..
+                }) = stack.last_mut()
+                {
+                    let Node::Scalar(s) = node else {
+                        return Err(syntax(
+                            "an alias (*name) of a list or a mapping is used as a mapping key \
+                             (Go cannot use it as one: invalid map key)"
+                                .into(),
+                        ));
+                    };
+                    *k = Some(PendingKey::Key(s));
+                    continue;
+                }
+                node
+            }
+            Event::UnresolvedAlias(name) => {
+                return Err(syntax(format!(
+                    "the alias *{name} names no anchor defined before it (unknown anchor)"
+                )));
+            }
             Event::Scalar(value, style, anchor, tag) => {
-                if anchor != 0 {
-                    return Err(not_evaluated("an anchor (&name)"));
-                }
-                if let Some(tag) = tag {
-                    return Err(not_evaluated(&format!("the tag {tag}")));
-                }
+                let tag = tag.map(|t| t.to_string());
                 let raw = range.clone().and_then(|r| text.get(r)).unwrap_or_default();
                 match style {
                     ScalarStyle::SingleQuoted | ScalarStyle::DoubleQuoted => {
@@ -309,9 +380,16 @@ fn decode(text: &str) -> Result<Option<Node>, RenderedError> {
                             .into(),
                     ));
                 }
-                let is_key = matches!(stack.last(), Some(Frame::Map { key: None, .. }));
-                let plain = style == ScalarStyle::Plain;
-                if plain
+                let is_key = matches!(
+                    stack.last(),
+                    Some(Frame {
+                        kind: FrameKind::Map { key: None, .. },
+                        ..
+                    })
+                );
+                let plain_style = style == ScalarStyle::Plain;
+                let plain = plain_style && tag.is_none();
+                if plain_style
                     && flows.last() == Some(&true)
                     && (raw.starts_with(':') || raw.contains('?'))
                 {
@@ -321,7 +399,7 @@ fn decode(text: &str) -> Result<Option<Node>, RenderedError> {
                         Excerpt(raw)
                     )));
                 }
-                if plain
+                if plain_style
                     && flows.last() == Some(&true)
                     && range
                         .as_ref()
@@ -339,7 +417,7 @@ fn decode(text: &str) -> Result<Option<Node>, RenderedError> {
                     )));
                 }
                 if is_key
-                    && plain
+                    && plain_style
                     && flows.last() == Some(&true)
                     && range.as_ref().is_none_or(|r| r.is_empty())
                 {
@@ -376,24 +454,44 @@ fn decode(text: &str) -> Result<Option<Node>, RenderedError> {
                 {
                     value = end_of_text_block(text, value);
                 }
+                // go-yaml v2's `isMerge`: a `<<` that is plain, or tagged `!` or `!!merge`.
+                let is_merge = value == "<<"
+                    && (plain
+                        || tag.as_deref() == Some("!")
+                        || tag.as_deref() == Some(&format!("{YAML_TAG}merge")));
+                let scalar = if is_key && is_merge {
+                    None
+                } else {
+                    Some(
+                        tagged_scalar(value, style == ScalarStyle::Plain, tag.as_deref()).map_err(
+                            |e| match e {
+                                Conv::NotJson(reason) => syntax(reason),
+                                Conv::NotEvaluated(what) => not_evaluated(&what),
+                            },
+                        )?,
+                    )
+                };
+                if anchor != 0 {
+                    let stored = scalar.clone().unwrap_or(Scalar::Str("<<".into()));
+                    anchors.insert(anchor, (Node::Scalar(stored), 0));
+                }
                 if is_key {
-                    let key = if plain && value == "<<" {
-                        PendingKey::Merge
-                    } else if plain {
-                        PendingKey::Key(resolve(&value))
-                    } else {
-                        PendingKey::Key(Scalar::Str(value))
-                    };
-                    if let Some(Frame::Map { key: k, .. }) = stack.last_mut() {
+                    let key = scalar.map_or(PendingKey::Merge, PendingKey::Key);
+                    if let Some(Frame {
+                        kind: FrameKind::Map { key: k, .. },
+                        ..
+                    }) = stack.last_mut()
+                    {
                         *k = Some(key);
                     }
                     continue;
                 }
-                Node::Scalar(if plain {
-                    resolve(&value)
-                } else {
-                    Scalar::Str(value)
-                })
+                match scalar {
+                    Some(s) => Node::Scalar(s),
+                    None => {
+                        return Err(syntax("a merge key << stands where a value belongs".into()));
+                    }
+                }
             }
             Event::SequenceStart(style, anchor, ref tag)
             | Event::MappingStart(style, anchor, ref tag) => {
@@ -401,26 +499,33 @@ fn decode(text: &str) -> Result<Option<Node>, RenderedError> {
                 if style == granit_parser::StructureStyle::Flow {
                     flow_starts.push(range.as_ref().map_or(0, |r| r.start));
                 }
-                if anchor != 0 {
-                    return Err(not_evaluated("an anchor (&name)"));
-                }
-                if let Some(tag) = tag {
-                    return Err(not_evaluated(&format!("the tag {tag}")));
-                }
-                if matches!(stack.last(), Some(Frame::Map { key: None, .. })) {
+                // go-yaml v2 decodes a tagged collection into an `interface{}` as an untagged
+                // one: the tag is not read.
+                let _ = tag;
+                if matches!(
+                    stack.last(),
+                    Some(Frame {
+                        kind: FrameKind::Map { key: None, .. },
+                        ..
+                    })
+                ) {
                     return Err(syntax(
                         "a list or a mapping is used as a mapping key (Go cannot use it as one: \
                          invalid map key)"
                             .into(),
                     ));
                 }
-                stack.push(if matches!(event, Event::SequenceStart(..)) {
-                    Frame::Seq(Vec::new())
-                } else {
-                    Frame::Map {
-                        map: GoMap::default(),
-                        key: None,
-                    }
+                stack.push(Frame {
+                    kind: if matches!(event, Event::SequenceStart(..)) {
+                        FrameKind::Seq(Vec::new())
+                    } else {
+                        FrameKind::Map {
+                            map: GoMap::default(),
+                            key: None,
+                        }
+                    },
+                    anchor,
+                    aliases_at_start: aliases,
                 });
                 continue;
             }
@@ -431,19 +536,24 @@ fn decode(text: &str) -> Result<Option<Node>, RenderedError> {
                         let end = range.as_ref().map_or(text.len(), |r| r.end);
                         quoted.push(start..end);
                     }
-                    match frame {
-                        Frame::Seq(items) => Node::Seq(items),
-                        Frame::Map { map, .. } => Node::Map(map),
+                    let node = match frame.kind {
+                        FrameKind::Seq(items) => Node::Seq(items),
+                        FrameKind::Map { map, .. } => Node::Map(map),
+                    };
+                    if frame.anchor != 0 {
+                        let inside = aliases - frame.aliases_at_start;
+                        anchors.insert(frame.anchor, (node.clone(), inside));
                     }
+                    node
                 }
                 None => return Err(syntax("a collection ends that never started".into())),
             },
             _ => return Err(not_evaluated("a YAML construct this reader does not know")),
         };
-        match stack.last_mut() {
+        match stack.last_mut().map(|f| &mut f.kind) {
             None => root = Some(node),
-            Some(Frame::Seq(items)) => items.push(node),
-            Some(Frame::Map { map, key }) => match key.take() {
+            Some(FrameKind::Seq(items)) => items.push(node),
+            Some(FrameKind::Map { map, key }) => match key.take() {
                 Some(PendingKey::Key(k)) => map.insert(k, node),
                 Some(PendingKey::Merge) => merge(map, node).map_err(syntax)?,
                 None => return Err(syntax("a mapping value without a key".into())),
@@ -461,6 +571,86 @@ fn decode(text: &str) -> Result<Option<Node>, RenderedError> {
         return Ok(None);
     }
     Ok(Some(root.unwrap_or(Node::Scalar(Scalar::Null))))
+}
+
+/// go-yaml v2's decoding of a scalar with its tag (as the parser resolved it, `!!int` being
+/// `tag:yaml.org,2002:int`) into an `interface{}`.
+fn tagged_scalar(value: String, plain_style: bool, tag: Option<&str>) -> Result<Scalar, Conv> {
+    let Some(tag) = tag else {
+        return Ok(if plain_style {
+            resolve(&value)
+        } else {
+            Scalar::Str(value)
+        });
+    };
+    let kind = match tag.strip_prefix(YAML_TAG) {
+        Some("str") => return Ok(Scalar::Str(value)),
+        Some(k @ ("bool" | "int" | "float" | "null")) => k,
+        Some(k @ ("binary" | "timestamp")) => {
+            return Err(Conv::NotEvaluated(format!("the tag !!{k}")));
+        }
+        // Any other tag (`!`, `!local`, `!!map` on a string...) leaves the text a string.
+        _ => return Ok(Scalar::Str(value)),
+    };
+    let resolved = resolve(&value);
+    let got = match &resolved {
+        Scalar::Null => "null",
+        Scalar::Bool(_) => "bool",
+        Scalar::Int(_) | Scalar::Uint(_) => "int",
+        Scalar::Float(_) => "float",
+        Scalar::Str(_) => "str",
+    };
+    match (kind, resolved) {
+        (k, r) if k == got => Ok(r),
+        ("float", Scalar::Int(i)) => Ok(Scalar::Float(i as f64)),
+        _ => Err(Conv::NotJson(format!(
+            "cannot decode !!{got} `{value}` as a !!{kind}: the tag asks for a {kind} and the \
+             text is none"
+        ))),
+    }
+}
+
+/// Whether a tag's source holds only the characters libyaml reads in one (letters, digits and
+/// `-_;/?:@&=+$,.!~*'()[]%`, inside `!<...>` for a verbatim tag).
+fn tag_characters(source: &str) -> bool {
+    let inner = source
+        .strip_prefix("!<")
+        .and_then(|s| s.strip_suffix('>'))
+        .unwrap_or(source);
+    inner
+        .chars()
+        .all(|c| c.is_ascii_alphanumeric() || "-_;/?:@&=+$,.!~*'()[]%".contains(c))
+}
+
+/// libyaml's anchor and alias names: letters, digits, `-` and `_`, followed by a space, a line
+/// break or one of `?:,]}%@` and the backquote.
+fn check_anchor_name(
+    text: &str,
+    range: Option<&std::ops::Range<usize>>,
+    name: &str,
+) -> Result<(), String> {
+    if name.is_empty()
+        || !name
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
+    {
+        return Err(format!(
+            "the anchor or alias name {} (Cluster API's reader allows only letters, digits, - and \
+             _ in it)",
+            Excerpt(name)
+        ));
+    }
+    let after = range.and_then(|r| text.get(r.end..)).unwrap_or_default();
+    match after.chars().next() {
+        None | Some(' ' | '\t' | '\n' | '\r' | '?' | ':' | ',' | ']' | '}' | '%' | '@' | '`') => {
+            Ok(())
+        }
+        Some(c) => Err(format!(
+            "the anchor or alias name {} followed by {c:?} (Cluster API's reader wants a space \
+             after it)",
+            Excerpt(name)
+        )),
+    }
 }
 
 /// go-yaml v2's `merge`: a mapping's entries, or each mapping of a list from the last to the
@@ -1029,11 +1219,7 @@ mod tests {
     fn first_document_only_and_refusals() {
         assert_eq!(read("a: 1\n---\nb: 2"), Ok(json!({"a": 1})));
         assert!(matches!(
-            read("a: &x 1\nb: *x"),
-            Err(RenderedError::NotEvaluated { .. })
-        ));
-        assert!(matches!(
-            read("!!str 1"),
+            read("!!binary aGk="),
             Err(RenderedError::NotEvaluated { .. })
         ));
         assert!(read("a:\n\t- 1").is_err());
@@ -1044,6 +1230,38 @@ mod tests {
             read("\n{\n\t\"a\": [\n\t\t1\n\t]\n}"),
             Ok(json!({"a": [1]}))
         );
+    }
+
+    #[test]
+    fn tags_as_go_yaml_v2_decodes_them() {
+        assert_eq!(read("!!str 1"), Ok(json!("1")));
+        assert_eq!(read("!!int \"0x1F\""), Ok(json!(31)));
+        assert_eq!(read("!!float 2"), Ok(json!(2)));
+        assert_eq!(read("!!float 2.5"), Ok(json!(2.5)));
+        assert_eq!(read("!foo 1"), Ok(json!("1")));
+        assert_eq!(read("! yes"), Ok(json!("yes")));
+        assert_eq!(read("!!map {a: 1}"), Ok(json!({"a": 1})));
+        assert!(matches!(read("!!int a"), Err(RenderedError::Syntax { .. })));
+    }
+
+    #[test]
+    fn anchors_and_aliases_as_go_yaml_v2_expands_them() {
+        assert_eq!(read("a: &x 1\nb: *x"), Ok(json!({"a": 1, "b": 1})));
+        assert_eq!(
+            read("base: &b {p: 1, q: 2}\nc:\n  <<: *b\n  q: 3"),
+            Ok(json!({"base": {"p": 1, "q": 2}, "c": {"p": 1, "q": 3}}))
+        );
+        assert_eq!(read("- &k a\n- {*k : 1}"), Ok(json!(["a", {"a": 1}])));
+        // Each alias counts with the aliases inside the node it copies, as go-yaml v2 counts.
+        let mut laughs = String::from("a: &a [x]\n");
+        for (i, prev) in ["a", "b", "c", "d", "e", "f", "g"].iter().enumerate() {
+            let name = ["b", "c", "d", "e", "f", "g", "h"][i];
+            laughs.push_str(&format!("{name}: &{name} [*{prev}, *{prev}, *{prev}]\n"));
+        }
+        assert!(matches!(
+            read(&laughs),
+            Err(RenderedError::NotEvaluated { .. })
+        ));
     }
 
     #[test]

@@ -690,8 +690,18 @@ fn gen_block(
         }
         match next(if depth < 3 { 6 } else { 4 }) {
             0 | 1 => {
+                // Now and then an anchor, an alias of it, or a tag.
+                let property = [
+                    "", "", "", "", "", "&a ", "&b ", "!!str ", "!!int ", "!!float ", "!!bool ",
+                    "!!null ", "! ", "!x ",
+                ][next(14)];
                 out.push(' ');
-                out.push_str(&scalars[next(scalars.len())]);
+                if next(12) == 0 {
+                    out.push_str(["*a", "*b"][next(2)]);
+                } else {
+                    out.push_str(property);
+                    out.push_str(&scalars[next(scalars.len())]);
+                }
                 out.push('\n');
             }
             2 => {
