@@ -27,11 +27,23 @@
 //! - a block scalar at the end of a text without a final line break keeps libyaml's line
 //!   breaks.
 //!
-//! What ipreuse cannot be sure to read as go-yaml v2 does is an error, never another value:
-//! tags, anchors and aliases, directives, a tab in block context outside a scalar or a comment
-//! or in a line's indentation (libyaml
-//! refuses tabs in indentation and after `-`, and YAML 1.2 reads them elsewhere differently),
-//! the escape `\/` (a YAML 1.2 addition libyaml refuses).
+//! - tags as go-yaml v2 decodes them into an `interface{}`: `!!str`, `!!int`, `!!float`, `!!bool`
+//!   and `!!null` resolve the text and must match it (`!!float 1` is 1.0, `!!int a` an error),
+//!   any other tag on a scalar leaves it a string, a tag on a collection is not read;
+//! - anchors and aliases: an alias copies its node (as a key too, when a scalar), and `<<: *a`
+//!   merges; aliases are counted as go-yaml v2 counts them (each with those inside the node
+//!   it copies) and more than 100 are refused, below go-yaml's own limit.
+//!
+//! What ipreuse cannot be sure to read as go-yaml v2 does is an error, never another value
+//! ([`RenderedError::NotEvaluated`] says what): directives, `!!binary` and `!!timestamp`, a
+//! tab in block context outside a scalar or a comment or in a line's indentation (libyaml
+//! refuses tabs in indentation and after `-`; inside `[...]` and `{...}` they are blanks),
+//! the characters U+0085, U+2028 and U+2029 (line breaks to YAML 1.1), the YAML 1.1-only
+//! escape `\'`, a `#` glued to a value, `?` or a leading `:` in a plain string inside
+//! `[...]`/`{...}`, a colon glued to `,` `]` `}` there, anchor names and tags with characters
+//! libyaml does not read, text after the document's value (which go-yaml v2 ignores), and a
+//! top-level block scalar with unindented lines. The escape `\/` (YAML 1.2 only), an empty key
+//! in `{...}` and a key written over several lines before its colon are errors, as in Go.
 
 use std::collections::{BTreeMap, HashMap};
 use std::fmt;
@@ -712,23 +724,46 @@ fn check_tabs(
     quoted: &[std::ops::Range<usize>],
     other: &[std::ops::Range<usize>],
 ) -> Result<(), ()> {
-    let inside =
-        |ranges: &[std::ops::Range<usize>], at: usize| ranges.iter().any(|r| r.contains(&at));
-    for (at, _) in text.match_indices('\t') {
-        if at >= end {
-            break;
+    let quoted = Intervals::new(quoted);
+    let other = Intervals::new(other);
+    // One pass: the tabs come in order, and so does the question of each one's line.
+    let mut indentation = true;
+    for (at, c) in text[..end.min(text.len())].char_indices() {
+        match c {
+            '\n' | '\r' => indentation = true,
+            ' ' => {}
+            '\t' => {
+                if !quoted.contains(at) && (indentation || !other.contains(at)) {
+                    return Err(());
+                }
+            }
+            _ => indentation = false,
         }
-        if inside(quoted, at) {
-            continue;
-        }
-        let line_start = text[..at].rfind(['\n', '\r']).map_or(0, |i| i + 1);
-        let indentation = text[line_start..at].chars().all(|c| c == ' ' || c == '\t');
-        if !indentation && inside(other, at) {
-            continue;
-        }
-        return Err(());
     }
     Ok(())
+}
+
+/// Byte ranges, sorted and merged, to ask whether one holds a position in O(log n).
+struct Intervals(Vec<std::ops::Range<usize>>);
+
+impl Intervals {
+    fn new(ranges: &[std::ops::Range<usize>]) -> Intervals {
+        let mut sorted: Vec<std::ops::Range<usize>> = ranges.to_vec();
+        sorted.sort_by_key(|r| r.start);
+        let mut merged: Vec<std::ops::Range<usize>> = Vec::with_capacity(sorted.len());
+        for r in sorted {
+            match merged.last_mut() {
+                Some(last) if r.start <= last.end => last.end = last.end.max(r.end),
+                _ => merged.push(r),
+            }
+        }
+        Intervals(merged)
+    }
+
+    fn contains(&self, at: usize) -> bool {
+        let i = self.0.partition_point(|r| r.start <= at);
+        i > 0 && self.0[i - 1].contains(&at)
+    }
 }
 
 /// A block scalar that runs to the end of a text whose last line holds content and no line
@@ -1262,6 +1297,27 @@ mod tests {
             read(&laughs),
             Err(RenderedError::NotEvaluated { .. })
         ));
+    }
+
+    #[test]
+    fn deep_or_large_texts_end_without_a_crash() {
+        for depth in [100, 1000, 100_000] {
+            let text = format!("{}{}", "[".repeat(depth), "]".repeat(depth));
+            let _ = read(&text);
+            let text = format!("{}1{}", "{a: ".repeat(depth), "}".repeat(depth));
+            let _ = read(&text);
+        }
+        // Tab-indented JSON of many lines reads in one pass over its tabs.
+        let mut json = String::from("[\n");
+        for i in 0..20_000 {
+            json.push_str(&format!("\t{{\"k\": \"v{i}\"}},\n"));
+        }
+        json.push_str("\t0\n]");
+        let value = read(&json);
+        assert!(
+            matches!(value, Ok(Value::Array(ref a)) if a.len() == 20_001),
+            "{value:?}"
+        );
     }
 
     #[test]
