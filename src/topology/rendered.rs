@@ -268,6 +268,12 @@ fn decode(text: &str) -> Result<Option<Node>, RenderedError> {
                         "the escape \\' in a double-quoted string (YAML 1.1 only: write ' alone)",
                     ));
                 }
+                if message.contains("unknown anchor") && alias_glued_to_colon(text) {
+                    return Err(not_evaluated(
+                        "an alias (*name) glued to a colon (Cluster API's reader ends the name \
+                         there; write a space before the colon)",
+                    ));
+                }
                 if message.contains("comments must be separated") {
                     return Err(not_evaluated(
                         "a # right after a value or an indicator (Cluster API's reader starts a \
@@ -620,6 +626,18 @@ fn tagged_scalar(value: String, plain_style: bool, tag: Option<&str>) -> Result<
              text is none"
         ))),
     }
+}
+
+/// Whether the text holds `*name:`, an alias whose name libyaml ends at the colon (YAML 1.2
+/// reads the colon as part of the name).
+fn alias_glued_to_colon(text: &str) -> bool {
+    text.match_indices('*').any(|(i, _)| {
+        let rest = &text[i + 1..];
+        let name_len = rest
+            .find(|c: char| !(c.is_ascii_alphanumeric() || c == '-' || c == '_'))
+            .unwrap_or(rest.len());
+        name_len > 0 && rest[name_len..].starts_with(':')
+    })
 }
 
 /// Whether a tag's source holds only the characters libyaml reads in one (letters, digits and
