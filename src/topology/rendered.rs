@@ -622,8 +622,8 @@ fn tagged_scalar(value: String, plain_style: bool, tag: Option<&str>) -> Result<
         (k, r) if k == got => Ok(r),
         ("float", Scalar::Int(i)) => Ok(Scalar::Float(i as f64)),
         _ => Err(Conv::NotJson(format!(
-            "cannot decode !!{got} `{value}` as a !!{kind}: the tag asks for a {kind} and the \
-             text is none"
+            "cannot decode !!{got} `{value}` as a !!{kind}: the tag !!{kind} asks for what the text \
+             is not"
         ))),
     }
 }
@@ -1187,8 +1187,8 @@ fn scalar_json(s: &Scalar) -> Result<Value, Conv> {
                     "-Inf"
                 };
                 return Err(Conv::NotJson(format!(
-                    "the value {go} (written .nan or .inf) is no JSON number (json: unsupported \
-                     value: {go}); quote it to make it a string"
+                    "infinity and not-a-number (.inf, .nan) are no JSON numbers (json: \
+                     unsupported value: {go}); quote the value to make it a string"
                 )));
             }
             let text = go_json_float(*f);
