@@ -55,17 +55,19 @@ use serde_json::{Map, Value};
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum RenderedError {
     /// Not YAML that Cluster API's reader accepts.
-    #[error("the rendered text {text:?} is not YAML that Cluster API can read: {reason}")]
+    #[error("the rendered text {} is not YAML that Cluster API can read: {reason}", shown(.text))]
     Syntax { text: String, reason: String },
     /// YAML that Cluster API reads but cannot write as JSON (it fails the same way).
     #[error(
-        "the rendered text {text:?} has no JSON value, so Cluster API refuses it too: {reason}"
+        "the rendered text {} has no JSON value, so Cluster API refuses it too: {reason}",
+        shown(.text)
     )]
     NotJson { text: String, reason: String },
     /// YAML that ipreuse does not evaluate, because it cannot be sure to read it as Cluster API.
     #[error(
-        "the rendered text {text:?} uses {what}, which ipreuse does not evaluate as Cluster API \
-         would; make the template render YAML without it"
+        "the rendered text {} uses {what}, which ipreuse does not evaluate as Cluster API \
+         would; make the template render YAML without it",
+        shown(.text)
     )]
     NotEvaluated { text: String, what: String },
 }
@@ -195,7 +197,17 @@ pub fn is_true(text: &str) -> Result<bool, RenderedError> {
     Ok(read(text)? == Value::Bool(true))
 }
 
-/// Go's `%q`-like quoting is not needed in messages: a short excerpt of the text says where.
+/// A rendered text in a message: quoted, and cut after 300 characters.
+fn shown(text: &str) -> String {
+    let cut: String = text.chars().take(300).collect();
+    if cut.len() < text.len() {
+        format!("{cut:?} (cut, {} bytes in all)", text.len())
+    } else {
+        format!("{cut:?}")
+    }
+}
+
+/// The first 40 characters of a piece of the text, quoted, for messages.
 struct Excerpt<'a>(&'a str);
 
 impl fmt::Display for Excerpt<'_> {
@@ -1335,6 +1347,16 @@ mod tests {
         assert!(
             matches!(value, Ok(Value::Array(ref a)) if a.len() == 20_001),
             "{value:?}"
+        );
+    }
+
+    #[test]
+    fn messages_cut_a_long_text() {
+        let text = format!("a: [{}", "x, ".repeat(10_000));
+        let message = read(&text).map_err(|e| e.to_string());
+        assert!(
+            matches!(&message, Err(m) if m.len() < 1000 && m.contains("bytes in all")),
+            "{message:?}"
         );
     }
 
