@@ -18,5 +18,6 @@
 //! - [`patch`]: the inline patches applied to one template (selectors, `enabledIf`, values,
 //!   RFC 6902 operations), and the variables object CAPI gives them ([`patch::variables`]).
 pub mod patch;
+pub mod rendered;
 pub mod semver;
 pub mod template;

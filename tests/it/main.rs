@@ -27,6 +27,7 @@ mod doc_links;
 mod examples;
 mod framing;
 mod go_fmt_sprig;
+mod go_yaml;
 mod gotemplate;
 mod guarantees;
 mod hardening;

@@ -130,23 +130,15 @@ pub fn matches(selector: &Selector, target: &Target) -> bool {
 }
 
 /// CAPI reads a rendered `valueFrom.template` with `sigs.k8s.io/yaml` (go-yaml v2, YAML 1.1)
-/// into JSON. The YAML 1.1 booleans YAML 1.2 reads as strings are read here as go-yaml v2
-/// reads them; empty output (no value at all) is refused rather than guessed.
+/// into JSON: [`crate::topology::rendered::read`] reads it the same way.
+///
+/// A text that renders nothing (or only blanks and comments) is the JSON `null`, as in CAPI:
+/// `yaml.Unmarshal` gives `null`, which `apiextensionsv1.JSON` keeps as no bytes and writes back
+/// as `null` in the generated patch (`"value": null`). The operation then sets the field to
+/// `null` (`add` and `replace` of evanphx json-patch v5, which CAPI applies, store the null), as
+/// [`pointer::apply`] does with [`Value::Null`].
 fn read_rendered(text: &str) -> Result<Value, String> {
-    let word = text.trim_matches(|c| matches!(c, ' ' | '\t' | '\n' | '\r'));
-    if word.is_empty() {
-        return Err("the template renders nothing, so the operation has no value".into());
-    }
-    const TRUE: &[&str] = &["y", "Y", "yes", "Yes", "YES", "on", "On", "ON"];
-    const FALSE: &[&str] = &["n", "N", "no", "No", "NO", "off", "Off", "OFF"];
-    if TRUE.contains(&word) {
-        return Ok(Value::Bool(true));
-    }
-    if FALSE.contains(&word) {
-        return Ok(Value::Bool(false));
-    }
-    serde_saphyr::from_str::<Value>(text)
-        .map_err(|e| format!("the rendered text {text:?} is not YAML: {e}"))
+    crate::topology::rendered::read(text).map_err(|e| e.to_string())
 }
 
 /// The builtin variables CAPI fills only when it creates the objects (a generated name, a
@@ -397,6 +389,15 @@ mod tests {
         assert_eq!(read_rendered("Off\n"), Ok(Value::Bool(false)));
         assert_eq!(read_rendered("true"), Ok(Value::Bool(true)));
         assert_eq!(read_rendered("\"yes\""), Ok(Value::String("yes".into())));
-        assert!(read_rendered(" \n").is_err());
+        assert_eq!(read_rendered(" \n"), Ok(Value::Null));
+        assert_eq!(read_rendered("# nothing\n"), Ok(Value::Null));
+        // YAML 1.1 as go-yaml v2 reads it: octal, case mixes that are strings.
+        assert_eq!(read_rendered("0644"), Ok(Value::from(420)));
+        assert_eq!(read_rendered("tRUE"), Ok(Value::String("tRUE".into())));
+        assert_eq!(
+            read_rendered("key: |\n  a"),
+            Ok(serde_json::json!({"key": "a"}))
+        );
+        assert!(read_rendered("a:\n\t- 1").is_err());
     }
 }
