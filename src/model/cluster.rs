@@ -11,11 +11,14 @@
 
 use std::net::IpAddr;
 
+use std::collections::BTreeMap;
+
 use serde_json::Value;
 
 use super::Object;
 use super::value::is_template;
 use super::view::View;
+use crate::topology::patch::variables::{Network, ObjectMeta};
 
 /// The group of Cluster API's `Cluster`.
 pub const CLUSTER_GROUP: &str = "cluster.x-k8s.io";
@@ -39,6 +42,10 @@ pub fn endpoint(value: View<'_>) -> Option<&str> {
 #[derive(Debug, Clone)]
 pub struct Cluster {
     pub object: Object,
+    /// `metadata.labels` and `annotations`.
+    pub metadata: ObjectMeta,
+    /// `spec.clusterNetwork` (`serviceDomain`, `services.cidrBlocks`, `pods.cidrBlocks`).
+    pub network: Network,
     /// `spec.topology`, when it names a class.
     pub topology: Option<Topology>,
 }
@@ -57,6 +64,8 @@ pub struct Topology {
     pub variables: Vec<(String, Value)>,
     /// `controlPlane.replicas`.
     pub control_plane_replicas: Option<i64>,
+    /// `controlPlane.metadata`.
+    pub control_plane_metadata: ObjectMeta,
     /// `controlPlane.variables.overrides` (v1beta2): the control plane's values replacing the
     /// Cluster's, as a MachineDeployment's overrides do for it.
     pub control_plane_overrides: Vec<(String, Value)>,
@@ -72,6 +81,8 @@ pub struct MachineDeploymentTopology {
     /// Its `name` (CAPI's `topologyName`).
     pub name: String,
     pub replicas: Option<i64>,
+    /// `metadata`.
+    pub metadata: ObjectMeta,
     /// `variables.overrides`.
     pub overrides: Vec<(String, Value)>,
 }
@@ -81,6 +92,8 @@ impl Cluster {
     pub(super) fn read(object: &Object, value: View<'_>) -> Cluster {
         Cluster {
             object: object.clone(),
+            metadata: object_meta(value.get("metadata")),
+            network: network(value.at(&["spec", "clusterNetwork"])),
             topology: value
                 .at(&["spec", "topology"])
                 .and_then(|t| topology(object, t)),
@@ -92,6 +105,46 @@ fn text(v: Option<View<'_>>) -> Option<String> {
     v.and_then(View::as_str)
         .filter(|s| !s.is_empty())
         .map(str::to_string)
+}
+
+/// A string map (labels, annotations) as Go reads it: `None` when absent or null.
+fn string_map(v: Option<View<'_>>) -> Option<BTreeMap<String, String>> {
+    let v = v.filter(|v| !v.is_null())?;
+    Some(
+        v.entries()?
+            .filter_map(|(k, v)| Some((k.into_owned(), v.as_str()?.to_string())))
+            .collect(),
+    )
+}
+
+/// `labels` and `annotations` of an object's (or a topology part's) `metadata`.
+pub(crate) fn object_meta(meta: Option<View<'_>>) -> ObjectMeta {
+    ObjectMeta {
+        labels: string_map(meta.and_then(|m| m.get("labels"))),
+        annotations: string_map(meta.and_then(|m| m.get("annotations"))),
+    }
+}
+
+/// A list of strings, `None` when absent or null.
+fn strings(v: Option<View<'_>>) -> Option<Vec<String>> {
+    let v = v.filter(|v| !v.is_null())?;
+    Some(
+        v.as_seq()?
+            .filter_map(|s| s.as_str().map(str::to_string))
+            .collect(),
+    )
+}
+
+fn network(n: Option<View<'_>>) -> Network {
+    let at = |path: &[&str]| n.and_then(|n| n.at(path));
+    Network {
+        service_domain: at(&["serviceDomain"])
+            .and_then(View::as_str)
+            .unwrap_or_default()
+            .to_string(),
+        services: strings(at(&["services", "cidrBlocks"])),
+        pods: strings(at(&["pods", "cidrBlocks"])),
+    }
 }
 
 /// `[{name, value}]` as (name, value) pairs.
@@ -133,6 +186,7 @@ fn topology(object: &Object, t: View<'_>) -> Option<Topology> {
                         class: text(md.get("class"))?,
                         name: text(md.get("name"))?,
                         replicas: md.get("replicas").and_then(View::as_i64),
+                        metadata: object_meta(md.get("metadata")),
                         overrides: named_values(md.at(&["variables", "overrides"])),
                     })
                 })
@@ -146,6 +200,7 @@ fn topology(object: &Object, t: View<'_>) -> Option<Topology> {
         version: text(t.get("version")).unwrap_or_default(),
         variables: named_values(t.get("variables")),
         control_plane_replicas: t.at(&["controlPlane", "replicas"]).and_then(View::as_i64),
+        control_plane_metadata: object_meta(t.at(&["controlPlane", "metadata"])),
         control_plane_overrides: named_values(t.at(&["controlPlane", "variables", "overrides"])),
         machine_deployments,
     })

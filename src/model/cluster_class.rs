@@ -16,7 +16,9 @@
 //! what it does is only known at run time, so a Cluster of the class cannot be evaluated.
 
 use super::Object;
+use super::cluster::object_meta;
 use super::view::View;
+use crate::topology::patch::variables::ObjectMeta;
 use crate::topology::patch::{
     Definition, JsonPatch, MatchResources, Patch, Selector, ValueFrom, variables,
 };
@@ -51,6 +53,9 @@ pub struct MachineDeploymentClass {
     pub class: String,
     /// Its infrastructure template.
     pub template: Option<TemplateRef>,
+    /// The metadata of its MachineDeployments (v1beta1 `template.metadata`, v1beta2
+    /// `metadata`).
+    pub metadata: ObjectMeta,
 }
 
 /// A patch the function cannot evaluate offline.
@@ -68,6 +73,10 @@ pub struct ClusterClass {
     pub object: Object,
     /// `spec.controlPlane.machineInfrastructure`'s template.
     pub control_plane: Option<TemplateRef>,
+    /// The control plane's own template (`spec.controlPlane.ref`, v1beta2 `templateRef`).
+    pub control_plane_template: Option<TemplateRef>,
+    /// `spec.controlPlane.metadata`.
+    pub control_plane_metadata: ObjectMeta,
     pub machine_deployments: Vec<MachineDeploymentClass>,
     /// `spec.variables`: each name with its `schema.openAPIV3Schema`.
     pub variables: Vec<variables::Definition>,
@@ -85,7 +94,11 @@ impl ClusterClass {
         ClusterClass {
             object: object.clone(),
             control_plane: control_plane(value),
-            machine_deployments: machine_deployments(value),
+            control_plane_template: value
+                .at(&["spec", "controlPlane"])
+                .and_then(|cp| either(cp, "spec.controlPlane", &["ref"], &["templateRef"])),
+            control_plane_metadata: object_meta(value.at(&["spec", "controlPlane", "metadata"])),
+            machine_deployments: machine_deployments(object, value),
             variables: variable_definitions(value),
             patches,
             external,
@@ -144,7 +157,8 @@ fn control_plane(value: View<'_>) -> Option<TemplateRef> {
     )
 }
 
-fn machine_deployments(value: View<'_>) -> Vec<MachineDeploymentClass> {
+fn machine_deployments(object: &Object, value: View<'_>) -> Vec<MachineDeploymentClass> {
+    let v1beta1 = object.api_version.ends_with("/v1beta1");
     let Some(items) = value
         .at(&["spec", "workers", "machineDeployments"])
         .and_then(View::as_seq)
@@ -163,6 +177,11 @@ fn machine_deployments(value: View<'_>) -> Vec<MachineDeploymentClass> {
                     &["template", "infrastructure", "ref"],
                     &["infrastructure", "templateRef"],
                 ),
+                metadata: object_meta(if v1beta1 {
+                    item.at(&["template", "metadata"])
+                } else {
+                    item.get("metadata")
+                }),
             })
         })
         .collect()

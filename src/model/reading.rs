@@ -4,6 +4,7 @@
 
 use std::sync::Arc;
 
+use super::capi::ControlPlaneTemplate;
 use super::cluster::Cluster;
 use super::cluster_class::ClusterClass;
 use super::config_data::ConfigData;
@@ -66,6 +67,7 @@ pub enum Reading {
     MachineTemplate(Box<Read<MachineTemplate>>, Vec<Finding>),
     Cluster(Box<Read<Cluster>>),
     ClusterClass(Box<Read<ClusterClass>>),
+    ControlPlaneTemplate(Box<Read<ControlPlaneTemplate>>),
     Provider(Box<Read<Provider>>),
     Deployment(Box<Read<Deployment>>),
     ConfigData(Box<Read<ConfigData>>),
@@ -89,6 +91,7 @@ impl Reading {
             Reading::MachineTemplate(r, _) => r.place(item, ns, |t| &mut t.object),
             Reading::Cluster(r) => r.place(item, ns, |t| &mut t.object),
             Reading::ClusterClass(r) => r.place(item, ns, |t| &mut t.object),
+            Reading::ControlPlaneTemplate(r) => r.place(item, ns, |t| &mut t.object),
             Reading::Provider(r) => r.place(item, ns, |t| &mut t.object),
             Reading::Deployment(r) => r.place(item, ns, |t| &mut t.object),
             Reading::ConfigData(r) => r.place(item, ns, |t| &mut t.object),
@@ -123,6 +126,7 @@ impl Reading {
             Reading::Metal3Machine(r) => r.reports_nothing(),
             Reading::Cluster(r) => r.reports_nothing(),
             Reading::ClusterClass(r) => r.reports_nothing(),
+            Reading::ControlPlaneTemplate(r) => r.reports_nothing(),
             Reading::Provider(r) => r.reports_nothing(),
             Reading::Deployment(r) => r.reports_nothing(),
             Reading::ConfigData(r) => r.reports_nothing(),
@@ -142,6 +146,7 @@ impl Reading {
             Reading::MachineTemplate(r, _) => r.value.as_ref().map(|t| &t.object),
             Reading::Cluster(r) => r.value.as_ref().map(|t| &t.object),
             Reading::ClusterClass(r) => r.value.as_ref().map(|t| &t.object),
+            Reading::ControlPlaneTemplate(r) => r.value.as_ref().map(|t| &t.object),
             Reading::Provider(r) => r.value.as_ref().map(|t| &t.object),
             Reading::Deployment(r) => r.value.as_ref().map(|t| &t.object),
             Reading::ConfigData(r) => r.value.as_ref().map(|t| &t.object),

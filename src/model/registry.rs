@@ -13,6 +13,7 @@
 //! but kept only as its place in the text. Its text is untouched either way (edits are spliced
 //! into the source text).
 
+use super::capi::{CONTROL_PLANE_GROUP, ControlPlaneTemplate};
 use super::cluster::{CLUSTER_GROUP, Cluster};
 use super::cluster_class::ClusterClass;
 use super::config_data::ConfigData;
@@ -63,6 +64,8 @@ pub struct Model {
     /// Cluster API Clusters (their topologies; the index reads their endpoints).
     pub clusters: Objects<Cluster>,
     pub cluster_classes: Objects<ClusterClass>,
+    /// The control plane templates ClusterClasses name (their metadata is the control plane's).
+    pub control_plane_templates: Objects<ControlPlaneTemplate>,
     pub machine_templates: Objects<MachineTemplate>,
     /// Read by the mapping (the pools of each machine template's hosts) and by the labels (a
     /// Metal3Data's `pool-name`), each reporting the problems of a template it uses.
@@ -119,6 +122,7 @@ impl Model {
             }
             Reading::Cluster(r) => self.clusters.push(*r),
             Reading::ClusterClass(r) => self.cluster_classes.push(*r),
+            Reading::ControlPlaneTemplate(r) => self.control_plane_templates.push(*r),
             Reading::Provider(r) => self.providers.push(*r),
             Reading::Deployment(r) => self.deployments.push(*r),
             Reading::ConfigData(r) => self.config_data.push(*r),
@@ -322,6 +326,11 @@ pub const KINDS: &[Kind] = &[
         .reading_its_namespace(),
     Kind::all(CLUSTER_GROUP, "ClusterClass").read_by(|o, v| {
         Reading::ClusterClass(Box::new(Read::of(o, |_| Some(ClusterClass::read(o, v)))))
+    }),
+    Kind::all(CONTROL_PLANE_GROUP, "KubeadmControlPlaneTemplate").read_by(|o, v| {
+        Reading::ControlPlaneTemplate(Box::new(Read::of(o, |_| {
+            Some(ControlPlaneTemplate::read(o, v))
+        })))
     }),
     // the controller flag writes these four kinds (SPEC §8); `spec.configSecret.namespace`
     // defaults to the provider's

@@ -1235,6 +1235,225 @@ fn what_cannot_be_evaluated_is_an_error_naming_class_patch_and_field() {
     }
 }
 
+/// `topology_cluster` with `labels` (flow YAML) on the Cluster.
+fn labelled_cluster(version: &str, name: &str, labels: &str) -> String {
+    topology_cluster(version, name, "metal3", "", "").replace(
+        &format!("  name: {name}\n  namespace: metal3\n"),
+        &format!("  name: {name}\n  namespace: metal3\n  labels: {labels}\n"),
+    )
+}
+
+/// A patch replacing the control plane's data template name with `template`.
+fn cp_data_template_from(template: &str, enabled_if: &str) -> String {
+    patch(
+        "dataTemplateFromBuiltins",
+        enabled_if,
+        "controlPlane",
+        "replace",
+        "/spec/template/spec/dataTemplate/name",
+        &format!("template: '{template}'"),
+    )
+}
+
+/// Which control plane pool the Cluster's hosts get: `cp-alt-pool` (data template
+/// `test1-cp-alt`) or `cp-pool` (`test1-controlplane-template`).
+fn control_plane_pool(o: &ipreuse::run::Outcome) -> &'static str {
+    match (keys(o, "cp-alt-pool").len(), keys(o, "cp-pool").len()) {
+        (3, 0) => "cp-alt-pool",
+        (0, 3) => "cp-pool",
+        other => panic!("{other:?}:\n{}", dump(o)),
+    }
+}
+
+#[test]
+fn the_clusters_labels_and_class_reference_decide_the_data_template_as_in_capi() {
+    let alt_if_prod = r#"{{ if eq .builtin.cluster.metadata.labels.env "prod" }}test1-cp-alt{{ else }}test1-controlplane-template{{ end }}"#;
+    let by_default = r#"{{ default "test1-cp-alt" .builtin.cluster.metadata.labels.dt }}"#;
+    let by_namespace =
+        r#"{{ if eq .builtin.cluster.topology.classNamespace "metal3" }}test1-cp-alt{{ end }}"#;
+    let by_class = r#"{{ if eq .builtin.cluster.topology.classRef.name "metal3-class" }}test1-cp-alt{{ end }}"#;
+    // CAPI adds these labels to the desired Cluster before it computes the builtins
+    let by_capi_label =
+        r#"{{ index .builtin.cluster.metadata.labels "cluster.x-k8s.io/cluster-name" }}"#;
+    for version in ["v1beta1", "v1beta2"] {
+        for (template, enabled_if, labels, want) in [
+            (alt_if_prod, "", "{env: prod}", "cp-alt-pool"),
+            (alt_if_prod, "", "{env: dev}", "cp-pool"),
+            (by_default, "", "{}", "cp-alt-pool"),
+            (
+                by_default,
+                "",
+                "{dt: test1-controlplane-template}",
+                "cp-pool",
+            ),
+            // the patch names the alternative, but only prod Clusters get it
+            (
+                "test1-cp-alt",
+                r#"{{ eq .builtin.cluster.metadata.labels.env "prod" }}"#,
+                "{env: prod}",
+                "cp-alt-pool",
+            ),
+            (
+                "test1-cp-alt",
+                r#"{{ eq .builtin.cluster.metadata.labels.env "prod" }}"#,
+                "{env: dev}",
+                "cp-pool",
+            ),
+            (by_namespace, "", "{}", "cp-alt-pool"),
+            (by_class, "", "{}", "cp-alt-pool"),
+            (by_capi_label, "", "{}", "cp-alt-pool"),
+        ] {
+            // Cluster test1-cp-alt: its name is the data template's
+            let name = if template == by_capi_label {
+                "test1-cp-alt"
+            } else {
+                "test1"
+            };
+            let cluster = labelled_cluster(version, name, labels);
+            let o = run_docs(
+                &stamped(
+                    version,
+                    &cp_data_template_from(template, enabled_if),
+                    &[cluster],
+                ),
+                None,
+            );
+            assert_no_errors(&o);
+            assert_eq!(
+                control_plane_pool(&o),
+                want,
+                "{version} {template} if {enabled_if} with {labels}"
+            );
+        }
+    }
+}
+
+#[test]
+fn a_machine_deployments_metadata_is_the_topologys_over_the_classs() {
+    // md-0's topology labels it rack r1 (the class says r2): only worker-2 is in rack r1
+    let cluster = topology_cluster("v1beta2", "test1", "metal3", "", "").replace(
+        "        name: md-0\n",
+        "        name: md-0\n        metadata:\n          labels: {rack: r1}\n",
+    );
+    let rack = patch(
+        "workerRack",
+        "",
+        "worker",
+        "add",
+        "/spec/template/spec/hostSelector/matchLabels",
+        r#"template: '{rack: "{{ .builtin.machineDeployment.metadata.labels.rack }}", deployment: "{{ index .builtin.machineDeployment.metadata.labels "topology.cluster.x-k8s.io/deployment-name" }}"}'"#,
+    );
+    let mut docs = stamped("v1beta2", &rack, &[cluster]);
+    for d in &mut docs {
+        if d.contains("kind: ClusterClass") {
+            *d = d.replace(
+                "    - class: worker\n",
+                "    - class: worker\n      metadata:\n        labels: {rack: r2}\n",
+            );
+        }
+        if d.contains("name: worker-2\n") && d.contains("kind: BareMetalHost") {
+            *d = host("worker-2", "metal3")
+                .label("cluster-role", "worker")
+                .label("rack", "r1")
+                .label("deployment", "md-0")
+                .yaml();
+        }
+    }
+    let o = run_docs(&docs, None);
+    assert_no_errors(&o);
+    assert_eq!(
+        keys(&o, "worker-pool"),
+        ["worker-2-worker-pool"],
+        "{}",
+        dump(&o)
+    );
+}
+
+#[test]
+fn the_control_planes_metadata_needs_its_template_and_generated_names_are_errors() {
+    let kcp_template = "apiVersion: controlplane.cluster.x-k8s.io/v1beta2
+kind: KubeadmControlPlaneTemplate
+metadata:
+  name: kcp
+  namespace: metal3
+spec:
+  template:
+    metadata:
+      labels: {tier: gold}
+    spec: {}
+";
+    let read_tier = r#"{{ if eq .builtin.controlPlane.metadata.labels.tier "gold" }}test1-cp-alt{{ else }}test1-controlplane-template{{ end }}"#;
+    let with_kcp_ref = |docs: &mut Vec<String>| {
+        for d in docs.iter_mut() {
+            if d.contains("kind: ClusterClass") {
+                *d = d.replace(
+                    "  controlPlane:\n",
+                    "  controlPlane:\n    templateRef:\n      apiVersion: controlplane.cluster.x-k8s.io/v1beta2\n      kind: KubeadmControlPlaneTemplate\n      name: kcp\n",
+                );
+            }
+        }
+    };
+    let cluster = topology_cluster("v1beta2", "test1", "metal3", "", "");
+    let mut docs = stamped(
+        "v1beta2",
+        &cp_data_template_from(read_tier, ""),
+        std::slice::from_ref(&cluster),
+    );
+    with_kcp_ref(&mut docs);
+    docs.push(kcp_template.to_string());
+    let o = run_docs(&docs, None);
+    assert_no_errors(&o);
+    assert_eq!(control_plane_pool(&o), "cp-alt-pool");
+    // without the template CAPI copies the labels from, they are unknown
+    docs.pop();
+    let o = run_docs(&docs, None);
+    assert_error(
+        &o,
+        Want {
+            path: Some("spec.patches[0].definitions[0].jsonPatches[0].valueFrom.template"),
+            object: Some(("ClusterClass", "metal3-class")),
+            says: &[
+                "builtin.controlPlane.metadata",
+                "KubeadmControlPlaneTemplate",
+            ],
+        },
+    );
+    // names CAPI generates, however they are read
+    // (`with` gives the whole control plane builtin, whose unknown metadata may be named first)
+    for (template, says) in [
+        (
+            "{{ .builtin.controlPlane.machineTemplate.infrastructureRef.name }}",
+            &[
+                "builtin.controlPlane.machineTemplate.infrastructureRef.name",
+                "offline",
+            ][..],
+        ),
+        (
+            "{{ with .builtin.controlPlane }}{{ .name }}{{ end }}",
+            &["it reads builtin.controlPlane."][..],
+        ),
+        (
+            r#"{{ default "x" .builtin.cluster.uid }}"#,
+            &["builtin.cluster.uid", "offline"][..],
+        ),
+    ] {
+        let docs = stamped(
+            "v1beta2",
+            &cp_data_template_from(template, ""),
+            std::slice::from_ref(&cluster),
+        );
+        let o = run_docs(&docs, None);
+        assert_error(
+            &o,
+            Want {
+                path: Some("spec.patches[0].definitions[0].jsonPatches[0].valueFrom.template"),
+                object: Some(("ClusterClass", "metal3-class")),
+                says,
+            },
+        );
+    }
+}
+
 #[test]
 fn a_machine_deployment_of_a_class_the_class_lacks_is_an_error_on_the_cluster() {
     let cluster = topology_cluster("v1beta2", "test1", "metal3", "", "")

@@ -256,9 +256,11 @@ impl Stamp<'_, '_> {
         if let Some(cp) = class.control_plane.as_ref().filter(|t| t.is_metal3()) {
             let builtins = variables::PartBuiltins::ControlPlane(variables::ControlPlaneBuiltins {
                 version: version.clone(),
-                // CAPI names the control plane at random: unknown offline
-                name: String::new(),
+                metadata: self.control_plane_metadata(),
+                // CAPI names the control plane and the copy of its machine template at random
+                name: variables::Given::Unknown,
                 replicas: self.topology.control_plane_replicas,
+                infrastructure_ref_name: variables::Given::Unknown,
             });
             let overrides = &self.topology.control_plane_overrides;
             if let Some(e) = self.copy(
@@ -291,14 +293,23 @@ impl Stamp<'_, '_> {
             let Some(template) = md_class.template.as_ref().filter(|t| t.is_metal3()) else {
                 continue;
             };
+            let cluster_name = &self.cluster.object.name;
             let builtins =
                 variables::PartBuiltins::MachineDeployment(variables::MachineDeploymentBuiltins {
                     version: version.clone(),
+                    metadata: variables::desired_machine_deployment_metadata(
+                        cluster_name,
+                        &md.name,
+                        &md.metadata,
+                        &md_class.metadata,
+                    ),
                     class: md.class.clone(),
-                    // CAPI names the MachineDeployment at random: unknown offline
-                    name: String::new(),
+                    // CAPI names the MachineDeployment and its templates' copies at random
+                    name: variables::Given::Unknown,
                     topology_name: md.name.clone(),
                     replicas: md.replicas,
+                    bootstrap_config_name: variables::Given::Unknown,
+                    infrastructure_ref_name: variables::Given::Unknown,
                 });
             let part = Part::MachineDeployment {
                 name: md.name.clone(),
@@ -311,6 +322,43 @@ impl Stamp<'_, '_> {
                 out.push(e);
             }
         }
+    }
+
+    /// The control plane's metadata as CAPI computes it: from the class's control plane
+    /// template (a KubeadmControlPlaneTemplate of the input), the topology's and the class's
+    /// `controlPlane.metadata`; unknown when the template is not in the input.
+    fn control_plane_metadata(&self) -> variables::Given<variables::ObjectMeta> {
+        let class = self.class;
+        let Some(t) = &class.control_plane_template else {
+            return variables::Given::Unknown;
+        };
+        let ns = class.object.namespace.as_str();
+        let template = self.model.control_plane_templates.iter().find_map(|r| {
+            let v = r.value.as_ref()?;
+            let o = &v.object;
+            (o.namespace == ns
+                && o.name == t.name
+                && *o.kind == *t.kind
+                && (t.api_version.is_empty()
+                    || crate::model::group_of(&t.api_version) == o.group()))
+            .then_some(v)
+        });
+        let Some(template) = template else {
+            return variables::Given::Unknown;
+        };
+        let group = template.object.group();
+        let group_kind = if group.is_empty() {
+            t.kind.clone()
+        } else {
+            format!("{}.{group}", t.kind)
+        };
+        variables::Given::Is(variables::desired_control_plane_metadata(
+            &self.cluster.object.name,
+            &template.metadata,
+            &self.topology.control_plane_metadata,
+            &class.control_plane_metadata,
+            (&t.name, &group_kind),
+        ))
     }
 
     /// A warning for each value the Cluster gives a variable its class does not define: CAPI's
@@ -420,8 +468,17 @@ impl Stamp<'_, '_> {
         let c = variables::ClusterBuiltins {
             name: cluster.name.clone(),
             namespace: cluster.namespace.clone(),
+            // the API server gives it
+            uid: variables::Given::Unknown,
+            metadata: variables::desired_cluster_metadata(
+                &cluster.name,
+                self.cluster.metadata.labels.as_ref(),
+                self.cluster.metadata.annotations.as_ref(),
+            ),
             version: self.topology.version.clone(),
             class: self.topology.class.clone(),
+            class_namespace: self.topology.class_namespace.clone(),
+            network: self.cluster.network.clone(),
         };
         let vars = variables::for_template(
             &self.class.variables,
