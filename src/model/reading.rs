@@ -4,7 +4,7 @@
 
 use std::sync::Arc;
 
-use super::capi::ControlPlaneTemplate;
+use super::capi::{ControlPlaneTemplate, MachineTemplateUser};
 use super::cluster::Cluster;
 use super::cluster_class::ClusterClass;
 use super::config_data::ConfigData;
@@ -68,6 +68,7 @@ pub enum Reading {
     Cluster(Box<Read<Cluster>>),
     ClusterClass(Box<Read<ClusterClass>>),
     ControlPlaneTemplate(Box<Read<ControlPlaneTemplate>>),
+    MachineTemplateUser(Box<Read<MachineTemplateUser>>),
     Provider(Box<Read<Provider>>),
     Deployment(Box<Read<Deployment>>),
     ConfigData(Box<Read<ConfigData>>),
@@ -92,6 +93,7 @@ impl Reading {
             Reading::Cluster(r) => r.place(item, ns, |t| &mut t.object),
             Reading::ClusterClass(r) => r.place(item, ns, |t| &mut t.object),
             Reading::ControlPlaneTemplate(r) => r.place(item, ns, |t| &mut t.object),
+            Reading::MachineTemplateUser(r) => r.place(item, ns, |t| &mut t.object),
             Reading::Provider(r) => r.place(item, ns, |t| &mut t.object),
             Reading::Deployment(r) => r.place(item, ns, |t| &mut t.object),
             Reading::ConfigData(r) => r.place(item, ns, |t| &mut t.object),
@@ -127,6 +129,7 @@ impl Reading {
             Reading::Cluster(r) => r.reports_nothing(),
             Reading::ClusterClass(r) => r.reports_nothing(),
             Reading::ControlPlaneTemplate(r) => r.reports_nothing(),
+            Reading::MachineTemplateUser(r) => r.reports_nothing(),
             Reading::Provider(r) => r.reports_nothing(),
             Reading::Deployment(r) => r.reports_nothing(),
             Reading::ConfigData(r) => r.reports_nothing(),
@@ -147,6 +150,7 @@ impl Reading {
             Reading::Cluster(r) => r.value.as_ref().map(|t| &t.object),
             Reading::ClusterClass(r) => r.value.as_ref().map(|t| &t.object),
             Reading::ControlPlaneTemplate(r) => r.value.as_ref().map(|t| &t.object),
+            Reading::MachineTemplateUser(r) => r.value.as_ref().map(|t| &t.object),
             Reading::Provider(r) => r.value.as_ref().map(|t| &t.object),
             Reading::Deployment(r) => r.value.as_ref().map(|t| &t.object),
             Reading::ConfigData(r) => r.value.as_ref().map(|t| &t.object),

@@ -13,7 +13,7 @@
 //! but kept only as its place in the text. Its text is untouched either way (edits are spliced
 //! into the source text).
 
-use super::capi::{CONTROL_PLANE_GROUP, ControlPlaneTemplate};
+use super::capi::{CONTROL_PLANE_GROUP, ControlPlaneTemplate, MachineTemplateUser};
 use super::cluster::{CLUSTER_GROUP, Cluster};
 use super::cluster_class::ClusterClass;
 use super::config_data::ConfigData;
@@ -66,6 +66,9 @@ pub struct Model {
     pub cluster_classes: Objects<ClusterClass>,
     /// The control plane templates ClusterClasses name (their metadata is the control plane's).
     pub control_plane_templates: Objects<ControlPlaneTemplate>,
+    /// Standalone control planes, MachineDeployments, MachineSets and Machines: the machine
+    /// templates they use as written.
+    pub machine_template_users: Objects<MachineTemplateUser>,
     pub machine_templates: Objects<MachineTemplate>,
     /// Read by the mapping (the pools of each machine template's hosts) and by the labels (a
     /// Metal3Data's `pool-name`), each reporting the problems of a template it uses.
@@ -123,6 +126,7 @@ impl Model {
             Reading::Cluster(r) => self.clusters.push(*r),
             Reading::ClusterClass(r) => self.cluster_classes.push(*r),
             Reading::ControlPlaneTemplate(r) => self.control_plane_templates.push(*r),
+            Reading::MachineTemplateUser(r) => self.machine_template_users.push(*r),
             Reading::Provider(r) => self.providers.push(*r),
             Reading::Deployment(r) => self.deployments.push(*r),
             Reading::ConfigData(r) => self.config_data.push(*r),
@@ -332,6 +336,11 @@ pub const KINDS: &[Kind] = &[
             Some(ControlPlaneTemplate::read(o, v))
         })))
     }),
+    // the machine templates they use as written
+    Kind::all(CONTROL_PLANE_GROUP, "KubeadmControlPlane").read_by(read_machine_template_user),
+    Kind::all(CLUSTER_GROUP, "MachineDeployment").read_by(read_machine_template_user),
+    Kind::all(CLUSTER_GROUP, "MachineSet").read_by(read_machine_template_user),
+    Kind::all(CLUSTER_GROUP, "Machine").read_by(read_machine_template_user),
     // the controller flag writes these four kinds (SPEC §8); `spec.configSecret.namespace`
     // defaults to the provider's
     Kind::all(OPERATOR_GROUP, "InfrastructureProvider")
@@ -350,6 +359,13 @@ pub const KINDS: &[Kind] = &[
     // the config among the inputs (SPEC §1), read whole by `config::ConfigItem`
     Kind::all(IPREUSE_GROUP, "IPReuse"),
 ];
+
+/// The reader of the kinds that use a machine template as written.
+fn read_machine_template_user(o: &Object, v: View<'_>) -> Reading {
+    Reading::MachineTemplateUser(Box::new(Read::of(o, |_| {
+        Some(MachineTemplateUser::read(o, v))
+    })))
+}
 
 /// A ConfigMap's or Secret's reader.
 fn read_config_data(o: &Object, v: View<'_>) -> Reading {

@@ -1695,3 +1695,107 @@ fn on_disk_an_external_patch_fails_in_place_until_mapping_all() {
         "{written}"
     );
 }
+
+/// A standalone object of `kind` in `version` whose machines use Metal3MachineTemplate
+/// `template` of namespace metal3 as written, spelled as that version spells the reference.
+fn template_user(kind: &str, version: &str, template: &str) -> String {
+    let (group, indent_ref) = match kind {
+        "KubeadmControlPlane" => (
+            "controlplane.cluster.x-k8s.io",
+            if version == "v1beta1" {
+                "  machineTemplate:\n    infrastructureRef:\n"
+            } else {
+                "  machineTemplate:\n    spec:\n      infrastructureRef:\n"
+            },
+        ),
+        "Machine" => ("cluster.x-k8s.io", "  infrastructureRef:\n"),
+        _ => (
+            "cluster.x-k8s.io",
+            "  template:\n    spec:\n      infrastructureRef:\n",
+        ),
+    };
+    let pad = " ".repeat(indent_ref.lines().count() * 2 + 2);
+    let r = if version == "v1beta1" {
+        format!(
+            "{pad}apiVersion: infrastructure.cluster.x-k8s.io/v1beta1\n{pad}kind: Metal3MachineTemplate\n{pad}name: {template}\n"
+        )
+    } else {
+        format!(
+            "{pad}apiGroup: infrastructure.cluster.x-k8s.io\n{pad}kind: Metal3MachineTemplate\n{pad}name: {template}\n"
+        )
+    };
+    format!(
+        "apiVersion: {group}/{version}\nkind: {kind}\nmetadata:\n  name: standalone\n  namespace: metal3\nspec:\n  clusterName: other\n{indent_ref}{r}"
+    )
+}
+
+#[test]
+fn a_class_template_a_standalone_object_uses_is_mapped_as_written_too() {
+    // the Cluster's copy of the control plane template names test1-cp-alt; the class template
+    // itself names test1-controlplane-template (cp-pool), which only the standalone object's
+    // machines claim from
+    let cluster = topology_cluster(
+        "v1beta2",
+        "test1",
+        "metal3",
+        "    - name: controlPlaneDataTemplate\n      value: test1-cp-alt\n",
+        "",
+    );
+    for kind in [
+        "KubeadmControlPlane",
+        "MachineDeployment",
+        "MachineSet",
+        "Machine",
+    ] {
+        for version in ["v1beta1", "v1beta2"] {
+            let mut docs = stamped(
+                "v1beta2",
+                &data_template_patch(),
+                std::slice::from_ref(&cluster),
+            );
+            docs.push(template_user(kind, version, "test1-controlplane"));
+            let o = run_docs(&docs, None);
+            assert_no_errors(&o);
+            assert_eq!(keys(&o, "cp-alt-pool").len(), 3, "{kind} {version}");
+            assert_eq!(
+                keys(&o, "cp-pool"),
+                ["cp-0-cp-pool", "cp-1-cp-pool", "cp-2-cp-pool"],
+                "{kind} {version}:\n{}",
+                dump(&o)
+            );
+            assert_finding(
+                &o,
+                Severity::Info,
+                Want {
+                    path: None,
+                    object: Some((kind, "standalone")),
+                    says: &[
+                        "Metal3MachineTemplate test1-controlplane",
+                        "mapped as written",
+                    ],
+                },
+            );
+            // a reference to another template, or in the other version's spelling, changes nothing
+            let other = if version == "v1beta1" {
+                "v1beta2"
+            } else {
+                "v1beta1"
+            };
+            for user in [
+                template_user(kind, version, "test1-cp-nothing"),
+                template_user(kind, version, "test1-controlplane")
+                    .replace(&format!("/{version}\nkind"), &format!("/{other}\nkind")),
+            ] {
+                let mut docs = stamped(
+                    "v1beta2",
+                    &data_template_patch(),
+                    std::slice::from_ref(&cluster),
+                );
+                docs.push(user);
+                let o = run_docs(&docs, None);
+                assert_no_errors(&o);
+                assert!(keys(&o, "cp-pool").is_empty(), "{kind} {version}");
+            }
+        }
+    }
+}

@@ -7,8 +7,9 @@
 //! whose `spec.topology` names a class of the input, this computes the clone of the control
 //! plane's template and of each MachineDeployment topology's template, patched with
 //! [`crate::topology::patch::apply`] and the variables CAPI gives it, and reads each with the
-//! Metal3MachineTemplate reader. The class's own templates are never mapped by their own
-//! fields: a template a class names contributes only through the Clusters' copies.
+//! Metal3MachineTemplate reader. The class's own templates are not mapped by their own
+//! fields, unless a standalone KubeadmControlPlane, MachineDeployment, MachineSet or Machine of
+//! the input references one, whose machines use it as written.
 //!
 //! What cannot be evaluated offline (an external patch, a patch that does not evaluate, a
 //! template or class missing from the input) is an error naming the ClusterClass (or the
@@ -83,8 +84,8 @@ impl Effective {
 #[derive(Debug, Default)]
 pub(crate) struct Topologies {
     pub effective: Vec<Effective>,
-    /// Every Metal3MachineTemplate of the input a ClusterClass of the input names: mapped
-    /// only through the Clusters' copies.
+    /// Every Metal3MachineTemplate of the input a ClusterClass of the input names and no
+    /// standalone object of the input uses as written: mapped only through the Clusters' copies.
     pub class_templates: FastSet<ItemId>,
 }
 
@@ -110,6 +111,7 @@ pub(crate) fn read(model: &Model, findings: &mut Vec<Finding>) -> Topologies {
             }
         }
     }
+    used_as_written(model, &templates, &mut out.class_templates, findings);
     let mut used: FastSet<ItemId> = FastSet::default();
     for read in model.clusters.iter() {
         let Some(cluster) = &read.value else { continue };
@@ -175,7 +177,11 @@ pub(crate) fn read(model: &Model, findings: &mut Vec<Finding>) -> Topologies {
         }
         let names: Vec<&str> = class
             .templates()
-            .filter(|t| templates.contains_key(&(class.object.namespace.as_str(), t.name.as_str())))
+            .filter(|t| {
+                templates
+                    .get(&(class.object.namespace.as_str(), t.name.as_str()))
+                    .is_some_and(|item| out.class_templates.contains(item))
+            })
             .map(|t| t.name.as_str())
             .collect();
         if names.is_empty() {
@@ -192,6 +198,43 @@ pub(crate) fn read(model: &Model, findings: &mut Vec<Finding>) -> Topologies {
         );
     }
     out
+}
+
+/// A class template that a standalone KubeadmControlPlane, MachineDeployment, MachineSet or
+/// Machine of the input references (in its own namespace) is used as written by that object's
+/// machines: it is mapped as written too (taken out of `class_templates`), with an info naming
+/// the object.
+fn used_as_written(
+    model: &Model,
+    templates: &FastMap<(&str, &str), ItemId>,
+    class_templates: &mut FastSet<ItemId>,
+    findings: &mut Vec<Finding>,
+) {
+    for read in model.machine_template_users.iter() {
+        let Some(user) = &read.value else { continue };
+        let o = &user.object;
+        if o.local_config || o.bad_identity.is_some() {
+            continue;
+        }
+        let Some(r) = user.metal3_machine_template() else {
+            continue;
+        };
+        let Some(&item) = templates.get(&(o.namespace.as_str(), r.name.as_str())) else {
+            continue;
+        };
+        if class_templates.remove(&item) {
+            findings.push(
+                Finding::info(format!(
+                    "{}: {} names Metal3MachineTemplate {}, which a ClusterClass also names; its machines use                      it as written, so it is mapped as written besides the Clusters' copies",
+                    o.display(),
+                    r.field,
+                    short(&r.name)
+                ))
+                .on(o.resource_ref())
+                .at(r.field.clone()),
+            );
+        }
+    }
 }
 
 /// The info naming a Cluster's effective templates and the data template each names.
