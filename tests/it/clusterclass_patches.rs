@@ -433,7 +433,7 @@ fn run_case(case: &Case) -> Option<String> {
     let mut doc = template.clone();
     let got = apply(&mut doc, &target, &patches, &vars);
     match (&case.want, &case.error, got) {
-        (Some(want), None, Ok(())) => {
+        (Some(want), None, Ok(_)) => {
             (&doc != want).then(|| format!("patched to {doc}, CAPI gives {want}"))
         }
         (None, Some(pieces), Err(e)) => {
@@ -445,7 +445,7 @@ fn run_case(case: &Case) -> Option<String> {
             (!missing.is_empty()).then(|| format!("error {message:?} lacks {missing:?}"))
         }
         (Some(_), None, Err(e)) => Some(format!("failed: {e}")),
-        (None, Some(pieces), Ok(())) => {
+        (None, Some(pieces), Ok(_)) => {
             Some(format!("patched to {doc}, want an error with {pieces:?}"))
         }
         _ => Some("a case states exactly one of want and error".into()),

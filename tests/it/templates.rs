@@ -1799,3 +1799,108 @@ fn a_class_template_a_standalone_object_uses_is_mapped_as_written_too() {
         }
     }
 }
+
+#[test]
+fn a_value_a_patch_writes_and_capm3_refuses_is_reported_once_at_the_patch() {
+    // the patch writes a selector CAPM3 refuses into both Clusters' copies of the control plane
+    let bad = patch(
+        "badSelector",
+        "",
+        "controlPlane",
+        "add",
+        "/spec/template/spec/hostSelector/matchExpressions",
+        r#"template: '[{key: rack, operator: Near, values: [r1]}]'"#,
+    );
+    let clusters = [
+        topology_cluster("v1beta2", "test1", "metal3", "", ""),
+        topology_cluster("v1beta2", "test2", "metal3", "", ""),
+    ];
+    let docs = stamped("v1beta2", &bad, &clusters);
+    let o = run_docs(&docs, None);
+    assert_transactional(&o, &[&stream(&docs)]);
+    let at = "spec.patches[0].definitions[0].jsonPatches[0]";
+    assert_error(
+        &o,
+        Want {
+            path: Some(at),
+            object: Some(("ClusterClass", "metal3-class")),
+            says: &[
+                "patch \"badSelector\"",
+                "Metal3MachineTemplate test1-controlplane",
+                "the control plane of Cluster metal3/test1; the control plane of Cluster metal3/test2",
+                "Near",
+            ],
+        },
+    );
+    let at_patch = o
+        .findings
+        .iter()
+        .filter(|f| f.field.as_ref().is_some_and(|p| p.path == at))
+        .count();
+    assert_eq!(at_patch, 1, "once for both Clusters:\n{}", dump(&o));
+    // and the copy is never reported as an object of the input
+    assert!(
+        !dump(&o).contains("[Metal3MachineTemplate metal3/test1-controlplane] (spec.template"),
+        "{}",
+        dump(&o)
+    );
+}
+
+#[test]
+fn a_problem_of_the_class_is_reported_once_not_once_per_cluster() {
+    let clusters = [
+        topology_cluster("v1beta2", "test1", "metal3", "", ""),
+        topology_cluster("v1beta2", "test2", "metal3", "", ""),
+        topology_cluster("v1beta2", "test3", "metal3", "", ""),
+    ];
+    // an enabledIf that fails alike for every Cluster
+    let failing = patch(
+        "unknownFunction",
+        "{{ env \"HOME\" }}",
+        "controlPlane",
+        "remove",
+        "/spec/template/spec/hostSelector",
+        "",
+    );
+    let o = run_docs(&stamped("v1beta2", &failing, &clusters), None);
+    let errors: Vec<_> = o
+        .findings
+        .iter()
+        .filter(|f| f.is_error() && f.message.contains("unknownFunction"))
+        .collect();
+    assert_eq!(errors.len(), 1, "{}", dump(&o));
+    assert!(
+        errors[0].message.contains("metal3/test1") && errors[0].message.contains("metal3/test3"),
+        "{}",
+        errors[0].message
+    );
+    // the class template's own selector, which no patch wrote: reported once, on the template
+    let mut docs = stamped("v1beta2", "", &clusters);
+    for d in &mut docs {
+        if d.contains("name: test1-controlplane\n") && d.contains("kind: Metal3MachineTemplate") {
+            *d = d.replace(
+                "cluster-role: control-plane",
+                "cluster-role: [control-plane]",
+            );
+        }
+    }
+    let o = run_docs(&docs, None);
+    let errors: Vec<_> = o
+        .findings
+        .iter()
+        .filter(|f| f.is_error() && f.message.contains("hostSelector"))
+        .collect();
+    assert_eq!(errors.len(), 1, "{}", dump(&o));
+    assert_eq!(
+        errors[0].resource_ref.as_ref().map(|r| (
+            r.kind.as_str(),
+            r.name.as_str(),
+            r.namespace.as_deref()
+        )),
+        Some((
+            "Metal3MachineTemplate",
+            "test1-controlplane",
+            Some("metal3")
+        ))
+    );
+}

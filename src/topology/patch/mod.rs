@@ -230,9 +230,20 @@ fn value_of(jp: &JsonPatch, variables: &Variables, at: &str) -> Result<Value, (S
     }
 }
 
+/// One JSON patch operation applied: where it wrote and which patch wrote it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Written {
+    /// The patch's `name`.
+    pub patch: String,
+    /// Its place in the ClusterClass: `spec.patches[i].definitions[j].jsonPatches[k]`.
+    pub at: String,
+    /// The unescaped tokens of its `path`.
+    pub tokens: Vec<String>,
+}
+
 /// Applies `patches`, in order, to `template` for `target`, with `variables` (the object
-/// [`variables::for_template`] builds). On an error `template` may hold the patches before
-/// the failing one: the caller must not use it.
+/// [`variables::for_template`] builds), and says which operations wrote where, in order. On an
+/// error `template` may hold the patches before the failing one: the caller must not use it.
 ///
 /// # Errors
 /// [`PatchError`]: `enabledIf` or a `valueFrom.template` that does not render (an unknown
@@ -243,7 +254,8 @@ pub fn apply(
     target: &Target,
     patches: &[Patch],
     variables: &Variables,
-) -> Result<(), PatchError> {
+) -> Result<Vec<Written>, PatchError> {
+    let mut written = Vec::new();
     for (i, patch) in patches.iter().enumerate() {
         let fail = |field: String, reason: String| PatchError {
             patch: patch.name.clone(),
@@ -295,9 +307,14 @@ pub fn apply(
         for (op, path, value, at) in ops {
             pointer::apply(template, op, path, value)
                 .map_err(|e| fail(format!("{at}.path"), e.to_string()))?;
+            written.push(Written {
+                patch: patch.name.clone(),
+                tokens: pointer::tokens(path).unwrap_or_default(),
+                at,
+            });
         }
     }
-    Ok(())
+    Ok(written)
 }
 
 #[cfg(test)]

@@ -63,10 +63,9 @@ pub(crate) struct Effective {
     /// The class template it is a copy of.
     pub source: Object,
     /// The copy as CAPM3 reads it: its identity is the class template's, in the Cluster's
-    /// namespace.
+    /// namespace. The results of reading it are reported once for all copies, on the class (at
+    /// the patch that wrote the value refused) or on the class template.
     pub template: MachineTemplate,
-    /// The results of reading the copy, reported when its namespace is mapped by templates.
-    pub findings: Vec<Finding>,
 }
 
 impl Effective {
@@ -112,6 +111,7 @@ pub(crate) fn read(model: &Model, findings: &mut Vec<Finding>) -> Topologies {
         }
     }
     used_as_written(model, &templates, &mut out.class_templates, findings);
+    let mut shared = Shared::default();
     let mut used: FastSet<ItemId> = FastSet::default();
     for read in model.clusters.iter() {
         let Some(cluster) = &read.value else { continue };
@@ -159,12 +159,14 @@ pub(crate) fn read(model: &Model, findings: &mut Vec<Finding>) -> Topologies {
             cluster,
             topology,
             findings: &mut *findings,
+            shared: &mut shared,
         };
         let before = out.effective.len();
         stamp.all(&mut out.effective);
         let mine = &out.effective[before..];
         findings.push(cluster_info(cluster, class, mine));
     }
+    findings.extend(shared.into_findings());
     // in input order
     for class in model
         .cluster_classes
@@ -262,6 +264,83 @@ fn cluster_info(cluster: &Cluster, class: &ClusterClass, mine: &[Effective]) -> 
     .on(cluster.object.resource_ref())
 }
 
+/// Results about a ClusterClass, its templates or its patches that each Cluster's copy may
+/// meet alike: reported once, naming the Cluster parts they were met for.
+#[derive(Default)]
+struct Shared {
+    /// Each result (its message holds `{for}` where the parts go) with its parts, in the order met.
+    results: Vec<(Finding, Vec<String>)>,
+    seen: FastMap<(String, Option<String>, Option<String>), usize>,
+}
+
+impl Shared {
+    /// `finding`, whose message says `{for}` where the parts it is met for go, met for `part`.
+    fn add(&mut self, finding: Finding, part: String) {
+        let key = (
+            finding.message.clone(),
+            finding.resource_ref.as_ref().map(|r| r.words()),
+            finding.field.as_ref().map(|f| f.path.clone()),
+        );
+        let i = *self.seen.entry(key).or_insert_with(|| {
+            self.results.push((finding, Vec::new()));
+            self.results.len() - 1
+        });
+        if !self.results[i].1.contains(&part) {
+            self.results[i].1.push(part);
+        }
+    }
+
+    /// The results, each with its parts in its message.
+    fn into_findings(self) -> impl Iterator<Item = Finding> {
+        self.results.into_iter().map(|(mut f, parts)| {
+            let mut shown: Vec<&str> = parts.iter().map(String::as_str).take(3).collect();
+            let more = parts.len().saturating_sub(3);
+            let more = (more > 0).then(|| format!("{more} more"));
+            shown.extend(more.as_deref());
+            f.message = f.message.replace("{for}", &shown.join("; "));
+            f
+        })
+    }
+}
+
+/// A field path's keys (`a.b[0].[c.d/e]` is `a`, `b`, `0`, `c.d/e`), to compare with a JSON
+/// pointer's tokens.
+fn field_tokens(path: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut current = String::new();
+    let mut chars = path.chars();
+    while let Some(c) = chars.next() {
+        match c {
+            '.' => {
+                if !current.is_empty() {
+                    out.push(std::mem::take(&mut current));
+                }
+            }
+            '[' => {
+                if !current.is_empty() {
+                    out.push(std::mem::take(&mut current));
+                }
+                let key: String = chars.by_ref().take_while(|&c| c != ']').collect();
+                out.push(key);
+            }
+            c => current.push(c),
+        }
+    }
+    if !current.is_empty() {
+        out.push(current);
+    }
+    out
+}
+
+/// The last patch operation that wrote the value at `field` or a value holding it or under it.
+fn writer<'w>(written: &'w [patch::Written], field: &str) -> Option<&'w patch::Written> {
+    let tokens = field_tokens(field);
+    written
+        .iter()
+        .rev()
+        .find(|w| tokens.starts_with(&w.tokens) || w.tokens.starts_with(&tokens))
+}
+
 /// The copies of one Cluster.
 struct Stamp<'a, 'f> {
     model: &'a Model,
@@ -270,6 +349,7 @@ struct Stamp<'a, 'f> {
     cluster: &'a Cluster,
     topology: &'a Topology,
     findings: &'f mut Vec<Finding>,
+    shared: &'f mut Shared,
 }
 
 impl Stamp<'_, '_> {
@@ -278,19 +358,19 @@ impl Stamp<'_, '_> {
         self.undefined_variables();
         if !class.external.is_empty() {
             for ext in &class.external {
-                self.findings.push(
+                self.shared.add(
                     Finding::error(format!(
                         "{}: patch {:?} is an external patch (a Runtime Extension), which may change anything in \
-                         {}'s copies of the class's templates and is only known when it runs, so ipreuse cannot \
-                         tell which data templates and host selectors CAPM3 will read: make the patch inline, or \
-                         use mapping: all for namespace {:?} (every host gets an entry in every pool of it)",
+                         the Clusters' copies of the class's templates and is only known when it runs, so ipreuse \
+                         cannot tell which data templates and host selectors CAPM3 will read (for {{for}}): make \
+                         the patch inline, or use mapping: all for those Clusters' namespaces (every host gets an \
+                         entry in every pool of them)",
                         class.object.display(),
                         short(&ext.name),
-                        self.cluster.object.display(),
-                        self.cluster.object.namespace
                     ))
                     .on(class.object.resource_ref())
                     .at(ext.field.clone()),
+                    self.cluster.object.display(),
                 );
             }
             return;
@@ -454,15 +534,15 @@ impl Stamp<'_, '_> {
     ) -> Option<Effective> {
         let class = &self.class.object;
         let cluster = &self.cluster.object;
-        let for_part = format!("for the {part} of {}", cluster.display());
+        let for_part = format!("the {part} of {}", cluster.display());
         let Some(&item) = self
             .templates
             .get(&(class.namespace.as_str(), template.name.as_str()))
         else {
-            self.findings.push(
+            self.shared.add(
                 Finding::error(format!(
                     "{}: {} names Metal3MachineTemplate {}/{}, which is not in the input: ipreuse reads the \
-                     pools and hosts {for_part} from the Cluster's copy of it; add it to the input",
+                     pools and hosts (for {{for}}) from the Clusters' copies of it; add it to the input",
                     class.display(),
                     template.field,
                     short(&class.namespace),
@@ -470,22 +550,28 @@ impl Stamp<'_, '_> {
                 ))
                 .on(class.resource_ref())
                 .at(template.field.clone()),
+                for_part,
             );
             return None;
         };
         let read: &Read<MachineTemplate> = self.model.machine_templates.get(item)?;
         let Some(source) = read.value.as_ref() else {
             // why it cannot be read; its copies are read (and their results given) otherwise
-            self.findings.extend(read.findings.iter().cloned());
-            self.findings.push(
+            for f in &read.findings {
+                let mut f = f.clone();
+                f.message.push_str(" (for {for})");
+                self.shared.add(f, for_part.clone());
+            }
+            self.shared.add(
                 Finding::error(format!(
                     "{}: its Metal3MachineTemplate {} cannot be read (the result about it says why), so the \
-                     pools and hosts {for_part} are unknown: fix the template",
+                     pools and hosts (for {{for}}) are unknown: fix the template",
                     class.display(),
                     short(&template.name)
                 ))
                 .on(class.resource_ref())
                 .at(template.field.clone()),
+                for_part,
             );
             return None;
         };
@@ -529,34 +615,71 @@ impl Stamp<'_, '_> {
             overrides,
             variables::builtin(&c, &builtins),
         );
-        if let Err(e) = patch::apply(&mut value, &target, &self.class.patches, &vars) {
-            self.findings.push(
-                Finding::error(format!(
-                    "{}: patch {:?}, {}: {} ({for_part}); ipreuse never maps the class template's own fields \
-                     instead",
-                    class.display(),
-                    short(&e.patch),
-                    e.field,
-                    e.reason
-                ))
-                .on(class.resource_ref())
-                .at(e.field),
-            );
-            return None;
-        }
+        let written = match patch::apply(&mut value, &target, &self.class.patches, &vars) {
+            Ok(written) => written,
+            Err(e) => {
+                self.shared.add(
+                    Finding::error(format!(
+                        "{}: patch {:?}, {}: {} (for {{for}}); ipreuse never maps the class template's own \
+                         fields instead",
+                        class.display(),
+                        short(&e.patch),
+                        e.field,
+                        e.reason
+                    ))
+                    .on(class.resource_ref())
+                    .at(e.field),
+                    for_part,
+                );
+                return None;
+            }
+        };
         let mut object = source.object.clone();
         object.namespace = cluster.namespace.clone();
         let mut findings = Vec::new();
-        let Some(template) = registry::read_machine_template(&object, &value, &mut findings) else {
-            self.findings.extend(findings);
-            return None;
-        };
+        let template = registry::read_machine_template(&object, &value, &mut findings);
+        // what the reader refuses in the copy: a value a patch wrote (reported on the class, at
+        // the patch), or the class template's own (reported on it): once for all copies
+        let copy = object.display();
+        for f in findings {
+            let what = f
+                .message
+                .strip_prefix(&format!("{copy}: "))
+                .unwrap_or(&f.message)
+                .to_string();
+            let field = f.field.as_ref().map(|p| p.path.as_str()).unwrap_or("");
+            let moved = match writer(&written, field) {
+                Some(w) => Finding::new(
+                    f.severity,
+                    format!(
+                        "{}: patch {:?}, {}, writes a value of Metal3MachineTemplate {} that CAPM3 refuses (for \
+                         {{for}}): {what}",
+                        class.display(),
+                        short(&w.patch),
+                        w.at,
+                        short(&source.object.name),
+                    ),
+                )
+                .on(class.resource_ref())
+                .at(w.at.clone()),
+                None => {
+                    let mut moved = Finding::new(
+                        f.severity,
+                        format!("{}: {what} (for {{for}})", source.object.display()),
+                    )
+                    .on(source.object.resource_ref());
+                    moved.field = f.field.clone();
+                    moved
+                }
+            };
+            self.shared.add(moved, for_part.clone());
+        }
+        let template = template?;
         Some(Effective {
             cluster: cluster.clone(),
             part,
             source: source.object.clone(),
             template,
-            findings,
         })
     }
 }
