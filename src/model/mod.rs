@@ -35,6 +35,7 @@ pub mod pool;
 pub mod provider;
 pub mod reading;
 pub mod registry;
+mod shape;
 pub mod value;
 pub mod view;
 

@@ -326,10 +326,10 @@ pub const KINDS: &[Kind] = &[
         .reading_its_namespace(),
     // its topology's class namespace defaults to its own
     Kind::all(CLUSTER_GROUP, "Cluster")
-        .read_by(|o, v| Reading::Cluster(Box::new(Read::of(o, |_| Some(Cluster::read(o, v))))))
+        .read_by(|o, v| Reading::Cluster(Box::new(Read::of(o, |f| Some(Cluster::read(o, v, f))))))
         .reading_its_namespace(),
     Kind::all(CLUSTER_GROUP, "ClusterClass").read_by(|o, v| {
-        Reading::ClusterClass(Box::new(Read::of(o, |_| Some(ClusterClass::read(o, v)))))
+        Reading::ClusterClass(Box::new(Read::of(o, |f| Some(ClusterClass::read(o, v, f)))))
     }),
     Kind::all(CONTROL_PLANE_GROUP, "KubeadmControlPlaneTemplate").read_by(|o, v| {
         Reading::ControlPlaneTemplate(Box::new(Read::of(o, |_| {

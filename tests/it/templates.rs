@@ -1904,3 +1904,159 @@ fn a_problem_of_the_class_is_reported_once_not_once_per_cluster() {
         ))
     );
 }
+
+#[test]
+fn a_field_of_the_other_version_is_never_read_and_warns_with_the_versions_spelling() {
+    for version in ["v1beta1", "v1beta2"] {
+        let (stale_class, stale_ref, right_ref, stale_cluster, right_cluster) = if version
+            == "v1beta2"
+        {
+            (
+                "    machineInfrastructure:\n      ref: {kind: Metal3MachineTemplate, name: stale}\n",
+                "spec.controlPlane.machineInfrastructure.ref",
+                "spec.controlPlane.machineInfrastructure.templateRef",
+                "    class: stale\n",
+                "spec.topology.classRef.name",
+            )
+        } else {
+            (
+                "    machineInfrastructure:\n      templateRef: {kind: Metal3MachineTemplate, name: stale}\n",
+                "spec.controlPlane.machineInfrastructure.templateRef",
+                "spec.controlPlane.machineInfrastructure.ref",
+                "    classRef: {name: stale}\n",
+                "spec.topology.class",
+            )
+        };
+        let cluster = topology_cluster(version, "test1", "metal3", "", "")
+            .replace("  topology:\n", &format!("  topology:\n{stale_cluster}"));
+        let mut docs = stamped(version, &data_template_patch(), &[cluster]);
+        for d in &mut docs {
+            if d.contains("kind: ClusterClass") {
+                *d = d.replace("    machineInfrastructure:\n", stale_class);
+            }
+        }
+        let o = run_docs(&docs, None);
+        assert_no_errors(&o);
+        // the version's own spelling decides: the Cluster of metal3-class, its control plane's
+        // template test1-controlplane
+        assert_cluster_entries(&o, "metal3");
+        assert_finding(
+            &o,
+            Severity::Warning,
+            Want {
+                path: Some(stale_ref),
+                object: Some(("ClusterClass", "metal3-class")),
+                says: &[&format!("cluster.x-k8s.io/{version} spells it {right_ref}")],
+            },
+        );
+        let stale_field = if version == "v1beta2" {
+            "spec.topology.class"
+        } else {
+            "spec.topology.classRef"
+        };
+        assert_finding(
+            &o,
+            Severity::Warning,
+            Want {
+                path: Some(stale_field),
+                object: Some(("Cluster", "test1")),
+                says: &[right_cluster, "The API server drops"],
+            },
+        );
+    }
+}
+
+#[test]
+fn a_field_that_decides_the_mapping_with_a_shape_the_api_server_refuses_is_an_error() {
+    let names = patch(
+        "p",
+        "",
+        "worker",
+        "replace",
+        "/spec/template/spec/image/url",
+        "variable: imageURL",
+    )
+    .replace("names: [worker]", "names: 7");
+    for (version, class_from, cluster_from, field, object) in [
+        (
+            "v1beta2",
+            ("", ""),
+            ("", ""),
+            "spec.patches[0].definitions[0].selector.matchResources.machineDeploymentClass.names",
+            "ClusterClass",
+        ),
+        (
+            "v1beta1",
+            ("", ""),
+            ("class: metal3-class", "class: 3"),
+            "spec.topology.class",
+            "Cluster",
+        ),
+        (
+            "v1beta2",
+            (
+                "      templateRef:\n        apiVersion",
+                "      templateRef:\n      - apiVersion",
+            ),
+            ("", ""),
+            "spec.controlPlane.machineInfrastructure.templateRef",
+            "ClusterClass",
+        ),
+        (
+            "v1beta2",
+            ("", ""),
+            (
+                "  topology:\n    classRef:\n      name: metal3-class\n",
+                "  topology: metal3-class\n  x:\n    classRef:\n      name: metal3-class\n",
+            ),
+            "spec.topology",
+            "Cluster",
+        ),
+        (
+            "v1beta2",
+            ("", ""),
+            ("        replicas: 3\n", "        replicas: three\n"),
+            "spec.topology.workers.machineDeployments[0].replicas",
+            "Cluster",
+        ),
+    ] {
+        let patches = if field.contains("names") {
+            names.clone()
+        } else {
+            String::new()
+        };
+        let cluster = topology_cluster(version, "test1", "metal3", "", "");
+        let cluster = if cluster_from.0.is_empty() {
+            cluster
+        } else {
+            assert!(cluster.contains(cluster_from.0), "{cluster}");
+            cluster.replace(cluster_from.0, cluster_from.1)
+        };
+        let mut docs = stamped(version, &patches, &[cluster]);
+        if !class_from.0.is_empty() {
+            for d in &mut docs {
+                if d.contains("kind: ClusterClass") {
+                    assert!(d.contains(class_from.0), "{d}");
+                    *d = d.replacen(class_from.0, class_from.1, 1);
+                }
+            }
+        }
+        let o = run_docs(&docs, None);
+        assert_transactional(&o, &[&stream(&docs)]);
+        assert_error(
+            &o,
+            Want {
+                path: Some(field),
+                object: Some((
+                    object,
+                    if object == "Cluster" {
+                        "test1"
+                    } else {
+                        "metal3-class"
+                    },
+                )),
+                says: &["where the API server accepts only", "refuses the"],
+            },
+        );
+    }
+}

@@ -97,6 +97,14 @@ pub(crate) fn read(model: &Model, findings: &mut Vec<Finding>) -> Topologies {
         .map(|o| ((o.namespace.as_str(), o.name.as_str()), o.index))
         .collect();
     let mut classes: FastMap<(&str, &str), &ClusterClass> = FastMap::default();
+    // what reading the classes and Clusters found: fields of a shape the API server refuses, or
+    // spelled as the other version spells them
+    for read in model.cluster_classes.iter() {
+        findings.extend(read.findings.iter().cloned());
+    }
+    for read in model.clusters.iter() {
+        findings.extend(read.findings.iter().cloned());
+    }
     for read in model.cluster_classes.iter() {
         let Some(class) = &read.value else { continue };
         let o = &class.object;
