@@ -2060,3 +2060,71 @@ fn a_field_that_decides_the_mapping_with_a_shape_the_api_server_refuses_is_an_er
         );
     }
 }
+
+#[test]
+fn variables_as_the_api_server_stores_them_nulls_defaulted_numeric_segments_into_arrays() {
+    let more = "  variables:
+  - name: dataTemplates
+    schema:
+      openAPIV3Schema:
+        type: object
+        properties:
+          cp: {type: string, default: test1-cp-alt}
+  - name: dts
+    schema:
+      openAPIV3Schema:
+        type: array
+        items: {type: string}
+";
+    for (variable, value, want) in [
+        // a null under a property with a default takes the default
+        ("dataTemplates.cp", "{cp: null}", "cp-alt-pool"),
+        (
+            "dataTemplates.cp",
+            "{cp: test1-controlplane-template}",
+            "cp-pool",
+        ),
+        // a numeric segment reads into an array, as dts[1] does
+        (
+            "dts.1",
+            "[test1-controlplane-template, test1-cp-alt]",
+            "cp-alt-pool",
+        ),
+        (
+            "dts[1]",
+            "[test1-controlplane-template, test1-cp-alt]",
+            "cp-alt-pool",
+        ),
+        (
+            "dts.0",
+            "[test1-controlplane-template, test1-cp-alt]",
+            "cp-pool",
+        ),
+    ] {
+        let name = variable.split(['.', '[']).next().unwrap_or_default();
+        let cluster = topology_cluster(
+            "v1beta2",
+            "test1",
+            "metal3",
+            &format!("    - name: {name}\n      value: {value}\n"),
+            "",
+        );
+        let p = patch(
+            "fromVariable",
+            "",
+            "controlPlane",
+            "replace",
+            "/spec/template/spec/dataTemplate/name",
+            &format!("variable: \"{variable}\""),
+        );
+        let mut docs = stamped("v1beta2", &p, &[cluster]);
+        for d in &mut docs {
+            if d.contains("kind: ClusterClass") {
+                *d = d.replace("  variables:\n", more);
+            }
+        }
+        let o = run_docs(&docs, None);
+        assert_no_errors(&o);
+        assert_eq!(control_plane_pool(&o), want, "{variable} of {value}");
+    }
+}
