@@ -234,6 +234,22 @@ impl Kind {
         }
     }
 
+    /// A kind of which only the keys of `only`'s fields are read, and never `status` (Cluster API's
+    /// machines and their owners, often many in a live export: only their template reference).
+    const fn spec_only(
+        group: &'static str,
+        kind: &'static str,
+        only: &'static [(&'static str, &'static [&'static str])],
+    ) -> Kind {
+        Kind {
+            fields: Fields::Some {
+                never: &["status"],
+                only,
+            },
+            ..Kind::all(group, kind)
+        }
+    }
+
     /// This kind, read by `read`.
     const fn read_by(self, read: Reader) -> Kind {
         Kind {
@@ -337,10 +353,26 @@ pub const KINDS: &[Kind] = &[
         })))
     }),
     // the machine templates they use as written
-    Kind::all(CONTROL_PLANE_GROUP, "KubeadmControlPlane").read_by(read_machine_template_user),
-    Kind::all(CLUSTER_GROUP, "MachineDeployment").read_by(read_machine_template_user),
-    Kind::all(CLUSTER_GROUP, "MachineSet").read_by(read_machine_template_user),
-    Kind::all(CLUSTER_GROUP, "Machine").read_by(read_machine_template_user),
+    Kind::spec_only(
+        CONTROL_PLANE_GROUP,
+        "KubeadmControlPlane",
+        &[("spec", &["machineTemplate"])],
+    )
+    .read_by(read_machine_template_user),
+    Kind::spec_only(
+        CLUSTER_GROUP,
+        "MachineDeployment",
+        &[("spec", &["template"])],
+    )
+    .read_by(read_machine_template_user),
+    Kind::spec_only(CLUSTER_GROUP, "MachineSet", &[("spec", &["template"])])
+        .read_by(read_machine_template_user),
+    Kind::spec_only(
+        CLUSTER_GROUP,
+        "Machine",
+        &[("spec", &["infrastructureRef"])],
+    )
+    .read_by(read_machine_template_user),
     // the controller flag writes these four kinds (SPEC §8); `spec.configSecret.namespace`
     // defaults to the provider's
     Kind::all(OPERATOR_GROUP, "InfrastructureProvider")

@@ -691,3 +691,74 @@ impl Stamp<'_, '_> {
         })
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn w(at: &str, tokens: &[&str]) -> patch::Written {
+        patch::Written {
+            patch: at.into(),
+            at: at.into(),
+            tokens: tokens.iter().map(|t| t.to_string()).collect(),
+        }
+    }
+
+    #[test]
+    fn a_field_is_traced_to_the_last_operation_that_wrote_it_or_around_it() {
+        assert_eq!(
+            field_tokens("spec.template.spec.hostSelector.matchExpressions[0].operator"),
+            [
+                "spec",
+                "template",
+                "spec",
+                "hostSelector",
+                "matchExpressions",
+                "0",
+                "operator"
+            ]
+        );
+        assert_eq!(
+            field_tokens("spec.hostSelector.matchLabels.[a.b/c]"),
+            ["spec", "hostSelector", "matchLabels", "a.b/c"]
+        );
+        let written = [
+            w("first", &["spec", "template", "spec", "hostSelector"]),
+            w("image", &["spec", "template", "spec", "image", "url"]),
+            w(
+                "last",
+                &["spec", "template", "spec", "hostSelector", "matchLabels"],
+            ),
+        ];
+        let at = |field: &str| writer(&written, field).map(|w| w.at.as_str());
+        // under what it wrote; the last write wins
+        assert_eq!(
+            at("spec.template.spec.hostSelector.matchLabels.[a/b]"),
+            Some("last")
+        );
+        assert_eq!(
+            at("spec.template.spec.hostSelector.matchExpressions[0].key"),
+            Some("first")
+        );
+        // a value holding what it wrote
+        assert_eq!(at("spec.template.spec.image"), Some("image"));
+        assert_eq!(at("spec.template.spec.dataTemplate.name"), None);
+    }
+
+    #[test]
+    fn a_result_met_for_several_parts_is_given_once_naming_them() {
+        let mut shared = Shared::default();
+        for c in ["a", "b", "c", "d", "b"] {
+            shared.add(Finding::error("X: bad (for {for})"), format!("Cluster {c}"));
+        }
+        shared.add(Finding::error("Y: other (for {for})"), "Cluster a".into());
+        let got: Vec<String> = shared.into_findings().map(|f| f.message).collect();
+        assert_eq!(
+            got,
+            [
+                "X: bad (for Cluster a; Cluster b; Cluster c; 1 more)",
+                "Y: other (for Cluster a)"
+            ]
+        );
+    }
+}
