@@ -4,18 +4,25 @@
 //! from and what the class's patches read of it.
 //!
 //! The topology in both versions: v1beta1 names its class by `topology.class` (and
-//! `classNamespace`), v1beta2 by `topology.classRef {name, namespace}`; the class's namespace
-//! defaults to the Cluster's. `topology.version`, `topology.variables[] {name, value}`,
-//! `topology.controlPlane.replicas` and `topology.workers.machineDeployments[] {class, name,
-//! replicas, variables.overrides[]}` are spelled alike in both.
+//! `classNamespace`), v1beta2 by `topology.classRef {name, namespace}`, each version's spelling
+//! only (the other's is a warning: the API server drops it); the class's namespace defaults to
+//! the Cluster's. `topology.version`, `topology.variables[] {name, value}`,
+//! `topology.controlPlane.{replicas, metadata, variables.overrides[]}` and
+//! `topology.workers.machineDeployments[] {class, name, replicas, metadata,
+//! variables.overrides[]}` are spelled alike in both. A field of another shape than its type is
+//! an error naming it ([`super::shape`]).
 
+use std::collections::BTreeMap;
 use std::net::IpAddr;
 
 use serde_json::Value;
 
 use super::Object;
+use super::shape::{Fields, is_v1beta2};
 use super::value::is_template;
 use super::view::View;
+use crate::results::Finding;
+use crate::topology::patch::variables::{Network, ObjectMeta};
 
 /// The group of Cluster API's `Cluster`.
 pub const CLUSTER_GROUP: &str = "cluster.x-k8s.io";
@@ -39,6 +46,10 @@ pub fn endpoint(value: View<'_>) -> Option<&str> {
 #[derive(Debug, Clone)]
 pub struct Cluster {
     pub object: Object,
+    /// `metadata.labels` and `annotations`.
+    pub metadata: ObjectMeta,
+    /// `spec.clusterNetwork` (`serviceDomain`, `services.cidrBlocks`, `pods.cidrBlocks`).
+    pub network: Network,
     /// `spec.topology`, when it names a class.
     pub topology: Option<Topology>,
 }
@@ -57,6 +68,8 @@ pub struct Topology {
     pub variables: Vec<(String, Value)>,
     /// `controlPlane.replicas`.
     pub control_plane_replicas: Option<i64>,
+    /// `controlPlane.metadata`.
+    pub control_plane_metadata: ObjectMeta,
     /// `controlPlane.variables.overrides` (v1beta2): the control plane's values replacing the
     /// Cluster's, as a MachineDeployment's overrides do for it.
     pub control_plane_overrides: Vec<(String, Value)>,
@@ -72,36 +85,89 @@ pub struct MachineDeploymentTopology {
     /// Its `name` (CAPI's `topologyName`).
     pub name: String,
     pub replicas: Option<i64>,
+    /// `metadata`.
+    pub metadata: ObjectMeta,
     /// `variables.overrides`.
     pub overrides: Vec<(String, Value)>,
 }
 
 impl Cluster {
-    /// Reads a Cluster's topology. Read by the registry ([`super::registry::KINDS`]).
-    pub(super) fn read(object: &Object, value: View<'_>) -> Cluster {
+    /// Reads a Cluster's metadata, network and topology, each field as its version spells it,
+    /// with an error in `findings` for a field of a shape the API server refuses and a warning
+    /// for one spelled as the other version spells it. Read by the registry
+    /// ([`super::registry::KINDS`]).
+    pub(super) fn read(object: &Object, value: View<'_>, findings: &mut Vec<Finding>) -> Cluster {
+        let mut f = Fields { object, findings };
+        let metadata = value.get("metadata");
         Cluster {
             object: object.clone(),
-            topology: value
-                .at(&["spec", "topology"])
-                .and_then(|t| topology(object, t)),
+            metadata: ObjectMeta {
+                labels: f.string_map(metadata.and_then(|m| m.get("labels")), "metadata.labels"),
+                annotations: f.string_map(
+                    metadata.and_then(|m| m.get("annotations")),
+                    "metadata.annotations",
+                ),
+            },
+            network: network(&mut f, value.at(&["spec", "clusterNetwork"])),
+            topology: f
+                .object(value.at(&["spec", "topology"]), "spec.topology")
+                .and_then(|t| topology(&mut f, t)),
         }
     }
 }
 
-fn text(v: Option<View<'_>>) -> Option<String> {
-    v.and_then(View::as_str)
-        .filter(|s| !s.is_empty())
-        .map(str::to_string)
+/// `labels` and `annotations` of an object's (or a topology part's) `metadata`, read as they
+/// are (the reader of the object checks their shapes).
+pub(crate) fn object_meta(meta: Option<View<'_>>) -> ObjectMeta {
+    let map = |v: Option<View<'_>>| -> Option<BTreeMap<String, String>> {
+        let v = v.filter(|v| !v.is_null())?;
+        Some(
+            v.entries()?
+                .filter_map(|(k, v)| Some((k.into_owned(), v.as_str()?.to_string())))
+                .collect(),
+        )
+    };
+    ObjectMeta {
+        labels: map(meta.and_then(|m| m.get("labels"))),
+        annotations: map(meta.and_then(|m| m.get("annotations"))),
+    }
 }
 
-/// `[{name, value}]` as (name, value) pairs.
-fn named_values(list: Option<View<'_>>) -> Vec<(String, Value)> {
-    let Some(items) = list.and_then(View::as_seq) else {
-        return Vec::new();
+fn network(f: &mut Fields<'_, '_>, n: Option<View<'_>>) -> Network {
+    let at = "spec.clusterNetwork";
+    let n = f.object(n, at);
+    let get = |key: &str| n.and_then(|n| n.get(key));
+    let blocks = |f: &mut Fields<'_, '_>, key: &str| {
+        let field = format!("{at}.{key}");
+        let r = f.object(get(key), &field);
+        f.strings(
+            r.and_then(|r| r.get("cidrBlocks")),
+            &format!("{field}.cidrBlocks"),
+        )
     };
-    items
-        .filter_map(|v| {
-            let name = v.get("name").and_then(View::as_str)?;
+    let services = blocks(f, "services");
+    let pods = blocks(f, "pods");
+    Network {
+        service_domain: f
+            .string(get("serviceDomain"), &format!("{at}.serviceDomain"))
+            .unwrap_or_default()
+            .to_string(),
+        services,
+        pods,
+    }
+}
+
+/// `[{name, value}]` at `field` as (name, value) pairs; an item without a name is left out
+/// (CAPI refuses it).
+fn named_values(
+    f: &mut Fields<'_, '_>,
+    list: Option<View<'_>>,
+    field: &str,
+) -> Vec<(String, Value)> {
+    f.objects(list, field)
+        .into_iter()
+        .filter_map(|(i, v)| {
+            let name = f.string(v.get("name"), &format!("{field}[{i}].name"))?;
             Some((
                 name.to_string(),
                 v.get("value").map_or(Value::Null, View::to_value),
@@ -110,43 +176,95 @@ fn named_values(list: Option<View<'_>>) -> Vec<(String, Value)> {
         .collect()
 }
 
-fn topology(object: &Object, t: View<'_>) -> Option<Topology> {
-    let (class, class_namespace, class_field) = match text(t.get("class")) {
-        Some(class) => (class, text(t.get("classNamespace")), "spec.topology.class"),
-        None => {
-            let r = t.get("classRef")?;
-            (
-                text(r.get("name"))?,
-                text(r.get("namespace")),
-                "spec.topology.classRef.name",
-            )
-        }
+fn topology(f: &mut Fields<'_, '_>, t: View<'_>) -> Option<Topology> {
+    let object = f.object;
+    let at = "spec.topology";
+    let v1beta2 = is_v1beta2(object);
+    // one spelling per version: the other version's is never read
+    let (class, class_namespace, class_field) = if v1beta2 {
+        f.other_spelling(
+            t.get("class"),
+            "spec.topology.class",
+            "spec.topology.classRef.name",
+        );
+        f.other_spelling(
+            t.get("classNamespace"),
+            "spec.topology.classNamespace",
+            "spec.topology.classRef.namespace",
+        );
+        let r = f.object(t.get("classRef"), "spec.topology.classRef");
+        let name = f.string(r.and_then(|r| r.get("name")), "spec.topology.classRef.name");
+        let ns = f.string(
+            r.and_then(|r| r.get("namespace")),
+            "spec.topology.classRef.namespace",
+        );
+        (name, ns, "spec.topology.classRef.name")
+    } else {
+        f.other_spelling(
+            t.get("classRef"),
+            "spec.topology.classRef",
+            "spec.topology.class (and classNamespace)",
+        );
+        let name = f.string(t.get("class"), "spec.topology.class");
+        let ns = f.string(t.get("classNamespace"), "spec.topology.classNamespace");
+        (name, ns, "spec.topology.class")
     };
-    let machine_deployments = t
-        .at(&["workers", "machineDeployments"])
-        .and_then(View::as_seq)
-        .map(|mds| {
-            mds.enumerate()
-                .filter_map(|(i, md)| {
-                    Some(MachineDeploymentTopology {
-                        field: format!("spec.topology.workers.machineDeployments[{i}]"),
-                        class: text(md.get("class"))?,
-                        name: text(md.get("name"))?,
-                        replicas: md.get("replicas").and_then(View::as_i64),
-                        overrides: named_values(md.at(&["variables", "overrides"])),
-                    })
-                })
-                .collect()
-        })
-        .unwrap_or_default();
+    let cp = f.object(t.get("controlPlane"), "spec.topology.controlPlane");
+    let cp_get = |key: &str| cp.and_then(|c| c.get(key));
+    let control_plane_replicas = f.int(cp_get("replicas"), "spec.topology.controlPlane.replicas");
+    let control_plane_metadata = f.meta(cp_get("metadata"), "spec.topology.controlPlane.metadata");
+    let cp_vars = f.object(cp_get("variables"), "spec.topology.controlPlane.variables");
+    let control_plane_overrides = named_values(
+        f,
+        cp_vars.and_then(|v| v.get("overrides")),
+        "spec.topology.controlPlane.variables.overrides",
+    );
+    let workers = f.object(t.get("workers"), "spec.topology.workers");
+    let mds_field = "spec.topology.workers.machineDeployments";
+    let mds = f.objects(workers.and_then(|w| w.get("machineDeployments")), mds_field);
+    let mut machine_deployments = Vec::new();
+    for (i, md) in mds {
+        let field = format!("{mds_field}[{i}]");
+        let class = f.string(md.get("class"), &format!("{field}.class"));
+        let name = f.string(md.get("name"), &format!("{field}.name"));
+        let replicas = f.int(md.get("replicas"), &format!("{field}.replicas"));
+        let metadata = f.meta(md.get("metadata"), &format!("{field}.metadata"));
+        let vars = f.object(md.get("variables"), &format!("{field}.variables"));
+        let overrides = named_values(
+            f,
+            vars.and_then(|v| v.get("overrides")),
+            &format!("{field}.variables.overrides"),
+        );
+        // CAPI refuses an entry without class or name: it is not read
+        let (Some(class), Some(name)) = (
+            class.filter(|c| !c.is_empty()),
+            name.filter(|n| !n.is_empty()),
+        ) else {
+            continue;
+        };
+        machine_deployments.push(MachineDeploymentTopology {
+            field,
+            class: class.to_string(),
+            name: name.to_string(),
+            replicas,
+            metadata,
+            overrides,
+        });
+    }
+    let version = f.string(t.get("version"), &format!("{at}.version"));
+    let variables = named_values(f, t.get("variables"), &format!("{at}.variables"));
+    let class = class.filter(|c| !c.is_empty())?;
     Some(Topology {
-        class,
-        class_namespace: class_namespace.unwrap_or_else(|| object.namespace.clone()),
+        class: class.to_string(),
+        class_namespace: class_namespace
+            .filter(|n| !n.is_empty())
+            .map_or_else(|| object.namespace.clone(), str::to_string),
         class_field,
-        version: text(t.get("version")).unwrap_or_default(),
-        variables: named_values(t.get("variables")),
-        control_plane_replicas: t.at(&["controlPlane", "replicas"]).and_then(View::as_i64),
-        control_plane_overrides: named_values(t.at(&["controlPlane", "variables", "overrides"])),
+        version: version.unwrap_or_default().to_string(),
+        variables,
+        control_plane_replicas,
+        control_plane_metadata,
+        control_plane_overrides,
         machine_deployments,
     })
 }
@@ -197,7 +315,7 @@ mod tests {
     fn topology_of(v: Value) -> Option<Topology> {
         let doc = crate::model::view::node_of(&v);
         let o = Object::read(crate::model::ItemId(0), View::new(&doc)).expect("an object");
-        Cluster::read(&o, View::new(&doc)).topology
+        Cluster::read(&o, View::new(&doc), &mut Vec::new()).topology
     }
 
     #[test]

@@ -7,16 +7,21 @@
 //! The templates are named by `spec.controlPlane.machineInfrastructure.ref` and
 //! `spec.workers.machineDeployments[].template.infrastructure.ref` (v1beta1), and
 //! `spec.controlPlane.machineInfrastructure.templateRef` and
-//! `spec.workers.machineDeployments[].infrastructure.templateRef` (v1beta2); both spellings are
-//! read in either version. A reference's namespace is the class's (CAPI keeps a class's
-//! templates beside it). MachinePools are not read: CAPM3 has no machine pool template.
+//! `spec.workers.machineDeployments[].infrastructure.templateRef` (v1beta2); each version's own
+//! spelling only is read, the other's is a warning (the API server drops it). A reference's
+//! namespace is the class's (CAPI keeps a class's templates beside it). MachinePools are not
+//! read: CAPM3 has no machine pool template.
 //!
-//! Values of another shape than CAPI allows are read as absent: the API server refuses such a
-//! class, so it stamps no Cluster. An `external` patch (a Runtime Extension) is kept as such:
-//! what it does is only known at run time, so a Cluster of the class cannot be evaluated.
+//! A field the mapping depends on with another shape than CAPI's type (`names: 7`, a reference
+//! that is a list) is an error naming it ([`super::shape`]): the API server refuses such a
+//! class. An `external` patch (a Runtime Extension) is kept as such: what it does is only known
+//! at run time, so a Cluster of the class cannot be evaluated.
 
 use super::Object;
+use super::shape::{Fields, is_v1beta2};
 use super::view::View;
+use crate::results::Finding;
+use crate::topology::patch::variables::ObjectMeta;
 use crate::topology::patch::{
     Definition, JsonPatch, MatchResources, Patch, Selector, ValueFrom, variables,
 };
@@ -51,6 +56,9 @@ pub struct MachineDeploymentClass {
     pub class: String,
     /// Its infrastructure template.
     pub template: Option<TemplateRef>,
+    /// The metadata of its MachineDeployments (v1beta1 `template.metadata`, v1beta2
+    /// `metadata`).
+    pub metadata: ObjectMeta,
 }
 
 /// A patch the function cannot evaluate offline.
@@ -68,6 +76,10 @@ pub struct ClusterClass {
     pub object: Object,
     /// `spec.controlPlane.machineInfrastructure`'s template.
     pub control_plane: Option<TemplateRef>,
+    /// The control plane's own template (`spec.controlPlane.ref`, v1beta2 `templateRef`).
+    pub control_plane_template: Option<TemplateRef>,
+    /// `spec.controlPlane.metadata`.
+    pub control_plane_metadata: ObjectMeta,
     pub machine_deployments: Vec<MachineDeploymentClass>,
     /// `spec.variables`: each name with its `schema.openAPIV3Schema`.
     pub variables: Vec<variables::Definition>,
@@ -79,14 +91,40 @@ pub struct ClusterClass {
 }
 
 impl ClusterClass {
-    /// Reads a class. Read by the registry ([`super::registry::KINDS`]).
-    pub(super) fn read(object: &Object, value: View<'_>) -> ClusterClass {
-        let (patches, external) = patches(value);
+    /// Reads a class, each field as its version spells it, with an error in `findings` for a
+    /// field of a shape the API server refuses and a warning for one spelled as the other
+    /// version spells it. Read by the registry ([`super::registry::KINDS`]).
+    pub(super) fn read(
+        object: &Object,
+        value: View<'_>,
+        findings: &mut Vec<Finding>,
+    ) -> ClusterClass {
+        let mut f = Fields { object, findings };
+        let f = &mut f;
+        let v1beta2 = is_v1beta2(object);
+        let spec = f.object(value.get("spec"), "spec");
+        let cp = f.object(
+            spec.and_then(|s| s.get("controlPlane")),
+            "spec.controlPlane",
+        );
+        let control_plane_template = reference(f, cp, "spec.controlPlane", v1beta2);
+        let control_plane_metadata = f.meta(
+            cp.and_then(|c| c.get("metadata")),
+            "spec.controlPlane.metadata",
+        );
+        let mi = f.object(
+            cp.and_then(|c| c.get("machineInfrastructure")),
+            "spec.controlPlane.machineInfrastructure",
+        );
+        let control_plane = reference(f, mi, "spec.controlPlane.machineInfrastructure", v1beta2);
+        let (patches, external) = patches(f, spec);
         ClusterClass {
             object: object.clone(),
-            control_plane: control_plane(value),
-            machine_deployments: machine_deployments(value),
-            variables: variable_definitions(value),
+            control_plane,
+            control_plane_template,
+            control_plane_metadata,
+            machine_deployments: machine_deployments(f, spec, v1beta2),
+            variables: variable_definitions(f, spec),
             patches,
             external,
         }
@@ -111,106 +149,171 @@ impl ClusterClass {
     }
 }
 
-fn text(v: Option<View<'_>>) -> String {
-    v.and_then(View::as_str).unwrap_or_default().to_string()
-}
-
-/// A template reference at `r`, whose field is `field`.
-fn template_ref(r: Option<View<'_>>, field: String) -> Option<TemplateRef> {
-    let r = r?;
-    let name = r.get("name").and_then(View::as_str)?;
+/// A template reference `{apiVersion, kind, name}` at `field`.
+fn template_ref(f: &mut Fields<'_, '_>, r: Option<View<'_>>, field: &str) -> Option<TemplateRef> {
+    let r = f.object(r, field)?;
+    let api_version = f.string(r.get("apiVersion"), &format!("{field}.apiVersion"));
+    let kind = f.string(r.get("kind"), &format!("{field}.kind"));
+    let name = f.string(r.get("name"), &format!("{field}.name"))?;
     Some(TemplateRef {
-        api_version: text(r.get("apiVersion")),
-        kind: text(r.get("kind")),
+        api_version: api_version.unwrap_or_default().to_string(),
+        kind: kind.unwrap_or_default().to_string(),
         name: name.to_string(),
         field: format!("{field}.name"),
     })
 }
 
-/// The first of the two spellings of a reference that is written.
-fn either(value: View<'_>, base: &str, v1beta1: &[&str], v1beta2: &[&str]) -> Option<TemplateRef> {
-    let field = |path: &[&str]| format!("{base}.{}", path.join("."));
-    template_ref(value.at(v1beta1), field(v1beta1))
-        .or_else(|| template_ref(value.at(v1beta2), field(v1beta2)))
-}
-
-fn control_plane(value: View<'_>) -> Option<TemplateRef> {
-    let cp = value.at(&["spec", "controlPlane", "machineInfrastructure"])?;
-    either(
-        cp,
-        "spec.controlPlane.machineInfrastructure",
-        &["ref"],
-        &["templateRef"],
+/// The template `holder` (at `base`) references as its version spells it: v1beta1 `ref`,
+/// v1beta2 `templateRef`; the other spelling is a warning, never read.
+fn reference(
+    f: &mut Fields<'_, '_>,
+    holder: Option<View<'_>>,
+    base: &str,
+    v1beta2: bool,
+) -> Option<TemplateRef> {
+    let (right, wrong) = if v1beta2 {
+        ("templateRef", "ref")
+    } else {
+        ("ref", "templateRef")
+    };
+    f.other_spelling(
+        holder.and_then(|h| h.get(wrong)),
+        &format!("{base}.{wrong}"),
+        &format!("{base}.{right}"),
+    );
+    template_ref(
+        f,
+        holder.and_then(|h| h.get(right)),
+        &format!("{base}.{right}"),
     )
 }
 
-fn machine_deployments(value: View<'_>) -> Vec<MachineDeploymentClass> {
-    let Some(items) = value
-        .at(&["spec", "workers", "machineDeployments"])
-        .and_then(View::as_seq)
-    else {
-        return Vec::new();
-    };
-    items
-        .enumerate()
-        .filter_map(|(i, item)| {
-            let class = item.get("class").and_then(View::as_str)?;
-            Some(MachineDeploymentClass {
-                class: class.to_string(),
-                template: either(
-                    item,
-                    &format!("spec.workers.machineDeployments[{i}]"),
-                    &["template", "infrastructure", "ref"],
-                    &["infrastructure", "templateRef"],
+fn machine_deployments(
+    f: &mut Fields<'_, '_>,
+    spec: Option<View<'_>>,
+    v1beta2: bool,
+) -> Vec<MachineDeploymentClass> {
+    let workers = f.object(spec.and_then(|s| s.get("workers")), "spec.workers");
+    let field = "spec.workers.machineDeployments";
+    let items = f.objects(workers.and_then(|w| w.get("machineDeployments")), field);
+    let mut out = Vec::new();
+    for (i, item) in items {
+        let at = format!("{field}[{i}]");
+        let class = f.string(item.get("class"), &format!("{at}.class"));
+        // v1beta1: template.{metadata, infrastructure.ref}; v1beta2: metadata,
+        // infrastructure.templateRef
+        let (template, metadata) = if v1beta2 {
+            let t = item.get("template");
+            f.other_spelling(
+                t.and_then(|t| t.at(&["infrastructure", "ref"])),
+                &format!("{at}.template.infrastructure.ref"),
+                &format!("{at}.infrastructure.templateRef"),
+            );
+            f.other_spelling(
+                t.and_then(|t| t.get("metadata")),
+                &format!("{at}.template.metadata"),
+                &format!("{at}.metadata"),
+            );
+            let infra = f.object(item.get("infrastructure"), &format!("{at}.infrastructure"));
+            (
+                reference(f, infra, &format!("{at}.infrastructure"), true),
+                f.meta(item.get("metadata"), &format!("{at}.metadata")),
+            )
+        } else {
+            f.other_spelling(
+                item.at(&["infrastructure", "templateRef"]),
+                &format!("{at}.infrastructure.templateRef"),
+                &format!("{at}.template.infrastructure.ref"),
+            );
+            f.other_spelling(
+                item.get("metadata"),
+                &format!("{at}.metadata"),
+                &format!("{at}.template.metadata"),
+            );
+            let t = f.object(item.get("template"), &format!("{at}.template"));
+            let infra = f.object(
+                t.and_then(|t| t.get("infrastructure")),
+                &format!("{at}.template.infrastructure"),
+            );
+            (
+                reference(f, infra, &format!("{at}.template.infrastructure"), false),
+                f.meta(
+                    t.and_then(|t| t.get("metadata")),
+                    &format!("{at}.template.metadata"),
                 ),
-            })
-        })
-        .collect()
+            )
+        };
+        let Some(class) = class else { continue };
+        out.push(MachineDeploymentClass {
+            class: class.to_string(),
+            template,
+            metadata,
+        });
+    }
+    out
 }
 
-fn variable_definitions(value: View<'_>) -> Vec<variables::Definition> {
-    let Some(items) = value.at(&["spec", "variables"]).and_then(View::as_seq) else {
-        return Vec::new();
-    };
-    items
-        .filter_map(|v| {
-            let name = v.get("name").and_then(View::as_str)?;
-            let schema = v
-                .at(&["schema", "openAPIV3Schema"])
-                .map_or(serde_json::Value::Null, View::to_value);
-            Some(variables::Definition {
+fn variable_definitions(
+    f: &mut Fields<'_, '_>,
+    spec: Option<View<'_>>,
+) -> Vec<variables::Definition> {
+    let field = "spec.variables";
+    let items = f.objects(spec.and_then(|s| s.get("variables")), field);
+    let mut out = Vec::new();
+    for (i, v) in items {
+        let at = format!("{field}[{i}]");
+        let name = f.string(v.get("name"), &format!("{at}.name"));
+        let schema = f.object(v.get("schema"), &format!("{at}.schema"));
+        let schema = f
+            .object(
+                schema.and_then(|s| s.get("openAPIV3Schema")),
+                &format!("{at}.schema.openAPIV3Schema"),
+            )
+            .map_or(serde_json::Value::Null, View::to_value);
+        if let Some(name) = name {
+            out.push(variables::Definition {
                 name: name.to_string(),
                 schema,
-            })
-        })
-        .collect()
+            });
+        }
+    }
+    out
 }
 
 /// The patches, in order, and the external ones.
-fn patches(value: View<'_>) -> (Vec<Patch>, Vec<External>) {
+fn patches(f: &mut Fields<'_, '_>, spec: Option<View<'_>>) -> (Vec<Patch>, Vec<External>) {
     let mut out = Vec::new();
     let mut external = Vec::new();
-    let Some(patches) = value.at(&["spec", "patches"]).and_then(View::as_seq) else {
+    let field = "spec.patches";
+    let Some(items) = f.list(spec.and_then(|s| s.get("patches")), field) else {
         return (out, external);
     };
-    for (i, p) in patches.enumerate() {
-        let name = text(p.get("name"));
-        if p.get("external").is_some_and(|e| !e.is_null()) {
+    for (i, p) in items.into_iter().enumerate() {
+        let at = format!("{field}[{i}]");
+        // a patch that is no mapping keeps its place, with nothing in it
+        let p = f.object(Some(p), &at);
+        let get = |key: &str| p.and_then(|p| p.get(key));
+        let name = f
+            .string(get("name"), &format!("{at}.name"))
+            .unwrap_or_default()
+            .to_string();
+        if f.object(get("external"), &format!("{at}.external"))
+            .is_some()
+        {
             external.push(External {
                 name: name.clone(),
-                field: format!("spec.patches[{i}].external"),
+                field: format!("{at}.external"),
             });
         }
-        let definitions = p
-            .get("definitions")
-            .and_then(View::as_seq)
-            .map(|defs| defs.map(definition).collect())
-            .unwrap_or_default();
+        let definitions = f
+            .objects(get("definitions"), &format!("{at}.definitions"))
+            .into_iter()
+            .map(|(j, d)| definition(f, d, &format!("{at}.definitions[{j}]")))
+            .collect();
         out.push(Patch {
             name,
-            enabled_if: p
-                .get("enabledIf")
-                .and_then(View::as_str)
+            enabled_if: f
+                .string(get("enabledIf"), &format!("{at}.enabledIf"))
                 .map(str::to_string),
             definitions,
         });
@@ -218,45 +321,68 @@ fn patches(value: View<'_>) -> (Vec<Patch>, Vec<External>) {
     (out, external)
 }
 
-fn definition(d: View<'_>) -> Definition {
-    let selector = d.get("selector");
-    let at = |path: &[&str]| selector.and_then(|s| s.at(path));
-    let names = at(&["matchResources", "machineDeploymentClass", "names"])
-        .and_then(View::as_seq)
-        .map(|names| names.filter_map(View::as_str).map(str::to_string).collect())
+fn definition(f: &mut Fields<'_, '_>, d: View<'_>, at: &str) -> Definition {
+    let s_at = format!("{at}.selector");
+    let selector = f.object(d.get("selector"), &s_at);
+    let get = |key: &str| selector.and_then(|s| s.get(key));
+    let m_at = format!("{s_at}.matchResources");
+    let m = f.object(get("matchResources"), &m_at);
+    let m_get = |key: &str| m.and_then(|m| m.get(key));
+    let md_at = format!("{m_at}.machineDeploymentClass");
+    let md = f.object(m_get("machineDeploymentClass"), &md_at);
+    let names = f
+        .strings(md.and_then(|m| m.get("names")), &format!("{md_at}.names"))
         .unwrap_or_default();
-    let flag = |key: &str| {
-        at(&["matchResources", key])
-            .and_then(View::as_bool)
-            .unwrap_or(false)
-    };
     Definition {
         selector: Selector {
-            api_version: text(at(&["apiVersion"])),
-            kind: text(at(&["kind"])),
+            api_version: f
+                .string(get("apiVersion"), &format!("{s_at}.apiVersion"))
+                .unwrap_or_default()
+                .to_string(),
+            kind: f
+                .string(get("kind"), &format!("{s_at}.kind"))
+                .unwrap_or_default()
+                .to_string(),
             match_resources: MatchResources {
-                control_plane: flag("controlPlane"),
-                infrastructure_cluster: flag("infrastructureCluster"),
+                control_plane: f
+                    .bool(m_get("controlPlane"), &format!("{m_at}.controlPlane"))
+                    .unwrap_or(false),
+                infrastructure_cluster: f
+                    .bool(
+                        m_get("infrastructureCluster"),
+                        &format!("{m_at}.infrastructureCluster"),
+                    )
+                    .unwrap_or(false),
                 machine_deployment_classes: names,
             },
         },
-        json_patches: d
-            .get("jsonPatches")
-            .and_then(View::as_seq)
-            .map(|ops| ops.map(json_patch).collect())
-            .unwrap_or_default(),
+        json_patches: f
+            .objects(d.get("jsonPatches"), &format!("{at}.jsonPatches"))
+            .into_iter()
+            .map(|(k, op)| json_patch(f, op, &format!("{at}.jsonPatches[{k}]")))
+            .collect(),
     }
 }
 
-fn json_patch(op: View<'_>) -> JsonPatch {
-    let from = op.get("valueFrom").filter(|v| v.is_object());
+fn json_patch(f: &mut Fields<'_, '_>, op: View<'_>, at: &str) -> JsonPatch {
+    let from = f.object(op.get("valueFrom"), &format!("{at}.valueFrom"));
     JsonPatch {
-        op: text(op.get("op")),
-        path: text(op.get("path")),
+        op: f
+            .string(op.get("op"), &format!("{at}.op"))
+            .unwrap_or_default()
+            .to_string(),
+        path: f
+            .string(op.get("path"), &format!("{at}.path"))
+            .unwrap_or_default()
+            .to_string(),
         value: op.get("value").map(View::to_value),
-        value_from: from.map(|f| ValueFrom {
-            variable: f.get("variable").and_then(View::as_str).map(str::to_string),
-            template: f.get("template").and_then(View::as_str).map(str::to_string),
+        value_from: from.map(|v| ValueFrom {
+            variable: f
+                .string(v.get("variable"), &format!("{at}.valueFrom.variable"))
+                .map(str::to_string),
+            template: f
+                .string(v.get("template"), &format!("{at}.valueFrom.template"))
+                .map(str::to_string),
         }),
     }
 }
@@ -273,7 +399,7 @@ mod tests {
         // JSON is YAML: the class as the model reads it, from its parsed tree
         let doc = crate::model::view::node_of(&v);
         let o = Object::read(crate::model::ItemId(0), View::new(&doc)).expect("an object");
-        ClusterClass::read(&o, View::new(&doc))
+        ClusterClass::read(&o, View::new(&doc), &mut Vec::new())
     }
 
     #[test]
@@ -284,7 +410,7 @@ mod tests {
             "infrastructure": {"ref": {"kind": "Metal3ClusterTemplate", "name": "cluster"}},
             "workers": {"machineDeployments": [
                 {"class": "a", "template": {"infrastructure": {"ref": m3("md-a")}}},
-                {"class": "b", "infrastructure": {"templateRef": m3("md-b")}},
+                {"class": "b", "template": {"infrastructure": {"ref": m3("md-b")}}},
                 {"class": "c", "template": {"infrastructure": {"ref": {"kind": "DockerMachineTemplate", "name": "d"}}}},
             ]},
         }));
@@ -302,7 +428,7 @@ mod tests {
                 ),
                 (
                     "md-b",
-                    "spec.workers.machineDeployments[1].infrastructure.templateRef.name"
+                    "spec.workers.machineDeployments[1].template.infrastructure.ref.name"
                 ),
             ]
         );

@@ -10,6 +10,7 @@
 //! placed later ([`Taken`], [`registry::read_as_parsed`], [`index_items`]). Everything read of a
 //! host is in [`host::Host`]. Nothing here writes text.
 
+pub mod capi;
 pub mod cluster;
 pub mod cluster_class;
 pub mod config_data;
@@ -34,6 +35,7 @@ pub mod pool;
 pub mod provider;
 pub mod reading;
 pub mod registry;
+mod shape;
 pub mod value;
 pub mod view;
 

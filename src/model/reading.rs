@@ -4,6 +4,7 @@
 
 use std::sync::Arc;
 
+use super::capi::{ControlPlaneTemplate, MachineTemplateUser};
 use super::cluster::Cluster;
 use super::cluster_class::ClusterClass;
 use super::config_data::ConfigData;
@@ -66,6 +67,8 @@ pub enum Reading {
     MachineTemplate(Box<Read<MachineTemplate>>, Vec<Finding>),
     Cluster(Box<Read<Cluster>>),
     ClusterClass(Box<Read<ClusterClass>>),
+    ControlPlaneTemplate(Box<Read<ControlPlaneTemplate>>),
+    MachineTemplateUser(Box<Read<MachineTemplateUser>>),
     Provider(Box<Read<Provider>>),
     Deployment(Box<Read<Deployment>>),
     ConfigData(Box<Read<ConfigData>>),
@@ -89,6 +92,8 @@ impl Reading {
             Reading::MachineTemplate(r, _) => r.place(item, ns, |t| &mut t.object),
             Reading::Cluster(r) => r.place(item, ns, |t| &mut t.object),
             Reading::ClusterClass(r) => r.place(item, ns, |t| &mut t.object),
+            Reading::ControlPlaneTemplate(r) => r.place(item, ns, |t| &mut t.object),
+            Reading::MachineTemplateUser(r) => r.place(item, ns, |t| &mut t.object),
             Reading::Provider(r) => r.place(item, ns, |t| &mut t.object),
             Reading::Deployment(r) => r.place(item, ns, |t| &mut t.object),
             Reading::ConfigData(r) => r.place(item, ns, |t| &mut t.object),
@@ -123,6 +128,8 @@ impl Reading {
             Reading::Metal3Machine(r) => r.reports_nothing(),
             Reading::Cluster(r) => r.reports_nothing(),
             Reading::ClusterClass(r) => r.reports_nothing(),
+            Reading::ControlPlaneTemplate(r) => r.reports_nothing(),
+            Reading::MachineTemplateUser(r) => r.reports_nothing(),
             Reading::Provider(r) => r.reports_nothing(),
             Reading::Deployment(r) => r.reports_nothing(),
             Reading::ConfigData(r) => r.reports_nothing(),
@@ -142,6 +149,8 @@ impl Reading {
             Reading::MachineTemplate(r, _) => r.value.as_ref().map(|t| &t.object),
             Reading::Cluster(r) => r.value.as_ref().map(|t| &t.object),
             Reading::ClusterClass(r) => r.value.as_ref().map(|t| &t.object),
+            Reading::ControlPlaneTemplate(r) => r.value.as_ref().map(|t| &t.object),
+            Reading::MachineTemplateUser(r) => r.value.as_ref().map(|t| &t.object),
             Reading::Provider(r) => r.value.as_ref().map(|t| &t.object),
             Reading::Deployment(r) => r.value.as_ref().map(|t| &t.object),
             Reading::ConfigData(r) => r.value.as_ref().map(|t| &t.object),

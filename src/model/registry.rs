@@ -13,6 +13,7 @@
 //! but kept only as its place in the text. Its text is untouched either way (edits are spliced
 //! into the source text).
 
+use super::capi::{CONTROL_PLANE_GROUP, ControlPlaneTemplate, MachineTemplateUser};
 use super::cluster::{CLUSTER_GROUP, Cluster};
 use super::cluster_class::ClusterClass;
 use super::config_data::ConfigData;
@@ -63,6 +64,11 @@ pub struct Model {
     /// Cluster API Clusters (their topologies; the index reads their endpoints).
     pub clusters: Objects<Cluster>,
     pub cluster_classes: Objects<ClusterClass>,
+    /// The control plane templates ClusterClasses name (their metadata is the control plane's).
+    pub control_plane_templates: Objects<ControlPlaneTemplate>,
+    /// Standalone control planes, MachineDeployments, MachineSets and Machines: the machine
+    /// templates they use as written.
+    pub machine_template_users: Objects<MachineTemplateUser>,
     pub machine_templates: Objects<MachineTemplate>,
     /// Read by the mapping (the pools of each machine template's hosts) and by the labels (a
     /// Metal3Data's `pool-name`), each reporting the problems of a template it uses.
@@ -119,6 +125,8 @@ impl Model {
             }
             Reading::Cluster(r) => self.clusters.push(*r),
             Reading::ClusterClass(r) => self.cluster_classes.push(*r),
+            Reading::ControlPlaneTemplate(r) => self.control_plane_templates.push(*r),
+            Reading::MachineTemplateUser(r) => self.machine_template_users.push(*r),
             Reading::Provider(r) => self.providers.push(*r),
             Reading::Deployment(r) => self.deployments.push(*r),
             Reading::ConfigData(r) => self.config_data.push(*r),
@@ -226,6 +234,22 @@ impl Kind {
         }
     }
 
+    /// A kind of which only the keys of `only`'s fields are read, and never `status` (Cluster API's
+    /// machines and their owners, often many in a live export: only their template reference).
+    const fn spec_only(
+        group: &'static str,
+        kind: &'static str,
+        only: &'static [(&'static str, &'static [&'static str])],
+    ) -> Kind {
+        Kind {
+            fields: Fields::Some {
+                never: &["status"],
+                only,
+            },
+            ..Kind::all(group, kind)
+        }
+    }
+
     /// This kind, read by `read`.
     const fn read_by(self, read: Reader) -> Kind {
         Kind {
@@ -318,11 +342,37 @@ pub const KINDS: &[Kind] = &[
         .reading_its_namespace(),
     // its topology's class namespace defaults to its own
     Kind::all(CLUSTER_GROUP, "Cluster")
-        .read_by(|o, v| Reading::Cluster(Box::new(Read::of(o, |_| Some(Cluster::read(o, v))))))
+        .read_by(|o, v| Reading::Cluster(Box::new(Read::of(o, |f| Some(Cluster::read(o, v, f))))))
         .reading_its_namespace(),
     Kind::all(CLUSTER_GROUP, "ClusterClass").read_by(|o, v| {
-        Reading::ClusterClass(Box::new(Read::of(o, |_| Some(ClusterClass::read(o, v)))))
+        Reading::ClusterClass(Box::new(Read::of(o, |f| Some(ClusterClass::read(o, v, f)))))
     }),
+    Kind::all(CONTROL_PLANE_GROUP, "KubeadmControlPlaneTemplate").read_by(|o, v| {
+        Reading::ControlPlaneTemplate(Box::new(Read::of(o, |_| {
+            Some(ControlPlaneTemplate::read(o, v))
+        })))
+    }),
+    // the machine templates they use as written
+    Kind::spec_only(
+        CONTROL_PLANE_GROUP,
+        "KubeadmControlPlane",
+        &[("spec", &["machineTemplate"])],
+    )
+    .read_by(read_machine_template_user),
+    Kind::spec_only(
+        CLUSTER_GROUP,
+        "MachineDeployment",
+        &[("spec", &["template"])],
+    )
+    .read_by(read_machine_template_user),
+    Kind::spec_only(CLUSTER_GROUP, "MachineSet", &[("spec", &["template"])])
+        .read_by(read_machine_template_user),
+    Kind::spec_only(
+        CLUSTER_GROUP,
+        "Machine",
+        &[("spec", &["infrastructureRef"])],
+    )
+    .read_by(read_machine_template_user),
     // the controller flag writes these four kinds (SPEC §8); `spec.configSecret.namespace`
     // defaults to the provider's
     Kind::all(OPERATOR_GROUP, "InfrastructureProvider")
@@ -341,6 +391,13 @@ pub const KINDS: &[Kind] = &[
     // the config among the inputs (SPEC §1), read whole by `config::ConfigItem`
     Kind::all(IPREUSE_GROUP, "IPReuse"),
 ];
+
+/// The reader of the kinds that use a machine template as written.
+fn read_machine_template_user(o: &Object, v: View<'_>) -> Reading {
+    Reading::MachineTemplateUser(Box::new(Read::of(o, |_| {
+        Some(MachineTemplateUser::read(o, v))
+    })))
+}
 
 /// A ConfigMap's or Secret's reader.
 fn read_config_data(o: &Object, v: View<'_>) -> Reading {

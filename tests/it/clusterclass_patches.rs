@@ -7,8 +7,11 @@
 
 use std::path::{Path, PathBuf};
 
+use std::collections::BTreeMap;
+
 use ipreuse::topology::patch::variables::{
-    self, ClusterBuiltins, ControlPlaneBuiltins, MachineDeploymentBuiltins, PartBuiltins,
+    self, ClusterBuiltins, ControlPlaneBuiltins, Given, MachineDeploymentBuiltins, Network,
+    ObjectMeta, PartBuiltins, Variables,
 };
 use ipreuse::topology::patch::{
     Definition, JsonPatch, MatchResources, Patch, Role, Selector, Target, ValueFrom, apply,
@@ -43,11 +46,17 @@ struct Case {
     patches: Vec<CapiPatch>,
     #[serde(default)]
     variables: Option<Value>,
+    /// With `variables`: the builtins only known once CAPI creates the objects.
+    #[serde(default)]
+    unknown: Vec<String>,
     #[serde(default)]
     build: Option<Build>,
     /// The variables object `build` must give.
     #[serde(default)]
     want_variables: Option<Value>,
+    /// The unknown builtins `build` must list.
+    #[serde(default)]
+    want_unknown: Option<Vec<String>>,
     /// The patched template.
     #[serde(default)]
     want: Option<Value>,
@@ -171,22 +180,76 @@ struct NamedValue {
     value: Value,
 }
 
-#[derive(Deserialize)]
+/// A builtin name: the value, or `<unknown>` for one CAPI only knows once it creates the object;
+/// left out, CAPI leaves it out.
+fn given(v: &Option<String>) -> Given<String> {
+    match v.as_deref() {
+        None => Given::Absent,
+        Some("<unknown>") => Given::Unknown,
+        Some(s) => Given::Is(s.to_string()),
+    }
+}
+
+#[derive(Deserialize, Default)]
 #[serde(deny_unknown_fields)]
-struct BuiltCluster {
-    name: String,
-    namespace: String,
-    version: String,
-    class: String,
+struct Meta {
+    #[serde(default)]
+    labels: Option<BTreeMap<String, String>>,
+    #[serde(default)]
+    annotations: Option<BTreeMap<String, String>>,
+}
+
+impl Meta {
+    fn get(&self) -> ObjectMeta {
+        ObjectMeta {
+            labels: self.labels.clone(),
+            annotations: self.annotations.clone(),
+        }
+    }
+}
+
+#[derive(Deserialize, Default)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+struct BuiltNetwork {
+    #[serde(default)]
+    service_domain: String,
+    #[serde(default)]
+    services: Option<Vec<String>>,
+    #[serde(default)]
+    pods: Option<Vec<String>>,
 }
 
 #[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+struct BuiltCluster {
+    name: String,
+    namespace: String,
+    #[serde(default)]
+    uid: Option<String>,
+    #[serde(default)]
+    metadata: Meta,
+    version: String,
+    class: String,
+    /// The class's namespace; the Cluster's when left out.
+    #[serde(default)]
+    class_namespace: Option<String>,
+    #[serde(default)]
+    network: BuiltNetwork,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
 struct BuiltControlPlane {
     version: String,
-    name: String,
+    #[serde(default)]
+    name: Option<String>,
     #[serde(default)]
     replicas: Option<i64>,
+    /// `<unknown>` for metadata CAPI takes from a template the case does not have.
+    #[serde(default)]
+    metadata: Option<Value>,
+    #[serde(default)]
+    infrastructure_ref_name: Option<String>,
 }
 
 #[derive(Deserialize)]
@@ -194,10 +257,17 @@ struct BuiltControlPlane {
 struct BuiltMachineDeployment {
     version: String,
     class: String,
-    name: String,
+    #[serde(default)]
+    name: Option<String>,
     topology_name: String,
     #[serde(default)]
     replicas: Option<i64>,
+    #[serde(default)]
+    metadata: Meta,
+    #[serde(default)]
+    bootstrap_config_name: Option<String>,
+    #[serde(default)]
+    infrastructure_ref_name: Option<String>,
 }
 
 fn target(t: &CapiTarget) -> Result<Target, String> {
@@ -261,7 +331,7 @@ fn patch(p: &CapiPatch) -> Patch {
     }
 }
 
-fn build(b: &Build) -> Value {
+fn build(b: &Build) -> Variables {
     let pairs = |l: &[NamedValue]| -> Vec<(String, Value)> {
         l.iter()
             .map(|n| (n.name.clone(), n.value.clone()))
@@ -275,24 +345,46 @@ fn build(b: &Build) -> Value {
             schema: d.schema.open_api_v3_schema.clone(),
         })
         .collect();
+    let c = &b.cluster;
     let cluster = ClusterBuiltins {
-        name: b.cluster.name.clone(),
-        namespace: b.cluster.namespace.clone(),
-        version: b.cluster.version.clone(),
-        class: b.cluster.class.clone(),
+        name: c.name.clone(),
+        namespace: c.namespace.clone(),
+        uid: given(&c.uid),
+        metadata: c.metadata.get(),
+        version: c.version.clone(),
+        class: c.class.clone(),
+        class_namespace: c.class_namespace.clone().unwrap_or(c.namespace.clone()),
+        network: Network {
+            service_domain: c.network.service_domain.clone(),
+            services: c.network.services.clone(),
+            pods: c.network.pods.clone(),
+        },
     };
     let part = match (&b.control_plane, &b.machine_deployment) {
         (Some(cp), None) => PartBuiltins::ControlPlane(ControlPlaneBuiltins {
             version: cp.version.clone(),
-            name: cp.name.clone(),
+            metadata: match &cp.metadata {
+                None => Given::Absent,
+                Some(Value::String(s)) if s == "<unknown>" => Given::Unknown,
+                Some(m) => Given::Is(ObjectMeta {
+                    labels: serde_json::from_value(m["labels"].clone()).unwrap_or_default(),
+                    annotations: serde_json::from_value(m["annotations"].clone())
+                        .unwrap_or_default(),
+                }),
+            },
+            name: given(&cp.name),
             replicas: cp.replicas,
+            infrastructure_ref_name: given(&cp.infrastructure_ref_name),
         }),
         (None, Some(md)) => PartBuiltins::MachineDeployment(MachineDeploymentBuiltins {
             version: md.version.clone(),
+            metadata: md.metadata.get(),
             class: md.class.clone(),
-            name: md.name.clone(),
+            name: given(&md.name),
             topology_name: md.topology_name.clone(),
             replicas: md.replicas,
+            bootstrap_config_name: given(&md.bootstrap_config_name),
+            infrastructure_ref_name: given(&md.infrastructure_ref_name),
         }),
         _ => PartBuiltins::Cluster,
     };
@@ -307,14 +399,25 @@ fn build(b: &Build) -> Value {
 /// One case's failure, or None when it holds.
 fn run_case(case: &Case) -> Option<String> {
     let vars = match (&case.variables, &case.build) {
-        (Some(v), None) => v.clone(),
+        (Some(v), None) => Variables {
+            value: v.clone(),
+            unknown: case.unknown.clone(),
+        },
         (None, Some(b)) => build(b),
         _ => return Some("a case gives exactly one of variables and build".into()),
     };
     if let Some(want) = &case.want_variables
-        && &vars != want
+        && &vars.value != want
     {
-        return Some(format!("variables are {vars}, CAPI gives {want}"));
+        return Some(format!("variables are {}, CAPI gives {want}", vars.value));
+    }
+    if let Some(want) = &case.want_unknown
+        && &vars.unknown != want
+    {
+        return Some(format!(
+            "unknown builtins are {:?}, want {want:?}",
+            vars.unknown
+        ));
     }
     let (Some(t), Some(template)) = (&case.target, &case.template) else {
         return case
@@ -330,7 +433,7 @@ fn run_case(case: &Case) -> Option<String> {
     let mut doc = template.clone();
     let got = apply(&mut doc, &target, &patches, &vars);
     match (&case.want, &case.error, got) {
-        (Some(want), None, Ok(())) => {
+        (Some(want), None, Ok(_)) => {
             (&doc != want).then(|| format!("patched to {doc}, CAPI gives {want}"))
         }
         (None, Some(pieces), Err(e)) => {
@@ -342,7 +445,7 @@ fn run_case(case: &Case) -> Option<String> {
             (!missing.is_empty()).then(|| format!("error {message:?} lacks {missing:?}"))
         }
         (Some(_), None, Err(e)) => Some(format!("failed: {e}")),
-        (None, Some(pieces), Ok(())) => {
+        (None, Some(pieces), Ok(_)) => {
             Some(format!("patched to {doc}, want an error with {pieces:?}"))
         }
         _ => Some("a case states exactly one of want and error".into()),
@@ -420,8 +523,10 @@ fn the_runner_catches_a_wrong_result_and_a_missing_error_piece() {
         template: ok.template.clone(),
         patches: Vec::new(),
         variables: Some(Value::Object(Default::default())),
+        unknown: Vec::new(),
         build: None,
         want_variables: None,
+        want_unknown: None,
         want: Some(serde_json::json!({"not": "the template"})),
         error: None,
     };

@@ -1235,6 +1235,225 @@ fn what_cannot_be_evaluated_is_an_error_naming_class_patch_and_field() {
     }
 }
 
+/// `topology_cluster` with `labels` (flow YAML) on the Cluster.
+fn labelled_cluster(version: &str, name: &str, labels: &str) -> String {
+    topology_cluster(version, name, "metal3", "", "").replace(
+        &format!("  name: {name}\n  namespace: metal3\n"),
+        &format!("  name: {name}\n  namespace: metal3\n  labels: {labels}\n"),
+    )
+}
+
+/// A patch replacing the control plane's data template name with `template`.
+fn cp_data_template_from(template: &str, enabled_if: &str) -> String {
+    patch(
+        "dataTemplateFromBuiltins",
+        enabled_if,
+        "controlPlane",
+        "replace",
+        "/spec/template/spec/dataTemplate/name",
+        &format!("template: '{template}'"),
+    )
+}
+
+/// Which control plane pool the Cluster's hosts get: `cp-alt-pool` (data template
+/// `test1-cp-alt`) or `cp-pool` (`test1-controlplane-template`).
+fn control_plane_pool(o: &ipreuse::run::Outcome) -> &'static str {
+    match (keys(o, "cp-alt-pool").len(), keys(o, "cp-pool").len()) {
+        (3, 0) => "cp-alt-pool",
+        (0, 3) => "cp-pool",
+        other => panic!("{other:?}:\n{}", dump(o)),
+    }
+}
+
+#[test]
+fn the_clusters_labels_and_class_reference_decide_the_data_template_as_in_capi() {
+    let alt_if_prod = r#"{{ if eq .builtin.cluster.metadata.labels.env "prod" }}test1-cp-alt{{ else }}test1-controlplane-template{{ end }}"#;
+    let by_default = r#"{{ default "test1-cp-alt" .builtin.cluster.metadata.labels.dt }}"#;
+    let by_namespace =
+        r#"{{ if eq .builtin.cluster.topology.classNamespace "metal3" }}test1-cp-alt{{ end }}"#;
+    let by_class = r#"{{ if eq .builtin.cluster.topology.classRef.name "metal3-class" }}test1-cp-alt{{ end }}"#;
+    // CAPI adds these labels to the desired Cluster before it computes the builtins
+    let by_capi_label =
+        r#"{{ index .builtin.cluster.metadata.labels "cluster.x-k8s.io/cluster-name" }}"#;
+    for version in ["v1beta1", "v1beta2"] {
+        for (template, enabled_if, labels, want) in [
+            (alt_if_prod, "", "{env: prod}", "cp-alt-pool"),
+            (alt_if_prod, "", "{env: dev}", "cp-pool"),
+            (by_default, "", "{}", "cp-alt-pool"),
+            (
+                by_default,
+                "",
+                "{dt: test1-controlplane-template}",
+                "cp-pool",
+            ),
+            // the patch names the alternative, but only prod Clusters get it
+            (
+                "test1-cp-alt",
+                r#"{{ eq .builtin.cluster.metadata.labels.env "prod" }}"#,
+                "{env: prod}",
+                "cp-alt-pool",
+            ),
+            (
+                "test1-cp-alt",
+                r#"{{ eq .builtin.cluster.metadata.labels.env "prod" }}"#,
+                "{env: dev}",
+                "cp-pool",
+            ),
+            (by_namespace, "", "{}", "cp-alt-pool"),
+            (by_class, "", "{}", "cp-alt-pool"),
+            (by_capi_label, "", "{}", "cp-alt-pool"),
+        ] {
+            // Cluster test1-cp-alt: its name is the data template's
+            let name = if template == by_capi_label {
+                "test1-cp-alt"
+            } else {
+                "test1"
+            };
+            let cluster = labelled_cluster(version, name, labels);
+            let o = run_docs(
+                &stamped(
+                    version,
+                    &cp_data_template_from(template, enabled_if),
+                    &[cluster],
+                ),
+                None,
+            );
+            assert_no_errors(&o);
+            assert_eq!(
+                control_plane_pool(&o),
+                want,
+                "{version} {template} if {enabled_if} with {labels}"
+            );
+        }
+    }
+}
+
+#[test]
+fn a_machine_deployments_metadata_is_the_topologys_over_the_classs() {
+    // md-0's topology labels it rack r1 (the class says r2): only worker-2 is in rack r1
+    let cluster = topology_cluster("v1beta2", "test1", "metal3", "", "").replace(
+        "        name: md-0\n",
+        "        name: md-0\n        metadata:\n          labels: {rack: r1}\n",
+    );
+    let rack = patch(
+        "workerRack",
+        "",
+        "worker",
+        "add",
+        "/spec/template/spec/hostSelector/matchLabels",
+        r#"template: '{rack: "{{ .builtin.machineDeployment.metadata.labels.rack }}", deployment: "{{ index .builtin.machineDeployment.metadata.labels "topology.cluster.x-k8s.io/deployment-name" }}"}'"#,
+    );
+    let mut docs = stamped("v1beta2", &rack, &[cluster]);
+    for d in &mut docs {
+        if d.contains("kind: ClusterClass") {
+            *d = d.replace(
+                "    - class: worker\n",
+                "    - class: worker\n      metadata:\n        labels: {rack: r2}\n",
+            );
+        }
+        if d.contains("name: worker-2\n") && d.contains("kind: BareMetalHost") {
+            *d = host("worker-2", "metal3")
+                .label("cluster-role", "worker")
+                .label("rack", "r1")
+                .label("deployment", "md-0")
+                .yaml();
+        }
+    }
+    let o = run_docs(&docs, None);
+    assert_no_errors(&o);
+    assert_eq!(
+        keys(&o, "worker-pool"),
+        ["worker-2-worker-pool"],
+        "{}",
+        dump(&o)
+    );
+}
+
+#[test]
+fn the_control_planes_metadata_needs_its_template_and_generated_names_are_errors() {
+    let kcp_template = "apiVersion: controlplane.cluster.x-k8s.io/v1beta2
+kind: KubeadmControlPlaneTemplate
+metadata:
+  name: kcp
+  namespace: metal3
+spec:
+  template:
+    metadata:
+      labels: {tier: gold}
+    spec: {}
+";
+    let read_tier = r#"{{ if eq .builtin.controlPlane.metadata.labels.tier "gold" }}test1-cp-alt{{ else }}test1-controlplane-template{{ end }}"#;
+    let with_kcp_ref = |docs: &mut Vec<String>| {
+        for d in docs.iter_mut() {
+            if d.contains("kind: ClusterClass") {
+                *d = d.replace(
+                    "  controlPlane:\n",
+                    "  controlPlane:\n    templateRef:\n      apiVersion: controlplane.cluster.x-k8s.io/v1beta2\n      kind: KubeadmControlPlaneTemplate\n      name: kcp\n",
+                );
+            }
+        }
+    };
+    let cluster = topology_cluster("v1beta2", "test1", "metal3", "", "");
+    let mut docs = stamped(
+        "v1beta2",
+        &cp_data_template_from(read_tier, ""),
+        std::slice::from_ref(&cluster),
+    );
+    with_kcp_ref(&mut docs);
+    docs.push(kcp_template.to_string());
+    let o = run_docs(&docs, None);
+    assert_no_errors(&o);
+    assert_eq!(control_plane_pool(&o), "cp-alt-pool");
+    // without the template CAPI copies the labels from, they are unknown
+    docs.pop();
+    let o = run_docs(&docs, None);
+    assert_error(
+        &o,
+        Want {
+            path: Some("spec.patches[0].definitions[0].jsonPatches[0].valueFrom.template"),
+            object: Some(("ClusterClass", "metal3-class")),
+            says: &[
+                "builtin.controlPlane.metadata",
+                "KubeadmControlPlaneTemplate",
+            ],
+        },
+    );
+    // names CAPI generates, however they are read
+    // (`with` gives the whole control plane builtin, whose unknown metadata may be named first)
+    for (template, says) in [
+        (
+            "{{ .builtin.controlPlane.machineTemplate.infrastructureRef.name }}",
+            &[
+                "builtin.controlPlane.machineTemplate.infrastructureRef.name",
+                "offline",
+            ][..],
+        ),
+        (
+            "{{ with .builtin.controlPlane }}{{ .name }}{{ end }}",
+            &["it reads builtin.controlPlane."][..],
+        ),
+        (
+            r#"{{ default "x" .builtin.cluster.uid }}"#,
+            &["builtin.cluster.uid", "offline"][..],
+        ),
+    ] {
+        let docs = stamped(
+            "v1beta2",
+            &cp_data_template_from(template, ""),
+            std::slice::from_ref(&cluster),
+        );
+        let o = run_docs(&docs, None);
+        assert_error(
+            &o,
+            Want {
+                path: Some("spec.patches[0].definitions[0].jsonPatches[0].valueFrom.template"),
+                object: Some(("ClusterClass", "metal3-class")),
+                says,
+            },
+        );
+    }
+}
+
 #[test]
 fn a_machine_deployment_of_a_class_the_class_lacks_is_an_error_on_the_cluster() {
     let cluster = topology_cluster("v1beta2", "test1", "metal3", "", "")
@@ -1475,4 +1694,437 @@ fn on_disk_an_external_patch_fails_in_place_until_mapping_all() {
         written.contains("    spare-0-cp-pool: \"192.168.111.13\"\n"),
         "{written}"
     );
+}
+
+/// A standalone object of `kind` in `version` whose machines use Metal3MachineTemplate
+/// `template` of namespace metal3 as written, spelled as that version spells the reference.
+fn template_user(kind: &str, version: &str, template: &str) -> String {
+    let (group, indent_ref) = match kind {
+        "KubeadmControlPlane" => (
+            "controlplane.cluster.x-k8s.io",
+            if version == "v1beta1" {
+                "  machineTemplate:\n    infrastructureRef:\n"
+            } else {
+                "  machineTemplate:\n    spec:\n      infrastructureRef:\n"
+            },
+        ),
+        "Machine" => ("cluster.x-k8s.io", "  infrastructureRef:\n"),
+        _ => (
+            "cluster.x-k8s.io",
+            "  template:\n    spec:\n      infrastructureRef:\n",
+        ),
+    };
+    let pad = " ".repeat(indent_ref.lines().count() * 2 + 2);
+    let r = if version == "v1beta1" {
+        format!(
+            "{pad}apiVersion: infrastructure.cluster.x-k8s.io/v1beta1\n{pad}kind: Metal3MachineTemplate\n{pad}name: {template}\n"
+        )
+    } else {
+        format!(
+            "{pad}apiGroup: infrastructure.cluster.x-k8s.io\n{pad}kind: Metal3MachineTemplate\n{pad}name: {template}\n"
+        )
+    };
+    format!(
+        "apiVersion: {group}/{version}\nkind: {kind}\nmetadata:\n  name: standalone\n  namespace: metal3\nspec:\n  clusterName: other\n{indent_ref}{r}"
+    )
+}
+
+#[test]
+fn a_class_template_a_standalone_object_uses_is_mapped_as_written_too() {
+    // the Cluster's copy of the control plane template names test1-cp-alt; the class template
+    // itself names test1-controlplane-template (cp-pool), which only the standalone object's
+    // machines claim from
+    let cluster = topology_cluster(
+        "v1beta2",
+        "test1",
+        "metal3",
+        "    - name: controlPlaneDataTemplate\n      value: test1-cp-alt\n",
+        "",
+    );
+    for kind in [
+        "KubeadmControlPlane",
+        "MachineDeployment",
+        "MachineSet",
+        "Machine",
+    ] {
+        for version in ["v1beta1", "v1beta2"] {
+            let mut docs = stamped(
+                "v1beta2",
+                &data_template_patch(),
+                std::slice::from_ref(&cluster),
+            );
+            docs.push(template_user(kind, version, "test1-controlplane"));
+            let o = run_docs(&docs, None);
+            assert_no_errors(&o);
+            assert_eq!(keys(&o, "cp-alt-pool").len(), 3, "{kind} {version}");
+            assert_eq!(
+                keys(&o, "cp-pool"),
+                ["cp-0-cp-pool", "cp-1-cp-pool", "cp-2-cp-pool"],
+                "{kind} {version}:\n{}",
+                dump(&o)
+            );
+            assert_finding(
+                &o,
+                Severity::Info,
+                Want {
+                    path: None,
+                    object: Some((kind, "standalone")),
+                    says: &[
+                        "Metal3MachineTemplate test1-controlplane",
+                        "mapped as written",
+                    ],
+                },
+            );
+            // a reference to another template, or in the other version's spelling, changes nothing
+            let other = if version == "v1beta1" {
+                "v1beta2"
+            } else {
+                "v1beta1"
+            };
+            for user in [
+                template_user(kind, version, "test1-cp-nothing"),
+                template_user(kind, version, "test1-controlplane")
+                    .replace(&format!("/{version}\nkind"), &format!("/{other}\nkind")),
+            ] {
+                let mut docs = stamped(
+                    "v1beta2",
+                    &data_template_patch(),
+                    std::slice::from_ref(&cluster),
+                );
+                docs.push(user);
+                let o = run_docs(&docs, None);
+                assert_no_errors(&o);
+                assert!(keys(&o, "cp-pool").is_empty(), "{kind} {version}");
+            }
+        }
+    }
+}
+
+#[test]
+fn a_value_a_patch_writes_and_capm3_refuses_is_reported_once_at_the_patch() {
+    // the patch writes a selector CAPM3 refuses into both Clusters' copies of the control plane
+    let bad = patch(
+        "badSelector",
+        "",
+        "controlPlane",
+        "add",
+        "/spec/template/spec/hostSelector/matchExpressions",
+        r#"template: '[{key: rack, operator: Near, values: [r1]}]'"#,
+    );
+    let clusters = [
+        topology_cluster("v1beta2", "test1", "metal3", "", ""),
+        topology_cluster("v1beta2", "test2", "metal3", "", ""),
+    ];
+    let docs = stamped("v1beta2", &bad, &clusters);
+    let o = run_docs(&docs, None);
+    assert_transactional(&o, &[&stream(&docs)]);
+    let at = "spec.patches[0].definitions[0].jsonPatches[0]";
+    assert_error(
+        &o,
+        Want {
+            path: Some(at),
+            object: Some(("ClusterClass", "metal3-class")),
+            says: &[
+                "patch \"badSelector\"",
+                "Metal3MachineTemplate test1-controlplane",
+                "the control plane of Cluster metal3/test1; the control plane of Cluster metal3/test2",
+                "Near",
+            ],
+        },
+    );
+    let at_patch = o
+        .findings
+        .iter()
+        .filter(|f| f.field.as_ref().is_some_and(|p| p.path == at))
+        .count();
+    assert_eq!(at_patch, 1, "once for both Clusters:\n{}", dump(&o));
+    // and the copy is never reported as an object of the input
+    assert!(
+        !dump(&o).contains("[Metal3MachineTemplate metal3/test1-controlplane] (spec.template"),
+        "{}",
+        dump(&o)
+    );
+}
+
+#[test]
+fn a_problem_of_the_class_is_reported_once_not_once_per_cluster() {
+    let clusters = [
+        topology_cluster("v1beta2", "test1", "metal3", "", ""),
+        topology_cluster("v1beta2", "test2", "metal3", "", ""),
+        topology_cluster("v1beta2", "test3", "metal3", "", ""),
+    ];
+    // an enabledIf that fails alike for every Cluster
+    let failing = patch(
+        "unknownFunction",
+        "{{ env \"HOME\" }}",
+        "controlPlane",
+        "remove",
+        "/spec/template/spec/hostSelector",
+        "",
+    );
+    let o = run_docs(&stamped("v1beta2", &failing, &clusters), None);
+    let errors: Vec<_> = o
+        .findings
+        .iter()
+        .filter(|f| f.is_error() && f.message.contains("unknownFunction"))
+        .collect();
+    assert_eq!(errors.len(), 1, "{}", dump(&o));
+    assert!(
+        errors[0].message.contains("metal3/test1") && errors[0].message.contains("metal3/test3"),
+        "{}",
+        errors[0].message
+    );
+    // the class template's own selector, which no patch wrote: reported once, on the template
+    let mut docs = stamped("v1beta2", "", &clusters);
+    for d in &mut docs {
+        if d.contains("name: test1-controlplane\n") && d.contains("kind: Metal3MachineTemplate") {
+            *d = d.replace(
+                "cluster-role: control-plane",
+                "cluster-role: [control-plane]",
+            );
+        }
+    }
+    let o = run_docs(&docs, None);
+    let errors: Vec<_> = o
+        .findings
+        .iter()
+        .filter(|f| f.is_error() && f.message.contains("hostSelector"))
+        .collect();
+    assert_eq!(errors.len(), 1, "{}", dump(&o));
+    assert_eq!(
+        errors[0].resource_ref.as_ref().map(|r| (
+            r.kind.as_str(),
+            r.name.as_str(),
+            r.namespace.as_deref()
+        )),
+        Some((
+            "Metal3MachineTemplate",
+            "test1-controlplane",
+            Some("metal3")
+        ))
+    );
+}
+
+#[test]
+fn a_field_of_the_other_version_is_never_read_and_warns_with_the_versions_spelling() {
+    for version in ["v1beta1", "v1beta2"] {
+        let (stale_class, stale_ref, right_ref, stale_cluster, right_cluster) = if version
+            == "v1beta2"
+        {
+            (
+                "    machineInfrastructure:\n      ref: {kind: Metal3MachineTemplate, name: stale}\n",
+                "spec.controlPlane.machineInfrastructure.ref",
+                "spec.controlPlane.machineInfrastructure.templateRef",
+                "    class: stale\n",
+                "spec.topology.classRef.name",
+            )
+        } else {
+            (
+                "    machineInfrastructure:\n      templateRef: {kind: Metal3MachineTemplate, name: stale}\n",
+                "spec.controlPlane.machineInfrastructure.templateRef",
+                "spec.controlPlane.machineInfrastructure.ref",
+                "    classRef: {name: stale}\n",
+                "spec.topology.class",
+            )
+        };
+        let cluster = topology_cluster(version, "test1", "metal3", "", "")
+            .replace("  topology:\n", &format!("  topology:\n{stale_cluster}"));
+        let mut docs = stamped(version, &data_template_patch(), &[cluster]);
+        for d in &mut docs {
+            if d.contains("kind: ClusterClass") {
+                *d = d.replace("    machineInfrastructure:\n", stale_class);
+            }
+        }
+        let o = run_docs(&docs, None);
+        assert_no_errors(&o);
+        // the version's own spelling decides: the Cluster of metal3-class, its control plane's
+        // template test1-controlplane
+        assert_cluster_entries(&o, "metal3");
+        assert_finding(
+            &o,
+            Severity::Warning,
+            Want {
+                path: Some(stale_ref),
+                object: Some(("ClusterClass", "metal3-class")),
+                says: &[&format!("cluster.x-k8s.io/{version} spells it {right_ref}")],
+            },
+        );
+        let stale_field = if version == "v1beta2" {
+            "spec.topology.class"
+        } else {
+            "spec.topology.classRef"
+        };
+        assert_finding(
+            &o,
+            Severity::Warning,
+            Want {
+                path: Some(stale_field),
+                object: Some(("Cluster", "test1")),
+                says: &[right_cluster, "The API server drops"],
+            },
+        );
+    }
+}
+
+#[test]
+fn a_field_that_decides_the_mapping_with_a_shape_the_api_server_refuses_is_an_error() {
+    let names = patch(
+        "p",
+        "",
+        "worker",
+        "replace",
+        "/spec/template/spec/image/url",
+        "variable: imageURL",
+    )
+    .replace("names: [worker]", "names: 7");
+    for (version, class_from, cluster_from, field, object) in [
+        (
+            "v1beta2",
+            ("", ""),
+            ("", ""),
+            "spec.patches[0].definitions[0].selector.matchResources.machineDeploymentClass.names",
+            "ClusterClass",
+        ),
+        (
+            "v1beta1",
+            ("", ""),
+            ("class: metal3-class", "class: 3"),
+            "spec.topology.class",
+            "Cluster",
+        ),
+        (
+            "v1beta2",
+            (
+                "      templateRef:\n        apiVersion",
+                "      templateRef:\n      - apiVersion",
+            ),
+            ("", ""),
+            "spec.controlPlane.machineInfrastructure.templateRef",
+            "ClusterClass",
+        ),
+        (
+            "v1beta2",
+            ("", ""),
+            (
+                "  topology:\n    classRef:\n      name: metal3-class\n",
+                "  topology: metal3-class\n  x:\n    classRef:\n      name: metal3-class\n",
+            ),
+            "spec.topology",
+            "Cluster",
+        ),
+        (
+            "v1beta2",
+            ("", ""),
+            ("        replicas: 3\n", "        replicas: three\n"),
+            "spec.topology.workers.machineDeployments[0].replicas",
+            "Cluster",
+        ),
+    ] {
+        let patches = if field.contains("names") {
+            names.clone()
+        } else {
+            String::new()
+        };
+        let cluster = topology_cluster(version, "test1", "metal3", "", "");
+        let cluster = if cluster_from.0.is_empty() {
+            cluster
+        } else {
+            assert!(cluster.contains(cluster_from.0), "{cluster}");
+            cluster.replace(cluster_from.0, cluster_from.1)
+        };
+        let mut docs = stamped(version, &patches, &[cluster]);
+        if !class_from.0.is_empty() {
+            for d in &mut docs {
+                if d.contains("kind: ClusterClass") {
+                    assert!(d.contains(class_from.0), "{d}");
+                    *d = d.replacen(class_from.0, class_from.1, 1);
+                }
+            }
+        }
+        let o = run_docs(&docs, None);
+        assert_transactional(&o, &[&stream(&docs)]);
+        assert_error(
+            &o,
+            Want {
+                path: Some(field),
+                object: Some((
+                    object,
+                    if object == "Cluster" {
+                        "test1"
+                    } else {
+                        "metal3-class"
+                    },
+                )),
+                says: &["where the API server accepts only", "refuses the"],
+            },
+        );
+    }
+}
+
+#[test]
+fn variables_as_the_api_server_stores_them_nulls_defaulted_numeric_segments_into_arrays() {
+    let more = "  variables:
+  - name: dataTemplates
+    schema:
+      openAPIV3Schema:
+        type: object
+        properties:
+          cp: {type: string, default: test1-cp-alt}
+  - name: dts
+    schema:
+      openAPIV3Schema:
+        type: array
+        items: {type: string}
+";
+    for (variable, value, want) in [
+        // a null under a property with a default takes the default
+        ("dataTemplates.cp", "{cp: null}", "cp-alt-pool"),
+        (
+            "dataTemplates.cp",
+            "{cp: test1-controlplane-template}",
+            "cp-pool",
+        ),
+        // a numeric segment reads into an array, as dts[1] does
+        (
+            "dts.1",
+            "[test1-controlplane-template, test1-cp-alt]",
+            "cp-alt-pool",
+        ),
+        (
+            "dts[1]",
+            "[test1-controlplane-template, test1-cp-alt]",
+            "cp-alt-pool",
+        ),
+        (
+            "dts.0",
+            "[test1-controlplane-template, test1-cp-alt]",
+            "cp-pool",
+        ),
+    ] {
+        let name = variable.split(['.', '[']).next().unwrap_or_default();
+        let cluster = topology_cluster(
+            "v1beta2",
+            "test1",
+            "metal3",
+            &format!("    - name: {name}\n      value: {value}\n"),
+            "",
+        );
+        let p = patch(
+            "fromVariable",
+            "",
+            "controlPlane",
+            "replace",
+            "/spec/template/spec/dataTemplate/name",
+            &format!("variable: \"{variable}\""),
+        );
+        let mut docs = stamped("v1beta2", &p, &[cluster]);
+        for d in &mut docs {
+            if d.contains("kind: ClusterClass") {
+                *d = d.replace("  variables:\n", more);
+            }
+        }
+        let o = run_docs(&docs, None);
+        assert_no_errors(&o);
+        assert_eq!(control_plane_pool(&o), want, "{variable} of {value}");
+    }
 }

@@ -20,6 +20,7 @@ use serde_json::Value;
 
 use super::template;
 use pointer::Op;
+pub use variables::Variables;
 
 /// One of the ClusterClass's `spec.patches` (inline: `definitions`).
 #[derive(Debug, Clone, PartialEq)]
@@ -141,102 +142,72 @@ fn read_rendered(text: &str) -> Result<Value, String> {
     crate::topology::rendered::read(text).map_err(|e| e.to_string())
 }
 
-/// The builtin variables CAPI fills only when it creates the objects (a generated name, a
-/// uid), so that no offline evaluation can know them: a patch that reads one is refused rather
-/// than given Go's `<no value>` or nothing.
-pub const UNKNOWN_OFFLINE: [&str; 6] = [
-    "builtin.cluster.uid",
-    "builtin.controlPlane.name",
-    "builtin.controlPlane.machineTemplate",
-    "builtin.machineDeployment.name",
-    "builtin.machineDeployment.bootstrap",
-    "builtin.machineDeployment.infrastructureRef",
-];
+/// Renders a `valueFrom.template` or `enabledIf` with `variables`: every template render of the
+/// patch engine goes through here, so that the builtins of [`Variables::unknown`] are refused
+/// the same way wherever a template reads them.
+///
+/// Until the template engine poisons unknown builtins itself, a template whose text reads one
+/// (a field chain `.builtin.….name`, or a chain that holds one, such as `.builtin.controlPlane`
+/// given to `with`, `index` or `range`) is refused before it is rendered.
+fn render(text: &str, variables: &Variables) -> Result<String, String> {
+    if let Some(u) = unknown_in_text(text, &variables.unknown) {
+        return Err(variables::unknown_reason(u));
+    }
+    template::render(text, &variables.value).map_err(|e| e.to_string())
+}
 
-/// The builtin variables CAPI gives from the Cluster but [`variables::builtin`] does not build
-/// (`variables_test.go` `TestGlobal` and the `metadata` of `TestControlPlane` and
-/// `TestMachineDeployment`): a patch that reads one is refused, never given `<no value>` where
-/// CAPI gives a value.
-pub const NOT_BUILT: [&str; 3] = [
-    "builtin.cluster.network",
-    "builtin.controlPlane.metadata",
-    "builtin.machineDeployment.metadata",
-];
-
-/// The builtin of [`UNKNOWN_OFFLINE`] or [`NOT_BUILT`] that a variable path or a template's text
-/// reads, if any. A template is searched for `.builtin.….name` as a field chain
-/// (`{{ .builtin.controlPlane.name }}`; `index .builtin.controlPlane "name"` is not recognised
-/// and renders `<no value>` as in Go).
-fn unknown_offline(text: &str, is_template: bool) -> Option<&'static str> {
-    UNKNOWN_OFFLINE
-        .iter()
-        .chain(NOT_BUILT.iter())
-        .copied()
-        .find(|b| {
-            if is_template {
-                text.match_indices(&format!(".{b}")).any(|(i, m)| {
-                    let next = text[i + m.len()..].chars().next();
-                    !next.is_some_and(|c| c.is_alphanumeric() || c == '_')
-                })
-            } else {
-                text == *b
-                    || text.starts_with(&format!("{b}."))
-                    || text.starts_with(&format!("{b}["))
+/// The unknown builtin a template's text reads through a field chain: the chain is the builtin,
+/// lies under it, or holds it.
+fn unknown_in_text<'a>(text: &str, unknown: &'a [String]) -> Option<&'a str> {
+    if unknown.is_empty() {
+        return None;
+    }
+    let ident = |c: char| c.is_alphanumeric() || c == '_';
+    let mut chains: Vec<Vec<&str>> = Vec::new();
+    let mut rest = text;
+    while let Some(i) = rest.find('.') {
+        let after = &rest[i..];
+        let mut chain = Vec::new();
+        let mut at = after;
+        while let Some(tail) = at.strip_prefix('.') {
+            let len = tail.find(|c: char| !ident(c)).unwrap_or(tail.len());
+            if len == 0 {
+                break;
             }
-        })
-}
-
-/// [`unknown_offline`], when the variables do not hold it: the run builds them without these,
-/// the tables give them as CAPI would.
-fn missing_offline(text: &str, is_template: bool, variables: &Value) -> Option<&'static str> {
-    unknown_offline(text, is_template).filter(|b| variables::lookup(variables, b).is_err())
-}
-
-fn offline_reason(builtin: &str) -> String {
-    if NOT_BUILT.contains(&builtin) {
-        return format!(
-            "it reads {builtin}, which CAPI gives from the Cluster but ipreuse does not build, so \
-             ipreuse cannot evaluate it as CAPI would; read another variable"
-        );
+            chain.push(&tail[..len]);
+            at = &tail[len..];
+        }
+        let used = after.len() - at.len();
+        rest = &after[used.max(1)..];
+        if chain.first() == Some(&"builtin") {
+            chains.push(chain);
+        }
     }
-    format!(
-        "it reads {builtin}, which CAPI only knows once it creates the object (a generated name or \
-         uid), so ipreuse cannot evaluate it offline; read another variable"
-    )
+    unknown.iter().map(String::as_str).find(|u| {
+        let parts: Vec<&str> = u.split('.').collect();
+        chains
+            .iter()
+            .any(|c| parts.starts_with(c) || c.starts_with(&parts))
+    })
 }
 
-fn value_of(jp: &JsonPatch, variables: &Value, at: &str) -> Result<Value, (String, String)> {
+fn value_of(jp: &JsonPatch, variables: &Variables, at: &str) -> Result<Value, (String, String)> {
     let err = |field: &str, reason: String| (format!("{at}.{field}"), reason);
-    if let Some(from) = &jp.value_from {
-        if let Some(b) = from
-            .variable
-            .as_deref()
-            .and_then(|v| missing_offline(v, false, variables))
-        {
-            return Err(err("valueFrom.variable", offline_reason(b)));
-        }
-        if let Some(b) = from
-            .template
-            .as_deref()
-            .and_then(|t| missing_offline(t, true, variables))
-        {
-            return Err(err("valueFrom.template", offline_reason(b)));
-        }
-    }
     match (&jp.value, &jp.value_from) {
         (Some(v), None) => Ok(v.clone()),
         (None, None) => Err(err("value", "neither value nor valueFrom is set".into())),
         (Some(_), Some(_)) => Err(err("valueFrom", "both value and valueFrom are set".into())),
         (None, Some(from)) => match (&from.variable, &from.template) {
             (Some(var), None) => variables::lookup(variables, var).map_err(|m| {
-                err(
-                    "valueFrom.variable",
-                    format!("{m}; give the Cluster a value for it or the class a default"),
-                )
+                let m = if !m.starts_with("it reads ") {
+                    format!("{m}; give the Cluster a value for it or the class a default")
+                } else {
+                    m
+                };
+                err("valueFrom.variable", m)
             }),
             (None, Some(text)) => {
-                let rendered = template::render(text, variables)
-                    .map_err(|e| err("valueFrom.template", e.to_string()))?;
+                let rendered = render(text, variables).map_err(|e| err("valueFrom.template", e))?;
                 read_rendered(&rendered).map_err(|m| err("valueFrom.template", m))
             }
             (Some(_), Some(_)) => Err(err(
@@ -251,9 +222,20 @@ fn value_of(jp: &JsonPatch, variables: &Value, at: &str) -> Result<Value, (Strin
     }
 }
 
+/// One JSON patch operation applied: where it wrote and which patch wrote it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Written {
+    /// The patch's `name`.
+    pub patch: String,
+    /// Its place in the ClusterClass: `spec.patches[i].definitions[j].jsonPatches[k]`.
+    pub at: String,
+    /// The unescaped tokens of its `path`.
+    pub tokens: Vec<String>,
+}
+
 /// Applies `patches`, in order, to `template` for `target`, with `variables` (the object
-/// [`variables::for_template`] builds). On an error `template` may hold the patches before
-/// the failing one: the caller must not use it.
+/// [`variables::for_template`] builds), and says which operations wrote where, in order. On an
+/// error `template` may hold the patches before the failing one: the caller must not use it.
 ///
 /// # Errors
 /// [`PatchError`]: `enabledIf` or a `valueFrom.template` that does not render (an unknown
@@ -263,8 +245,9 @@ pub fn apply(
     template: &mut Value,
     target: &Target,
     patches: &[Patch],
-    variables: &Value,
-) -> Result<(), PatchError> {
+    variables: &Variables,
+) -> Result<Vec<Written>, PatchError> {
+    let mut written = Vec::new();
     for (i, patch) in patches.iter().enumerate() {
         let fail = |field: String, reason: String| PatchError {
             patch: patch.name.clone(),
@@ -282,11 +265,7 @@ pub fn apply(
         }
         if let Some(text) = &patch.enabled_if {
             let field = format!("spec.patches[{i}].enabledIf");
-            if let Some(b) = missing_offline(text, true, variables) {
-                return Err(fail(field, offline_reason(b)));
-            }
-            let rendered = template::render(text, variables)
-                .map_err(|e| fail(field.clone(), e.to_string()))?;
+            let rendered = render(text, variables).map_err(|e| fail(field.clone(), e))?;
             if !template::enabled(&rendered).map_err(|e| fail(field, e.to_string()))? {
                 continue;
             }
@@ -320,9 +299,14 @@ pub fn apply(
         for (op, path, value, at) in ops {
             pointer::apply(template, op, path, value)
                 .map_err(|e| fail(format!("{at}.path"), e.to_string()))?;
+            written.push(Written {
+                patch: patch.name.clone(),
+                tokens: pointer::tokens(path).unwrap_or_default(),
+                at,
+            });
         }
     }
-    Ok(())
+    Ok(written)
 }
 
 #[cfg(test)]
@@ -341,46 +325,33 @@ mod tests {
     }
 
     #[test]
-    fn builtins_chosen_when_the_object_is_created_are_unknown_offline() {
+    fn a_template_reading_an_unknown_builtin_through_a_field_chain_is_found() {
+        let unknown = vec![
+            "builtin.controlPlane.name".to_string(),
+            "builtin.cluster.uid".to_string(),
+        ];
+        let found = |t: &str| unknown_in_text(t, &unknown);
         assert_eq!(
-            unknown_offline("builtin.controlPlane.name", false),
+            found("{{ .builtin.controlPlane.name }}-x"),
             Some("builtin.controlPlane.name")
         );
         assert_eq!(
-            unknown_offline(
-                "builtin.controlPlane.machineTemplate.infrastructureRef.name",
-                false
-            ),
-            Some("builtin.controlPlane.machineTemplate")
+            found("{{ with .builtin.controlPlane }}{{ .name }}{{ end }}"),
+            Some("builtin.controlPlane.name")
         );
         assert_eq!(
-            unknown_offline("builtin.controlPlane.replicas", false),
-            None
-        );
-        assert_eq!(unknown_offline("builtin.controlPlane.nameX", false), None);
-        assert_eq!(
-            unknown_offline("{{ .builtin.machineDeployment.name }}-x", true),
-            Some("builtin.machineDeployment.name")
-        );
-        assert_eq!(
-            unknown_offline("{{ .builtin.machineDeployment.topologyName }}", true),
-            None
-        );
-        assert_eq!(
-            unknown_offline("{{ if .builtin.cluster.uid }}a{{ end }}", true),
+            found("{{ index .builtin.cluster \"uid\" }}"),
             Some("builtin.cluster.uid")
         );
-        assert_eq!(unknown_offline("{{ .builtin.cluster.name }}", true), None);
         assert_eq!(
-            unknown_offline("builtin.machineDeployment.bootstrap.configRef.name", false),
-            Some("builtin.machineDeployment.bootstrap")
+            found("{{ if $.builtin.cluster.uid.x }}a{{ end }}"),
+            Some("builtin.cluster.uid")
         );
-        assert_eq!(
-            unknown_offline("{{ .builtin.cluster.network.serviceDomain }}", true),
-            Some("builtin.cluster.network")
-        );
-        assert!(offline_reason("builtin.cluster.network").contains("does not build"));
-        assert!(offline_reason("builtin.cluster.uid").contains("generated name or uid"));
+        assert_eq!(found("{{ .builtin.controlPlane.nameX }}"), None);
+        assert_eq!(found("{{ .builtin.controlPlane.version }}"), None);
+        assert_eq!(found("{{ .builtin.cluster.name }}.{{ .x.builtin }}"), None);
+        assert_eq!(unknown_in_text("{{ .builtin }}", &[]), None);
+        assert!(variables::unknown_reason("builtin.cluster.uid").contains("generated name or uid"));
     }
 
     #[test]

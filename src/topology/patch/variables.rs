@@ -1,22 +1,39 @@
 //! The variables object CAPI gives a ClusterClass patch for one template, and the reading of
 //! `valueFrom.variable` from it.
 //!
-//! As CAPI builds it (`internal/controllers/topology/cluster/patches/variables/variables.go`,
-//! `Global`, `ControlPlane`, `MachineDeployment`; merged by `merge.go`):
+//! As CAPI builds it (cluster-api `core/reconcilers/topology/cluster/patches/variables/variables.go`,
+//! before v1.12 `internal/controllers/topology/cluster/patches/variables/variables.go`: `Global`,
+//! `ControlPlane`, `MachineDeployment`; merged by the inline patch generator):
 //! - the Cluster's `spec.topology.variables` whose name the ClusterClass defines (a value for
 //!   a name the class does not define, or for `builtin`, is not passed to patches);
-//! - for a MachineDeployment's template, that MachineDeployment topology's
+//! - for a MachineDeployment's (or a v1beta2 control plane's) template, its
 //!   `variables.overrides` replace the Cluster's value of the same name, whole;
-//! - a defined variable with no value takes its schema's `default` (CAPI's webhook writes
-//!   defaults into the Cluster before the topology controller reads it), and objects get the
-//!   `default` of each missing property of their schema, recursively (the API server's
-//!   structural defaulting);
-//! - `builtin`: one object merging `cluster` (`name`, `namespace`, `topology.{version,class}`)
-//!   with `controlPlane` (`version`, `name`, `replicas`) for the control plane's templates, or
-//!   `machineDeployment` (`version`, `class`, `name`, `topologyName`, `replicas`) for a
-//!   MachineDeployment's. Go's `omitempty` leaves out an empty string and an unset replicas.
+//! - values as the API server stores them: CAPI's defaulting webhook
+//!   (`internal/topology/variables/cluster_variable_defaulting.go`) runs the API server's
+//!   structural defaulting on each variable wrapped in an object, so a missing variable, a
+//!   null one, and a missing or null property take their schema's `default` unless the schema
+//!   says `nullable: true` ([`default_nested`]);
+//! - `builtin`: `cluster` (`Global`) merged with `controlPlane` or `machineDeployment` for
+//!   the templates of that part ([`builtin`]). Go's `omitempty` leaves out an empty string, an
+//!   unset replicas, an empty map or list, a nil pointer.
+//!
+//! The builtins CAPI only knows once it creates the objects (the Cluster's uid, the generated
+//! names of the control plane and MachineDeployments and of their templates) are not guessed:
+//! they are listed, as dotted paths, in [`Variables::unknown`], and any read of one is an error
+//! naming it ([`lookup`]; the template engine's poison value for templates).
+
+use std::collections::BTreeMap;
 
 use serde_json::{Map, Value};
+
+/// The variables a patch of one template reads: the JSON object CAPI would give it, and the
+/// builtins only known once CAPI creates the objects, as dotted paths
+/// (`builtin.controlPlane.name`): never in `value`, every read of one is an error.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Variables {
+    pub value: Value,
+    pub unknown: Vec<String>,
+}
 
 /// One of the ClusterClass's `spec.variables`: its name and `schema.openAPIV3Schema`.
 #[derive(Debug, Clone, PartialEq)]
@@ -25,33 +42,85 @@ pub struct Definition {
     pub schema: Value,
 }
 
-/// `builtin.cluster`.
+/// A builtin that CAPI gives, gives not, or only knows once it creates an object.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub enum Given<T> {
+    /// CAPI leaves it out.
+    #[default]
+    Absent,
+    /// CAPI knows it only once it creates the object (a generated name, a uid).
+    Unknown,
+    Is(T),
+}
+
+/// An object's `metadata.labels` and `annotations` as Go holds them: `None` is a nil map
+/// (absent), `Some` of an empty map is an empty one (present, but left out by `omitempty`).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct ObjectMeta {
+    pub labels: Option<BTreeMap<String, String>>,
+    pub annotations: Option<BTreeMap<String, String>>,
+}
+
+/// `spec.clusterNetwork` (v1beta2's hub type, which a v1beta1 Cluster converts to): `None`
+/// is a nil `cidrBlocks`.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Network {
+    pub service_domain: String,
+    pub services: Option<Vec<String>>,
+    pub pods: Option<Vec<String>>,
+}
+
+/// `builtin.cluster`, from the Cluster CAPI computes (its desired state:
+/// [`desired_cluster_metadata`] for its metadata).
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct ClusterBuiltins {
     pub name: String,
     pub namespace: String,
+    /// `metadata.uid`: given by the API server.
+    pub uid: Given<String>,
+    /// Its labels and annotations (present when either map is).
+    pub metadata: ObjectMeta,
     /// `spec.topology.version`.
     pub version: String,
-    /// The ClusterClass's name.
+    /// The ClusterClass's name and namespace (the Cluster's when the topology names none).
     pub class: String,
+    pub class_namespace: String,
+    pub network: Network,
 }
 
-/// `builtin.controlPlane`.
+/// `builtin.controlPlane`, from the control plane object CAPI computes.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct ControlPlaneBuiltins {
     pub version: String,
-    pub name: String,
+    /// Its labels and annotations ([`desired_control_plane_metadata`]); `Unknown` when they
+    /// depend on a control plane template ipreuse does not have.
+    pub metadata: Given<ObjectMeta>,
+    /// Its name: generated by CAPI.
+    pub name: Given<String>,
+    /// `spec.replicas`, set only when the topology sets it.
     pub replicas: Option<i64>,
+    /// `machineTemplate.infrastructureRef.name`: the name of the Cluster's copy of the
+    /// machine template, generated by CAPI; `Absent` when the class names no machine template.
+    pub infrastructure_ref_name: Given<String>,
 }
 
-/// `builtin.machineDeployment`.
+/// `builtin.machineDeployment`, from the MachineDeployment object CAPI computes.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct MachineDeploymentBuiltins {
     pub version: String,
+    /// Its labels and annotations ([`desired_machine_deployment_metadata`]).
+    pub metadata: ObjectMeta,
     pub class: String,
-    pub name: String,
+    /// Its name: generated by CAPI.
+    pub name: Given<String>,
+    /// The topology's `name`.
     pub topology_name: String,
+    /// `spec.replicas`: the topology's, when it sets one.
     pub replicas: Option<i64>,
+    /// `bootstrap.configRef.name`: the name of the copy of the bootstrap template, generated.
+    pub bootstrap_config_name: Given<String>,
+    /// `infrastructureRef.name`: the name of the copy of the machine template, generated.
+    pub infrastructure_ref_name: Given<String>,
 }
 
 /// The part of the topology the template belongs to, with its builtins.
@@ -63,77 +132,331 @@ pub enum PartBuiltins {
     Cluster,
 }
 
+/// Labels CAPI's topology controller puts on the objects it computes
+/// (`api/core/v1beta2/common_types.go`).
+pub const CLUSTER_NAME_LABEL: &str = "cluster.x-k8s.io/cluster-name";
+pub const TOPOLOGY_OWNED_LABEL: &str = "topology.cluster.x-k8s.io/owned";
+pub const DEPLOYMENT_NAME_LABEL: &str = "topology.cluster.x-k8s.io/deployment-name";
+/// Annotations CAPI puts on an object it clones from a template.
+pub const CLONED_FROM_NAME: &str = "cluster.x-k8s.io/cloned-from-name";
+pub const CLONED_FROM_GROUP_KIND: &str = "cluster.x-k8s.io/cloned-from-groupkind";
+/// Annotations CAPI never propagates to a MachineDeployment.
+const HOLD_UPGRADE_SEQUENCE: &str = "topology.cluster.x-k8s.io/hold-upgrade-sequence";
+const DEFER_UPGRADE: &str = "topology.cluster.x-k8s.io/defer-upgrade";
+/// Annotations `cleanupAnnotations` drops from the builtins (CAPI v1.11 on).
+const LAST_APPLIED: &str = "kubectl.kubernetes.io/last-applied-configuration";
+const CONVERSION_DATA: &str = "cluster.x-k8s.io/conversion-data";
+
+type StringMap = BTreeMap<String, String>;
+
+/// CAPI's `util.MergeMap`: the maps merged, the first map's value winning; nil when empty.
+fn merge_map(maps: &[Option<&StringMap>]) -> Option<StringMap> {
+    let mut out = StringMap::new();
+    for m in maps.iter().rev().flatten() {
+        out.extend(m.iter().map(|(k, v)| (k.clone(), v.clone())));
+    }
+    (!out.is_empty()).then_some(out)
+}
+
+/// The desired Cluster's metadata (`desired_state.go` `computeCluster`): its own labels with
+/// `cluster.x-k8s.io/cluster-name` and `topology.cluster.x-k8s.io/owned` added, its
+/// annotations (an empty map when it has none; CAPI adds its upgrade-step annotation only
+/// while an upgrade is under way, which ipreuse does not know of).
+pub fn desired_cluster_metadata(
+    name: &str,
+    labels: Option<&StringMap>,
+    annotations: Option<&StringMap>,
+) -> ObjectMeta {
+    let mut l = labels.cloned().unwrap_or_default();
+    l.insert(CLUSTER_NAME_LABEL.into(), name.into());
+    l.insert(TOPOLOGY_OWNED_LABEL.into(), String::new());
+    ObjectMeta {
+        labels: Some(l),
+        annotations: Some(annotations.cloned().unwrap_or_default()),
+    }
+}
+
+/// The desired control plane's metadata (`computeControlPlane`, `templateToObject` and
+/// `external.GenerateTemplate`): the control plane template's `spec.template.metadata`,
+/// overridden by the topology's `controlPlane.metadata` merged over the class's
+/// `controlPlane.metadata` (the topology's value wins), with the cluster-name and owned labels
+/// and the cloned-from annotations (`cloned_from`: the template's name and `Kind.group`).
+pub fn desired_control_plane_metadata(
+    cluster_name: &str,
+    template: &ObjectMeta,
+    topology: &ObjectMeta,
+    class: &ObjectMeta,
+    cloned_from: (&str, &str),
+) -> ObjectMeta {
+    let mut labels = template.labels.clone().unwrap_or_default();
+    labels
+        .extend(merge_map(&[topology.labels.as_ref(), class.labels.as_ref()]).unwrap_or_default());
+    labels.insert(CLUSTER_NAME_LABEL.into(), cluster_name.into());
+    labels.insert(TOPOLOGY_OWNED_LABEL.into(), String::new());
+    let mut annotations = template.annotations.clone().unwrap_or_default();
+    annotations.extend(
+        merge_map(&[topology.annotations.as_ref(), class.annotations.as_ref()]).unwrap_or_default(),
+    );
+    annotations.insert(CLONED_FROM_NAME.into(), cloned_from.0.into());
+    annotations.insert(CLONED_FROM_GROUP_KIND.into(), cloned_from.1.into());
+    ObjectMeta {
+        labels: Some(labels),
+        annotations: Some(annotations),
+    }
+}
+
+/// The desired MachineDeployment's metadata (`computeMachineDeployment`): the topology's
+/// `metadata` merged over the class's (the topology's value wins); the labels with the
+/// cluster-name, owned and deployment-name labels, the annotations without the two that steer
+/// upgrades.
+pub fn desired_machine_deployment_metadata(
+    cluster_name: &str,
+    topology_name: &str,
+    topology: &ObjectMeta,
+    class: &ObjectMeta,
+) -> ObjectMeta {
+    let mut annotations = merge_map(&[topology.annotations.as_ref(), class.annotations.as_ref()]);
+    if let Some(a) = annotations.as_mut() {
+        a.remove(HOLD_UPGRADE_SEQUENCE);
+        a.remove(DEFER_UPGRADE);
+    }
+    let mut labels =
+        merge_map(&[topology.labels.as_ref(), class.labels.as_ref()]).unwrap_or_default();
+    labels.insert(CLUSTER_NAME_LABEL.into(), cluster_name.into());
+    labels.insert(TOPOLOGY_OWNED_LABEL.into(), String::new());
+    labels.insert(DEPLOYMENT_NAME_LABEL.into(), topology_name.into());
+    ObjectMeta {
+        labels: Some(labels),
+        annotations,
+    }
+}
+
 fn put_str(map: &mut Map<String, Value>, key: &str, value: &str) {
     if !value.is_empty() {
         map.insert(key.to_string(), Value::String(value.to_string()));
     }
 }
 
-/// The `builtin` variable's value.
-pub fn builtin(cluster: &ClusterBuiltins, part: &PartBuiltins) -> Value {
+fn string_map(m: &StringMap) -> Value {
+    Value::Object(
+        m.iter()
+            .map(|(k, v)| (k.clone(), Value::String(v.clone())))
+            .collect(),
+    )
+}
+
+/// `metadata` as the builtins hold it (`variables.go`: present when either map is non-nil,
+/// annotations without `cleanupAnnotations`' two; empty maps left out).
+fn put_metadata(map: &mut Map<String, Value>, meta: &ObjectMeta) {
+    if meta.labels.is_none() && meta.annotations.is_none() {
+        return;
+    }
+    let mut m = Map::new();
+    if let Some(l) = meta.labels.as_ref().filter(|l| !l.is_empty()) {
+        m.insert("labels".into(), string_map(l));
+    }
+    if let Some(a) = &meta.annotations {
+        let mut a = a.clone();
+        a.remove(LAST_APPLIED);
+        a.remove(CONVERSION_DATA);
+        if !a.is_empty() {
+            m.insert("annotations".into(), string_map(&a));
+        }
+    }
+    map.insert("metadata".into(), Value::Object(m));
+}
+
+/// `{key: {"name": name}}` along `keys` for a `Given` name: the value, an unknown path, or
+/// nothing.
+fn put_name(
+    map: &mut Map<String, Value>,
+    keys: &[&str],
+    name: &Given<String>,
+    at: &str,
+    unknown: &mut Vec<String>,
+) {
+    match name {
+        Given::Absent => {}
+        Given::Unknown => unknown.push(format!("{at}.{}", keys.join("."))),
+        Given::Is(n) => {
+            let mut leaf = Map::new();
+            put_str(&mut leaf, keys[keys.len() - 1], n);
+            let mut value = Value::Object(leaf);
+            for key in keys[..keys.len() - 1].iter().rev() {
+                let mut m = Map::new();
+                m.insert((*key).to_string(), value);
+                value = Value::Object(m);
+            }
+            if let Value::Object(m) = value {
+                map.extend(m);
+            }
+        }
+    }
+}
+
+/// The `builtin` variable's value, and the builtins only known once CAPI creates the objects
+/// (dotted paths), as `variables.go` builds them.
+pub fn builtin(cluster: &ClusterBuiltins, part: &PartBuiltins) -> (Value, Vec<String>) {
+    let mut unknown = Vec::new();
     let mut c = Map::new();
     put_str(&mut c, "name", &cluster.name);
     put_str(&mut c, "namespace", &cluster.namespace);
+    match &cluster.uid {
+        Given::Is(uid) => put_str(&mut c, "uid", uid),
+        Given::Unknown => unknown.push("builtin.cluster.uid".into()),
+        Given::Absent => {}
+    }
+    put_metadata(&mut c, &cluster.metadata);
     let mut topology = Map::new();
     put_str(&mut topology, "version", &cluster.version);
+    let mut class_ref = Map::new();
+    class_ref.insert("name".into(), Value::String(cluster.class.clone()));
+    class_ref.insert(
+        "namespace".into(),
+        Value::String(cluster.class_namespace.clone()),
+    );
+    topology.insert("classRef".into(), Value::Object(class_ref));
     put_str(&mut topology, "class", &cluster.class);
+    put_str(&mut topology, "classNamespace", &cluster.class_namespace);
     c.insert("topology".into(), Value::Object(topology));
+    let n = &cluster.network;
+    if !n.service_domain.is_empty() || n.services.is_some() || n.pods.is_some() {
+        let mut network = Map::new();
+        put_str(&mut network, "serviceDomain", &n.service_domain);
+        for (key, list) in [("services", &n.services), ("pods", &n.pods)] {
+            if let Some(l) = list.as_ref().filter(|l| !l.is_empty()) {
+                network.insert(
+                    key.into(),
+                    Value::Array(l.iter().cloned().map(Value::String).collect()),
+                );
+            }
+        }
+        c.insert("network".into(), Value::Object(network));
+        // CAPI v1.10 computed it from the CIDR blocks, v1.11 dropped it: its value depends
+        // on the CAPI version that runs the class
+        unknown.push("builtin.cluster.network.ipFamily".into());
+    }
     let mut out = Map::new();
     out.insert("cluster".into(), Value::Object(c));
     match part {
         PartBuiltins::ControlPlane(cp) => {
+            let at = "builtin.controlPlane";
             let mut m = Map::new();
             put_str(&mut m, "version", &cp.version);
-            put_str(&mut m, "name", &cp.name);
+            match &cp.metadata {
+                Given::Is(meta) => put_metadata(&mut m, meta),
+                Given::Unknown => unknown.push(format!("{at}.metadata")),
+                Given::Absent => {}
+            }
+            match &cp.name {
+                Given::Is(name) => put_str(&mut m, "name", name),
+                Given::Unknown => unknown.push(format!("{at}.name")),
+                Given::Absent => {}
+            }
             if let Some(r) = cp.replicas {
                 m.insert("replicas".into(), Value::from(r));
+            }
+            match &cp.infrastructure_ref_name {
+                Given::Is(name) => {
+                    let mut r = Map::new();
+                    put_str(&mut r, "name", name);
+                    let mut t = Map::new();
+                    t.insert("infrastructureRef".into(), Value::Object(r));
+                    m.insert("machineTemplate".into(), Value::Object(t));
+                }
+                Given::Unknown => {
+                    unknown.push(format!("{at}.machineTemplate.infrastructureRef.name"));
+                }
+                Given::Absent => {}
             }
             out.insert("controlPlane".into(), Value::Object(m));
         }
         PartBuiltins::MachineDeployment(md) => {
+            let at = "builtin.machineDeployment";
             let mut m = Map::new();
             put_str(&mut m, "version", &md.version);
+            put_metadata(&mut m, &md.metadata);
             put_str(&mut m, "class", &md.class);
-            put_str(&mut m, "name", &md.name);
+            match &md.name {
+                Given::Is(name) => put_str(&mut m, "name", name),
+                Given::Unknown => unknown.push(format!("{at}.name")),
+                Given::Absent => {}
+            }
             put_str(&mut m, "topologyName", &md.topology_name);
             if let Some(r) = md.replicas {
                 m.insert("replicas".into(), Value::from(r));
             }
+            put_name(
+                &mut m,
+                &["bootstrap", "configRef", "name"],
+                &md.bootstrap_config_name,
+                at,
+                &mut unknown,
+            );
+            put_name(
+                &mut m,
+                &["infrastructureRef", "name"],
+                &md.infrastructure_ref_name,
+                at,
+                &mut unknown,
+            );
             out.insert("machineDeployment".into(), Value::Object(m));
         }
         PartBuiltins::Cluster => {}
     }
-    Value::Object(out)
+    (Value::Object(out), unknown)
 }
 
-/// Fills, in `value`, the `default` of every property its `schema` defines and it lacks,
-/// recursively through objects and array items.
+/// Whether the schema lets a value be null (`nullable: true`): the API server keeps such a
+/// null instead of defaulting it.
+fn nullable(schema: &Value) -> bool {
+    schema.get("nullable").and_then(Value::as_bool) == Some(true)
+}
+
+/// The schema's `default`, when it has one (a `default: null` is none, as in the API server).
+fn default_of(schema: &Value) -> Option<&Value> {
+    schema.get("default").filter(|d| !d.is_null())
+}
+
+/// The API server's structural defaulting (apiextensions-apiserver
+/// `pkg/apiserver/schema/defaulting/algorithm.go` `Default`), which CAPI's webhook runs on
+/// each variable: in an object, a property that is missing, or null where the schema is not
+/// `nullable`, takes its `default`; a null value of `additionalProperties` or of an array's
+/// `items` takes their `default` (or stays null); then every value is defaulted by its own
+/// schema, the defaults just written included.
 pub fn default_nested(value: &mut Value, schema: &Value) {
     match value {
         Value::Object(map) => {
-            if let Some(Value::Object(props)) = schema.get("properties") {
-                for (key, prop) in props {
-                    match map.get_mut(key) {
-                        Some(child) => default_nested(child, prop),
-                        None => {
-                            if let Some(d) = prop.get("default") {
-                                let mut d = d.clone();
-                                default_nested(&mut d, prop);
-                                map.insert(key.clone(), d);
-                            }
-                        }
-                    }
+            let props = schema.get("properties").and_then(Value::as_object);
+            for (key, prop) in props.into_iter().flatten() {
+                let Some(d) = default_of(prop) else { continue };
+                let takes = match map.get(key) {
+                    None => true,
+                    Some(Value::Null) => !nullable(prop),
+                    Some(_) => false,
+                };
+                if takes {
+                    map.insert(key.clone(), d.clone());
                 }
             }
-            if let Some(extra) = schema.get("additionalProperties").filter(|s| s.is_object()) {
-                for child in map.values_mut() {
+            let extra = schema.get("additionalProperties").filter(|s| s.is_object());
+            for (key, child) in map.iter_mut() {
+                if let Some(prop) = props.and_then(|p| p.get(key)) {
+                    default_nested(child, prop);
+                } else if let Some(extra) = extra {
+                    if child.is_null() && !nullable(extra) {
+                        *child = default_of(extra).cloned().unwrap_or(Value::Null);
+                    }
                     default_nested(child, extra);
                 }
             }
         }
         Value::Array(items) => {
-            if let Some(item) = schema.get("items") {
+            if let Some(item) = schema.get("items").filter(|s| s.is_object()) {
                 for child in items {
+                    if child.is_null() && !nullable(item) {
+                        *child = default_of(item).cloned().unwrap_or(Value::Null);
+                    }
                     default_nested(child, item);
                 }
             }
@@ -142,15 +465,39 @@ pub fn default_nested(value: &mut Value, schema: &Value) {
     }
 }
 
+/// The value CAPI's webhook stores for a variable (`cluster_variable_defaulting.go`
+/// `defaultValue`): `value` (`None`: the Cluster sets none), wrapped as the property of an
+/// object whose schema is the variable's and defaulted structurally. A variable with no value
+/// and no default stays absent; one with no value and a `nullable` default is null.
+pub fn defaulted(value: Option<Value>, schema: &Value) -> Option<Value> {
+    if value.is_none() && default_of(schema).is_none() {
+        return None;
+    }
+    let mut wrapped = Map::new();
+    wrapped.insert("v".into(), value.unwrap_or(Value::Null));
+    let mut props = Map::new();
+    props.insert("v".into(), schema.clone());
+    let mut wrapper = Map::new();
+    wrapper.insert("type".into(), Value::String("object".into()));
+    wrapper.insert("properties".into(), Value::Object(props));
+    let mut wrapped = Value::Object(wrapped);
+    default_nested(&mut wrapped, &Value::Object(wrapper));
+    match wrapped {
+        Value::Object(mut m) => m.remove("v"),
+        _ => None,
+    }
+}
+
 /// The variables object for one template: the user variables the class defines (overrides
-/// first, then the Cluster's value, then the schema's default; a variable with none of them
-/// is absent) and `builtin`.
+/// first, then the Cluster's value, each defaulted as the API server stores it; a variable
+/// with no value and no default is absent) and `builtin` ([`builtin`]'s value and unknown
+/// paths).
 pub fn for_template(
     definitions: &[Definition],
     cluster_values: &[(String, Value)],
     overrides: &[(String, Value)],
-    builtin: Value,
-) -> Value {
+    builtin: (Value, Vec<String>),
+) -> Variables {
     let mut out = Map::new();
     for def in definitions {
         if def.name == "builtin" {
@@ -162,55 +509,129 @@ pub fn for_template(
                 .find(|(n, _)| *n == def.name)
                 .map(|(_, v)| v.clone())
         };
-        let value = found(overrides)
-            .or_else(|| found(cluster_values))
-            .or_else(|| def.schema.get("default").cloned());
-        if let Some(mut value) = value {
-            default_nested(&mut value, &def.schema);
+        let value = found(overrides).or_else(|| found(cluster_values));
+        if let Some(value) = defaulted(value, &def.schema) {
             out.insert(def.name.clone(), value);
         }
     }
-    out.insert("builtin".into(), builtin);
-    Value::Object(out)
+    let (value, unknown) = builtin;
+    out.insert("builtin".into(), value);
+    Variables {
+        value: Value::Object(out),
+        unknown,
+    }
 }
 
-/// One segment of a variable path: a name and an optional `[i]`.
+/// Go's `strconv.Atoi` (an optional sign, then decimal digits, within an int64).
+fn go_atoi(s: &str) -> Option<i64> {
+    let digits = s.strip_prefix(['+', '-']).unwrap_or(s);
+    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    s.strip_prefix('+').unwrap_or(s).parse().ok()
+}
+
+/// One segment of a variable path (CAPI's `parsePathSegment`): a name and an optional `[i]`.
 fn segment(raw: &str, path: &str) -> Result<(String, Option<usize>), String> {
     match (raw.find('['), raw.find(']')) {
         (None, None) => Ok((raw.to_string(), None)),
         (Some(l), Some(r)) if l < r => {
-            let i: usize = raw[l + 1..r].parse().map_err(|_| {
+            let index = go_atoi(&raw[l + 1..r]).ok_or_else(|| {
                 format!("{path:?}: {raw:?} has an array index that is not a number")
             })?;
-            Ok((raw[..l].to_string(), Some(i)))
+            let index = usize::try_from(index)
+                .map_err(|_| format!("{path:?}: {raw:?} has a negative array index"))?;
+            Ok((raw[..l].to_string(), Some(index)))
         }
         _ => Err(format!("{path:?}: {raw:?} is not `name` or `name[index]`")),
     }
 }
 
+/// Why a builtin of [`Variables::unknown`] cannot be read.
+pub fn unknown_reason(path: &str) -> String {
+    if path.ends_with(".ipFamily") {
+        return format!(
+            "it reads {path}, which CAPI v1.10 computes from the Cluster's network and CAPI v1.11 \
+             no longer gives, so its value depends on the CAPI version that runs the class; compare \
+             the CIDR blocks of builtin.cluster.network instead"
+        );
+    }
+    if path.ends_with(".metadata") {
+        return format!(
+            "it reads {path}, which CAPI takes in part from the control plane template's \
+             spec.template.metadata, and that template is not in the input (or is of a kind \
+             ipreuse does not read); add the KubeadmControlPlaneTemplate the class names"
+        );
+    }
+    format!(
+        "it reads {path}, which CAPI only knows once it creates the object (a generated name or \
+         uid), so ipreuse cannot evaluate it offline; read another variable"
+    )
+}
+
+/// The unknown builtin a read of `keys` (a path's object keys) reaches: one the value read
+/// holds, or one the read goes into.
+fn unknown_read<'a>(unknown: &'a [String], keys: &[&str]) -> Option<&'a str> {
+    unknown.iter().map(String::as_str).find(|u| {
+        let parts: Vec<&str> = u.split('.').collect();
+        parts.starts_with(keys) || keys.starts_with(&parts)
+    })
+}
+
+/// The item `i` of the array `current`.
+fn item<'a>(current: &'a Value, i: usize, name: &str, path: &str) -> Result<&'a Value, String> {
+    current
+        .as_array()
+        .ok_or_else(|| format!("variable {path:?}: {name:?} is not an array"))?
+        .get(i)
+        .ok_or_else(|| format!("variable {path:?}: {name:?} has no index {i}"))
+}
+
 /// CAPI's `GetVariableValue`: the value at a dotted `path` (`name.field`, with `[i]` after any
-/// segment for an array item) in the variables object.
+/// segment for an array item; after the first segment, a number reads the item of an array
+/// as `fastjson`'s `Get` does, so `dts.1` is `dts[1]`).
 ///
 /// # Errors
-/// A message saying which segment does not exist or is not what its syntax asks for.
-pub fn lookup(variables: &Value, path: &str) -> Result<Value, String> {
-    let mut current = variables;
-    for (depth, raw) in path.split('.').enumerate() {
-        let (name, index) = segment(raw, path)?;
-        current = current.get(&name).ok_or_else(|| {
+/// A message saying which segment does not exist or is not what its syntax asks for, or which
+/// builtin of [`Variables::unknown`] the path reads or reads into.
+pub fn lookup(variables: &Variables, path: &str) -> Result<Value, String> {
+    let raws: Vec<&str> = path.split('.').collect();
+    let mut parsed = Vec::with_capacity(raws.len());
+    for raw in &raws {
+        parsed.push(segment(raw, path)?);
+    }
+    // the object keys the path reads, up to its first array index
+    let mut keys: Vec<&str> = Vec::new();
+    for (name, index) in &parsed {
+        keys.push(name);
+        if index.is_some() {
+            break;
+        }
+    }
+    if let Some(u) = unknown_read(&variables.unknown, &keys) {
+        return Err(unknown_reason(u));
+    }
+    let mut current = &variables.value;
+    for (depth, (name, index)) in parsed.iter().enumerate() {
+        let missing = || {
             if depth == 0 {
                 format!("variable {name:?} has no value and its schema no default")
             } else {
                 format!("variable {path:?} does not exist: it has no {name:?}")
             }
-        })?;
+        };
+        current = match current {
+            Value::Object(map) => map.get(name).ok_or_else(missing)?,
+            Value::Array(items) if depth > 0 => {
+                let i = go_atoi(name)
+                    .and_then(|i| usize::try_from(i).ok())
+                    .ok_or_else(missing)?;
+                items.get(i).ok_or_else(missing)?
+            }
+            _ => return Err(missing()),
+        };
         if let Some(i) = index {
-            let items = current
-                .as_array()
-                .ok_or_else(|| format!("variable {path:?}: {name:?} is not an array"))?;
-            current = items
-                .get(i)
-                .ok_or_else(|| format!("variable {path:?}: {name:?} has no index {i}"))?;
+            current = item(current, *i, name, path)?;
         }
     }
     Ok(current.clone())
@@ -221,20 +642,189 @@ mod tests {
     use super::*;
     use serde_json::json;
 
+    fn vars(value: Value, unknown: &[&str]) -> Variables {
+        Variables {
+            value,
+            unknown: unknown.iter().map(|s| s.to_string()).collect(),
+        }
+    }
+
     #[test]
     fn lookup_reads_dotted_paths_and_array_indexes() {
-        let v = json!({"a": {"b": [{"c": 1}, {"c": 2}]}, "l": ["x", "y"]});
+        let v = vars(
+            json!({"a": {"b": [{"c": 1}, {"c": 2}]}, "l": ["x", "y"]}),
+            &[],
+        );
         assert_eq!(lookup(&v, "a.b[1].c"), Ok(json!(2)));
         assert_eq!(lookup(&v, "l[0]"), Ok(json!("x")));
+        assert_eq!(
+            lookup(&v, "l[+1]"),
+            Ok(json!("y")),
+            "strconv.Atoi takes a sign"
+        );
         assert!(lookup(&v, "l[2]").is_err());
+        assert!(lookup(&v, "l[-1]").is_err());
         assert!(lookup(&v, "a.b.c").is_err(), "an array has no field");
         assert!(lookup(&v, "a[0]").is_err(), "an object is not an array");
         assert!(lookup(&v, "a.b[x]").is_err());
         assert!(lookup(&v, "a.b]").is_err());
+        assert!(lookup(&v, "a.b][").is_err());
         let missing = lookup(&v, "nope").unwrap_err();
         assert!(
             missing.contains("no value and its schema no default"),
             "{missing}"
+        );
+    }
+
+    #[test]
+    fn a_number_after_the_first_segment_reads_an_array_item_as_fastjson_does() {
+        let v = vars(
+            json!({"dts": ["a", "b"], "m": {"1": "one"}, "o": [{"n": [5, 6]}]}),
+            &[],
+        );
+        assert_eq!(lookup(&v, "dts.1"), Ok(json!("b")));
+        assert_eq!(lookup(&v, "dts.01"), Ok(json!("b")), "Atoi reads 01 as 1");
+        assert_eq!(lookup(&v, "dts.+0"), Ok(json!("a")));
+        assert_eq!(lookup(&v, "o.0.n.1"), Ok(json!(6)));
+        assert_eq!(lookup(&v, "o.0.n[0]"), Ok(json!(5)));
+        assert_eq!(lookup(&v, "m.1"), Ok(json!("one")), "a key of an object");
+        assert!(lookup(&v, "dts.2").is_err());
+        assert!(lookup(&v, "dts.-1").is_err());
+        assert!(lookup(&v, "dts.x").is_err());
+        assert!(lookup(&v, "dts.1.x").is_err(), "a string has no field");
+    }
+
+    #[test]
+    fn reading_an_unknown_builtin_or_what_holds_it_is_an_error_naming_it() {
+        let v = vars(
+            json!({"builtin": {"controlPlane": {"version": "v1"}, "cluster": {"name": "c"}}}),
+            &["builtin.controlPlane.name", "builtin.cluster.uid"],
+        );
+        assert_eq!(lookup(&v, "builtin.controlPlane.version"), Ok(json!("v1")));
+        assert_eq!(lookup(&v, "builtin.cluster.name"), Ok(json!("c")));
+        for (path, names) in [
+            ("builtin.controlPlane.name", "builtin.controlPlane.name"),
+            ("builtin.controlPlane.name.x", "builtin.controlPlane.name"),
+            ("builtin.controlPlane", "builtin.controlPlane.name"),
+            ("builtin", "builtin.controlPlane.name"),
+            ("builtin.cluster", "builtin.cluster.uid"),
+            ("builtin.cluster.uid[0]", "builtin.cluster.uid"),
+        ] {
+            let e = lookup(&v, path).unwrap_err();
+            assert!(e.contains(names) && e.contains("offline"), "{path}: {e}");
+        }
+    }
+
+    #[test]
+    fn nulls_take_the_default_unless_the_schema_is_nullable() {
+        let schema = json!({"type": "object", "properties": {
+            "a": {"type": "string", "default": "da"},
+            "b": {"type": "string", "nullable": true, "default": "db"},
+            "c": {"type": "string"},
+            "o": {"type": "object", "default": {}, "properties": {"x": {"type": "integer", "default": 1}}},
+            "l": {"type": "array", "items": {"type": "string", "default": "di"}},
+            "m": {"type": "object", "additionalProperties": {"type": "string", "default": "dm"}},
+        }});
+        let mut v = json!({"a": null, "b": null, "c": null, "l": [null, "x"], "m": {"k": null}});
+        default_nested(&mut v, &schema);
+        assert_eq!(
+            v,
+            json!({"a": "da", "b": null, "c": null, "l": ["di", "x"], "m": {"k": "dm"}, "o": {"x": 1}})
+        );
+        let s = json!({"type": "string", "default": "d"});
+        assert_eq!(defaulted(Some(Value::Null), &s), Some(json!("d")));
+        assert_eq!(defaulted(None, &s), Some(json!("d")));
+        assert_eq!(defaulted(Some(json!("v")), &s), Some(json!("v")));
+        assert_eq!(defaulted(None, &json!({"type": "string"})), None);
+        assert_eq!(
+            defaulted(Some(Value::Null), &json!({"type": "string"})),
+            Some(Value::Null)
+        );
+        let n = json!({"type": "string", "nullable": true, "default": "d"});
+        assert_eq!(defaulted(Some(Value::Null), &n), Some(Value::Null));
+        assert_eq!(
+            defaulted(None, &n),
+            Some(Value::Null),
+            "CAPI wraps a missing value as null"
+        );
+    }
+
+    #[test]
+    fn the_desired_metadata_as_capi_computes_it() {
+        let m = |pairs: &[(&str, &str)]| -> Option<StringMap> {
+            Some(
+                pairs
+                    .iter()
+                    .map(|(k, v)| (k.to_string(), v.to_string()))
+                    .collect(),
+            )
+        };
+        let cluster = desired_cluster_metadata("c1", m(&[("env", "prod")]).as_ref(), None);
+        assert_eq!(
+            cluster.labels,
+            m(&[
+                ("env", "prod"),
+                (CLUSTER_NAME_LABEL, "c1"),
+                (TOPOLOGY_OWNED_LABEL, "")
+            ])
+        );
+        assert_eq!(cluster.annotations, Some(StringMap::new()));
+        let topology = ObjectMeta {
+            labels: m(&[("a", "topology")]),
+            annotations: m(&[(HOLD_UPGRADE_SEQUENCE, ""), ("n", "t")]),
+        };
+        let class = ObjectMeta {
+            labels: m(&[("a", "class"), ("b", "class")]),
+            annotations: None,
+        };
+        let md = desired_machine_deployment_metadata("c1", "md-0", &topology, &class);
+        assert_eq!(
+            md.labels,
+            m(&[
+                ("a", "topology"),
+                ("b", "class"),
+                (CLUSTER_NAME_LABEL, "c1"),
+                (TOPOLOGY_OWNED_LABEL, ""),
+                (DEPLOYMENT_NAME_LABEL, "md-0")
+            ])
+        );
+        assert_eq!(md.annotations, m(&[("n", "t")]));
+        let template = ObjectMeta {
+            labels: m(&[("a", "template"), ("t", "template")]),
+            annotations: m(&[("x", "template")]),
+        };
+        let cp = desired_control_plane_metadata(
+            "c1",
+            &template,
+            &topology,
+            &class,
+            (
+                "kcp",
+                "KubeadmControlPlaneTemplate.controlplane.cluster.x-k8s.io",
+            ),
+        );
+        assert_eq!(
+            cp.labels,
+            m(&[
+                ("a", "topology"),
+                ("b", "class"),
+                ("t", "template"),
+                (CLUSTER_NAME_LABEL, "c1"),
+                (TOPOLOGY_OWNED_LABEL, "")
+            ])
+        );
+        assert_eq!(
+            cp.annotations,
+            m(&[
+                (HOLD_UPGRADE_SEQUENCE, ""),
+                ("n", "t"),
+                ("x", "template"),
+                (CLONED_FROM_NAME, "kcp"),
+                (
+                    CLONED_FROM_GROUP_KIND,
+                    "KubeadmControlPlaneTemplate.controlplane.cluster.x-k8s.io"
+                )
+            ])
         );
     }
 }

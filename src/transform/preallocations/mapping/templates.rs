@@ -113,7 +113,7 @@ impl Templates {
             by_ns
                 .entry(e.cluster.namespace.as_str())
                 .or_default()
-                .push((&e.template, &e.findings, Some(e.origin())));
+                .push((&e.template, &[], Some(e.origin())));
         }
         let data_templates: FastMap<(&str, &str), ItemId> = idx
             .objects_of(CAPM3_GROUP, "Metal3DataTemplate")

@@ -7,8 +7,9 @@
 //! whose `spec.topology` names a class of the input, this computes the clone of the control
 //! plane's template and of each MachineDeployment topology's template, patched with
 //! [`crate::topology::patch::apply`] and the variables CAPI gives it, and reads each with the
-//! Metal3MachineTemplate reader. The class's own templates are never mapped by their own
-//! fields: a template a class names contributes only through the Clusters' copies.
+//! Metal3MachineTemplate reader. The class's own templates are not mapped by their own
+//! fields, unless a standalone KubeadmControlPlane, MachineDeployment, MachineSet or Machine of
+//! the input references one, whose machines use it as written.
 //!
 //! What cannot be evaluated offline (an external patch, a patch that does not evaluate, a
 //! template or class missing from the input) is an error naming the ClusterClass (or the
@@ -62,10 +63,9 @@ pub(crate) struct Effective {
     /// The class template it is a copy of.
     pub source: Object,
     /// The copy as CAPM3 reads it: its identity is the class template's, in the Cluster's
-    /// namespace.
+    /// namespace. The results of reading it are reported once for all copies, on the class (at
+    /// the patch that wrote the value refused) or on the class template.
     pub template: MachineTemplate,
-    /// The results of reading the copy, reported when its namespace is mapped by templates.
-    pub findings: Vec<Finding>,
 }
 
 impl Effective {
@@ -83,8 +83,8 @@ impl Effective {
 #[derive(Debug, Default)]
 pub(crate) struct Topologies {
     pub effective: Vec<Effective>,
-    /// Every Metal3MachineTemplate of the input a ClusterClass of the input names: mapped
-    /// only through the Clusters' copies.
+    /// Every Metal3MachineTemplate of the input a ClusterClass of the input names and no
+    /// standalone object of the input uses as written: mapped only through the Clusters' copies.
     pub class_templates: FastSet<ItemId>,
 }
 
@@ -97,6 +97,14 @@ pub(crate) fn read(model: &Model, findings: &mut Vec<Finding>) -> Topologies {
         .map(|o| ((o.namespace.as_str(), o.name.as_str()), o.index))
         .collect();
     let mut classes: FastMap<(&str, &str), &ClusterClass> = FastMap::default();
+    // what reading the classes and Clusters found: fields of a shape the API server refuses, or
+    // spelled as the other version spells them
+    for read in model.cluster_classes.iter() {
+        findings.extend(read.findings.iter().cloned());
+    }
+    for read in model.clusters.iter() {
+        findings.extend(read.findings.iter().cloned());
+    }
     for read in model.cluster_classes.iter() {
         let Some(class) = &read.value else { continue };
         let o = &class.object;
@@ -110,6 +118,8 @@ pub(crate) fn read(model: &Model, findings: &mut Vec<Finding>) -> Topologies {
             }
         }
     }
+    used_as_written(model, &templates, &mut out.class_templates, findings);
+    let mut shared = Shared::default();
     let mut used: FastSet<ItemId> = FastSet::default();
     for read in model.clusters.iter() {
         let Some(cluster) = &read.value else { continue };
@@ -157,12 +167,14 @@ pub(crate) fn read(model: &Model, findings: &mut Vec<Finding>) -> Topologies {
             cluster,
             topology,
             findings: &mut *findings,
+            shared: &mut shared,
         };
         let before = out.effective.len();
         stamp.all(&mut out.effective);
         let mine = &out.effective[before..];
         findings.push(cluster_info(cluster, class, mine));
     }
+    findings.extend(shared.into_findings());
     // in input order
     for class in model
         .cluster_classes
@@ -175,7 +187,11 @@ pub(crate) fn read(model: &Model, findings: &mut Vec<Finding>) -> Topologies {
         }
         let names: Vec<&str> = class
             .templates()
-            .filter(|t| templates.contains_key(&(class.object.namespace.as_str(), t.name.as_str())))
+            .filter(|t| {
+                templates
+                    .get(&(class.object.namespace.as_str(), t.name.as_str()))
+                    .is_some_and(|item| out.class_templates.contains(item))
+            })
             .map(|t| t.name.as_str())
             .collect();
         if names.is_empty() {
@@ -192,6 +208,43 @@ pub(crate) fn read(model: &Model, findings: &mut Vec<Finding>) -> Topologies {
         );
     }
     out
+}
+
+/// A class template that a standalone KubeadmControlPlane, MachineDeployment, MachineSet or
+/// Machine of the input references (in its own namespace) is used as written by that object's
+/// machines: it is mapped as written too (taken out of `class_templates`), with an info naming
+/// the object.
+fn used_as_written(
+    model: &Model,
+    templates: &FastMap<(&str, &str), ItemId>,
+    class_templates: &mut FastSet<ItemId>,
+    findings: &mut Vec<Finding>,
+) {
+    for read in model.machine_template_users.iter() {
+        let Some(user) = &read.value else { continue };
+        let o = &user.object;
+        if o.local_config || o.bad_identity.is_some() {
+            continue;
+        }
+        let Some(r) = user.metal3_machine_template() else {
+            continue;
+        };
+        let Some(&item) = templates.get(&(o.namespace.as_str(), r.name.as_str())) else {
+            continue;
+        };
+        if class_templates.remove(&item) {
+            findings.push(
+                Finding::info(format!(
+                    "{}: {} names Metal3MachineTemplate {}, which a ClusterClass also names; its machines use                      it as written, so it is mapped as written besides the Clusters' copies",
+                    o.display(),
+                    r.field,
+                    short(&r.name)
+                ))
+                .on(o.resource_ref())
+                .at(r.field.clone()),
+            );
+        }
+    }
 }
 
 /// The info naming a Cluster's effective templates and the data template each names.
@@ -219,6 +272,83 @@ fn cluster_info(cluster: &Cluster, class: &ClusterClass, mine: &[Effective]) -> 
     .on(cluster.object.resource_ref())
 }
 
+/// Results about a ClusterClass, its templates or its patches that each Cluster's copy may
+/// meet alike: reported once, naming the Cluster parts they were met for.
+#[derive(Default)]
+struct Shared {
+    /// Each result (its message holds `{for}` where the parts go) with its parts, in the order met.
+    results: Vec<(Finding, Vec<String>)>,
+    seen: FastMap<(String, Option<String>, Option<String>), usize>,
+}
+
+impl Shared {
+    /// `finding`, whose message says `{for}` where the parts it is met for go, met for `part`.
+    fn add(&mut self, finding: Finding, part: String) {
+        let key = (
+            finding.message.clone(),
+            finding.resource_ref.as_ref().map(|r| r.words()),
+            finding.field.as_ref().map(|f| f.path.clone()),
+        );
+        let i = *self.seen.entry(key).or_insert_with(|| {
+            self.results.push((finding, Vec::new()));
+            self.results.len() - 1
+        });
+        if !self.results[i].1.contains(&part) {
+            self.results[i].1.push(part);
+        }
+    }
+
+    /// The results, each with its parts in its message.
+    fn into_findings(self) -> impl Iterator<Item = Finding> {
+        self.results.into_iter().map(|(mut f, parts)| {
+            let mut shown: Vec<&str> = parts.iter().map(String::as_str).take(3).collect();
+            let more = parts.len().saturating_sub(3);
+            let more = (more > 0).then(|| format!("{more} more"));
+            shown.extend(more.as_deref());
+            f.message = f.message.replace("{for}", &shown.join("; "));
+            f
+        })
+    }
+}
+
+/// A field path's keys (`a.b[0].[c.d/e]` is `a`, `b`, `0`, `c.d/e`), to compare with a JSON
+/// pointer's tokens.
+fn field_tokens(path: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut current = String::new();
+    let mut chars = path.chars();
+    while let Some(c) = chars.next() {
+        match c {
+            '.' => {
+                if !current.is_empty() {
+                    out.push(std::mem::take(&mut current));
+                }
+            }
+            '[' => {
+                if !current.is_empty() {
+                    out.push(std::mem::take(&mut current));
+                }
+                let key: String = chars.by_ref().take_while(|&c| c != ']').collect();
+                out.push(key);
+            }
+            c => current.push(c),
+        }
+    }
+    if !current.is_empty() {
+        out.push(current);
+    }
+    out
+}
+
+/// The last patch operation that wrote the value at `field` or a value holding it or under it.
+fn writer<'w>(written: &'w [patch::Written], field: &str) -> Option<&'w patch::Written> {
+    let tokens = field_tokens(field);
+    written
+        .iter()
+        .rev()
+        .find(|w| tokens.starts_with(&w.tokens) || w.tokens.starts_with(&tokens))
+}
+
 /// The copies of one Cluster.
 struct Stamp<'a, 'f> {
     model: &'a Model,
@@ -227,6 +357,7 @@ struct Stamp<'a, 'f> {
     cluster: &'a Cluster,
     topology: &'a Topology,
     findings: &'f mut Vec<Finding>,
+    shared: &'f mut Shared,
 }
 
 impl Stamp<'_, '_> {
@@ -235,19 +366,19 @@ impl Stamp<'_, '_> {
         self.undefined_variables();
         if !class.external.is_empty() {
             for ext in &class.external {
-                self.findings.push(
+                self.shared.add(
                     Finding::error(format!(
                         "{}: patch {:?} is an external patch (a Runtime Extension), which may change anything in \
-                         {}'s copies of the class's templates and is only known when it runs, so ipreuse cannot \
-                         tell which data templates and host selectors CAPM3 will read: make the patch inline, or \
-                         use mapping: all for namespace {:?} (every host gets an entry in every pool of it)",
+                         the Clusters' copies of the class's templates and is only known when it runs, so ipreuse \
+                         cannot tell which data templates and host selectors CAPM3 will read (for {{for}}): make \
+                         the patch inline, or use mapping: all for those Clusters' namespaces (every host gets an \
+                         entry in every pool of them)",
                         class.object.display(),
                         short(&ext.name),
-                        self.cluster.object.display(),
-                        self.cluster.object.namespace
                     ))
                     .on(class.object.resource_ref())
                     .at(ext.field.clone()),
+                    self.cluster.object.display(),
                 );
             }
             return;
@@ -256,9 +387,11 @@ impl Stamp<'_, '_> {
         if let Some(cp) = class.control_plane.as_ref().filter(|t| t.is_metal3()) {
             let builtins = variables::PartBuiltins::ControlPlane(variables::ControlPlaneBuiltins {
                 version: version.clone(),
-                // CAPI names the control plane at random: unknown offline
-                name: String::new(),
+                metadata: self.control_plane_metadata(),
+                // CAPI names the control plane and the copy of its machine template at random
+                name: variables::Given::Unknown,
                 replicas: self.topology.control_plane_replicas,
+                infrastructure_ref_name: variables::Given::Unknown,
             });
             let overrides = &self.topology.control_plane_overrides;
             if let Some(e) = self.copy(
@@ -291,14 +424,23 @@ impl Stamp<'_, '_> {
             let Some(template) = md_class.template.as_ref().filter(|t| t.is_metal3()) else {
                 continue;
             };
+            let cluster_name = &self.cluster.object.name;
             let builtins =
                 variables::PartBuiltins::MachineDeployment(variables::MachineDeploymentBuiltins {
                     version: version.clone(),
+                    metadata: variables::desired_machine_deployment_metadata(
+                        cluster_name,
+                        &md.name,
+                        &md.metadata,
+                        &md_class.metadata,
+                    ),
                     class: md.class.clone(),
-                    // CAPI names the MachineDeployment at random: unknown offline
-                    name: String::new(),
+                    // CAPI names the MachineDeployment and its templates' copies at random
+                    name: variables::Given::Unknown,
                     topology_name: md.name.clone(),
                     replicas: md.replicas,
+                    bootstrap_config_name: variables::Given::Unknown,
+                    infrastructure_ref_name: variables::Given::Unknown,
                 });
             let part = Part::MachineDeployment {
                 name: md.name.clone(),
@@ -311,6 +453,43 @@ impl Stamp<'_, '_> {
                 out.push(e);
             }
         }
+    }
+
+    /// The control plane's metadata as CAPI computes it: from the class's control plane
+    /// template (a KubeadmControlPlaneTemplate of the input), the topology's and the class's
+    /// `controlPlane.metadata`; unknown when the template is not in the input.
+    fn control_plane_metadata(&self) -> variables::Given<variables::ObjectMeta> {
+        let class = self.class;
+        let Some(t) = &class.control_plane_template else {
+            return variables::Given::Unknown;
+        };
+        let ns = class.object.namespace.as_str();
+        let template = self.model.control_plane_templates.iter().find_map(|r| {
+            let v = r.value.as_ref()?;
+            let o = &v.object;
+            (o.namespace == ns
+                && o.name == t.name
+                && *o.kind == *t.kind
+                && (t.api_version.is_empty()
+                    || crate::model::group_of(&t.api_version) == o.group()))
+            .then_some(v)
+        });
+        let Some(template) = template else {
+            return variables::Given::Unknown;
+        };
+        let group = template.object.group();
+        let group_kind = if group.is_empty() {
+            t.kind.clone()
+        } else {
+            format!("{}.{group}", t.kind)
+        };
+        variables::Given::Is(variables::desired_control_plane_metadata(
+            &self.cluster.object.name,
+            &template.metadata,
+            &self.topology.control_plane_metadata,
+            &class.control_plane_metadata,
+            (&t.name, &group_kind),
+        ))
     }
 
     /// A warning for each value the Cluster gives a variable its class does not define: CAPI's
@@ -363,15 +542,15 @@ impl Stamp<'_, '_> {
     ) -> Option<Effective> {
         let class = &self.class.object;
         let cluster = &self.cluster.object;
-        let for_part = format!("for the {part} of {}", cluster.display());
+        let for_part = format!("the {part} of {}", cluster.display());
         let Some(&item) = self
             .templates
             .get(&(class.namespace.as_str(), template.name.as_str()))
         else {
-            self.findings.push(
+            self.shared.add(
                 Finding::error(format!(
                     "{}: {} names Metal3MachineTemplate {}/{}, which is not in the input: ipreuse reads the \
-                     pools and hosts {for_part} from the Cluster's copy of it; add it to the input",
+                     pools and hosts (for {{for}}) from the Clusters' copies of it; add it to the input",
                     class.display(),
                     template.field,
                     short(&class.namespace),
@@ -379,22 +558,28 @@ impl Stamp<'_, '_> {
                 ))
                 .on(class.resource_ref())
                 .at(template.field.clone()),
+                for_part,
             );
             return None;
         };
         let read: &Read<MachineTemplate> = self.model.machine_templates.get(item)?;
         let Some(source) = read.value.as_ref() else {
             // why it cannot be read; its copies are read (and their results given) otherwise
-            self.findings.extend(read.findings.iter().cloned());
-            self.findings.push(
+            for f in &read.findings {
+                let mut f = f.clone();
+                f.message.push_str(" (for {for})");
+                self.shared.add(f, for_part.clone());
+            }
+            self.shared.add(
                 Finding::error(format!(
                     "{}: its Metal3MachineTemplate {} cannot be read (the result about it says why), so the \
-                     pools and hosts {for_part} are unknown: fix the template",
+                     pools and hosts (for {{for}}) are unknown: fix the template",
                     class.display(),
                     short(&template.name)
                 ))
                 .on(class.resource_ref())
                 .at(template.field.clone()),
+                for_part,
             );
             return None;
         };
@@ -420,8 +605,17 @@ impl Stamp<'_, '_> {
         let c = variables::ClusterBuiltins {
             name: cluster.name.clone(),
             namespace: cluster.namespace.clone(),
+            // the API server gives it
+            uid: variables::Given::Unknown,
+            metadata: variables::desired_cluster_metadata(
+                &cluster.name,
+                self.cluster.metadata.labels.as_ref(),
+                self.cluster.metadata.annotations.as_ref(),
+            ),
             version: self.topology.version.clone(),
             class: self.topology.class.clone(),
+            class_namespace: self.topology.class_namespace.clone(),
+            network: self.cluster.network.clone(),
         };
         let vars = variables::for_template(
             &self.class.variables,
@@ -429,34 +623,142 @@ impl Stamp<'_, '_> {
             overrides,
             variables::builtin(&c, &builtins),
         );
-        if let Err(e) = patch::apply(&mut value, &target, &self.class.patches, &vars) {
-            self.findings.push(
-                Finding::error(format!(
-                    "{}: patch {:?}, {}: {} ({for_part}); ipreuse never maps the class template's own fields \
-                     instead",
-                    class.display(),
-                    short(&e.patch),
-                    e.field,
-                    e.reason
-                ))
-                .on(class.resource_ref())
-                .at(e.field),
-            );
-            return None;
-        }
+        let written = match patch::apply(&mut value, &target, &self.class.patches, &vars) {
+            Ok(written) => written,
+            Err(e) => {
+                self.shared.add(
+                    Finding::error(format!(
+                        "{}: patch {:?}, {}: {} (for {{for}}); ipreuse never maps the class template's own \
+                         fields instead",
+                        class.display(),
+                        short(&e.patch),
+                        e.field,
+                        e.reason
+                    ))
+                    .on(class.resource_ref())
+                    .at(e.field),
+                    for_part,
+                );
+                return None;
+            }
+        };
         let mut object = source.object.clone();
         object.namespace = cluster.namespace.clone();
         let mut findings = Vec::new();
-        let Some(template) = registry::read_machine_template(&object, &value, &mut findings) else {
-            self.findings.extend(findings);
-            return None;
-        };
+        let template = registry::read_machine_template(&object, &value, &mut findings);
+        // what the reader refuses in the copy: a value a patch wrote (reported on the class, at
+        // the patch), or the class template's own (reported on it): once for all copies
+        let copy = object.display();
+        for f in findings {
+            let what = f
+                .message
+                .strip_prefix(&format!("{copy}: "))
+                .unwrap_or(&f.message)
+                .to_string();
+            let field = f.field.as_ref().map(|p| p.path.as_str()).unwrap_or("");
+            let moved = match writer(&written, field) {
+                Some(w) => Finding::new(
+                    f.severity,
+                    format!(
+                        "{}: patch {:?}, {}, writes a value of Metal3MachineTemplate {} that CAPM3 refuses (for \
+                         {{for}}): {what}",
+                        class.display(),
+                        short(&w.patch),
+                        w.at,
+                        short(&source.object.name),
+                    ),
+                )
+                .on(class.resource_ref())
+                .at(w.at.clone()),
+                None => {
+                    let mut moved = Finding::new(
+                        f.severity,
+                        format!("{}: {what} (for {{for}})", source.object.display()),
+                    )
+                    .on(source.object.resource_ref());
+                    moved.field = f.field.clone();
+                    moved
+                }
+            };
+            self.shared.add(moved, for_part.clone());
+        }
+        let template = template?;
         Some(Effective {
             cluster: cluster.clone(),
             part,
             source: source.object.clone(),
             template,
-            findings,
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn w(at: &str, tokens: &[&str]) -> patch::Written {
+        patch::Written {
+            patch: at.into(),
+            at: at.into(),
+            tokens: tokens.iter().map(|t| t.to_string()).collect(),
+        }
+    }
+
+    #[test]
+    fn a_field_is_traced_to_the_last_operation_that_wrote_it_or_around_it() {
+        assert_eq!(
+            field_tokens("spec.template.spec.hostSelector.matchExpressions[0].operator"),
+            [
+                "spec",
+                "template",
+                "spec",
+                "hostSelector",
+                "matchExpressions",
+                "0",
+                "operator"
+            ]
+        );
+        assert_eq!(
+            field_tokens("spec.hostSelector.matchLabels.[a.b/c]"),
+            ["spec", "hostSelector", "matchLabels", "a.b/c"]
+        );
+        let written = [
+            w("first", &["spec", "template", "spec", "hostSelector"]),
+            w("image", &["spec", "template", "spec", "image", "url"]),
+            w(
+                "last",
+                &["spec", "template", "spec", "hostSelector", "matchLabels"],
+            ),
+        ];
+        let at = |field: &str| writer(&written, field).map(|w| w.at.as_str());
+        // under what it wrote; the last write wins
+        assert_eq!(
+            at("spec.template.spec.hostSelector.matchLabels.[a/b]"),
+            Some("last")
+        );
+        assert_eq!(
+            at("spec.template.spec.hostSelector.matchExpressions[0].key"),
+            Some("first")
+        );
+        // a value holding what it wrote
+        assert_eq!(at("spec.template.spec.image"), Some("image"));
+        assert_eq!(at("spec.template.spec.dataTemplate.name"), None);
+    }
+
+    #[test]
+    fn a_result_met_for_several_parts_is_given_once_naming_them() {
+        let mut shared = Shared::default();
+        for c in ["a", "b", "c", "d", "b"] {
+            shared.add(Finding::error("X: bad (for {for})"), format!("Cluster {c}"));
+        }
+        shared.add(Finding::error("Y: other (for {for})"), "Cluster a".into());
+        let got: Vec<String> = shared.into_findings().map(|f| f.message).collect();
+        assert_eq!(
+            got,
+            [
+                "X: bad (for Cluster a; Cluster b; Cluster c; 1 more)",
+                "Y: other (for Cluster a)"
+            ]
+        );
     }
 }
