@@ -26,6 +26,7 @@ mod controller_flag;
 mod doc_links;
 mod examples;
 mod framing;
+mod go_templates;
 mod gotemplate;
 mod guarantees;
 mod hardening;

@@ -132,7 +132,12 @@ pub fn matches(selector: &Selector, target: &Target) -> bool {
 /// CAPI reads a rendered `valueFrom.template` with `sigs.k8s.io/yaml` (go-yaml v2, YAML 1.1)
 /// into JSON. The YAML 1.1 booleans YAML 1.2 reads as strings are read here as go-yaml v2
 /// reads them; empty output (no value at all) is refused rather than guessed.
-fn read_rendered(text: &str) -> Result<Value, String> {
+///
+/// Public for tests/it/go_templates.rs, which compares it with CAPI's reading in Go.
+///
+/// # Errors
+/// A message saying why the text is no value: empty, or not YAML.
+pub fn read_rendered(text: &str) -> Result<Value, String> {
     let word = text.trim_matches(|c| matches!(c, ' ' | '\t' | '\n' | '\r'));
     if word.is_empty() {
         return Err("the template renders nothing, so the operation has no value".into());
