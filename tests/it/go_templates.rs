@@ -225,7 +225,7 @@ const REFUSALS: &[Refusal] = &[
 
 /// Why one case is not the same in Go and in ipreuse: a class (for the summary) and the
 /// details. None when it is the same (or a listed refusal).
-fn compare(go: &Go, ours: &Ours) -> Option<(String, String)> {
+fn compare(go: &Go, ours: &Ours, role: Role) -> Option<(String, String)> {
     let differ = |class: &str, detail: String| Some((class.to_string(), detail));
     let output = match (&go.error, &ours.output) {
         (Some(_), Err(_)) => return None,
@@ -262,6 +262,9 @@ fn compare(go: &Go, ours: &Ours) -> Option<(String, String)> {
             "the rendered text differs",
             format!("Go:      {go_output:?}\nipreuse: {output:?}"),
         );
+    }
+    if role == Role::EnabledIf {
+        return compare_enabled(go, ours, output);
     }
     // The value: what a valueFrom.template gives.
     let go_value = if go.null {
@@ -306,7 +309,15 @@ fn compare(go: &Go, ours: &Ours) -> Option<(String, String)> {
         (None, Some(Err(_))) => {}
         (_, None) => return differ("ipreuse read nothing", format!("{ours:?}")),
     }
-    // The enabledIf decision.
+    if role == Role::Value {
+        return None;
+    }
+    compare_enabled(go, ours, output)
+}
+
+/// The enabledIf decision (the rendered text being the same).
+fn compare_enabled(go: &Go, ours: &Ours, output: &str) -> Option<(String, String)> {
+    let differ = |class: &str, detail: String| Some((class.to_string(), detail));
     match (go.enabled, ours.enabled.as_ref()) {
         (Some(want), Some(Ok(got))) if want == *got => None,
         (None, Some(Err(_))) => None,
@@ -351,6 +362,18 @@ struct Case {
     origin: String,
     template: String,
     variables: Value,
+    role: Role,
+}
+
+/// What CAPI does with a template's rendered text: a class's template is one or the other, a
+/// generated one is compared as both.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Role {
+    /// `valueFrom.template`: the JSON value is compared.
+    Value,
+    /// `enabledIf`: the decision is compared.
+    EnabledIf,
+    Both,
 }
 
 /// Runs `cases` through Go and ipreuse; the differences by class, each with its cases'
@@ -364,7 +387,7 @@ fn differences(cases: &[Case]) -> (BTreeMap<String, Vec<String>>, usize) {
         if go.error.is_none() && ours.output.is_err() {
             refused += 1;
         }
-        if let Some((class, detail)) = compare(go, &ours) {
+        if let Some((class, detail)) = compare(go, &ours, case.role) {
             if go.error.is_none() && ours.output.is_err() {
                 refused -= 1;
             }
@@ -468,6 +491,7 @@ fn the_comparison_sees_a_difference() {
         origin: "the comparison's own check".into(),
         template: t.into(),
         variables: json!({"a": "x"}),
+        role: Role::Both,
     };
     let cases = [
         case("{{ .a }}"),
@@ -479,8 +503,8 @@ fn the_comparison_sees_a_difference() {
     assert_eq!(go[0].value, Some(json!("x")));
     assert!(go[2].error.is_some(), "Go refuses an undefined function");
     // ipreuse's own result for the first case, compared with Go's result for the second.
-    assert!(compare(&go[1], &ours(&cases[0])).is_some());
-    assert!(compare(&go[0], &ours(&cases[0])).is_none());
+    assert!(compare(&go[1], &ours(&cases[0]), Role::Both).is_some());
+    assert!(compare(&go[0], &ours(&cases[0]), Role::Both).is_none());
     // Go renders, ipreuse fails with an error that no refusal lists.
     let unlisted = Ours {
         output: Err(TemplateError::Execution {
@@ -489,9 +513,9 @@ fn the_comparison_sees_a_difference() {
         value: None,
         enabled: None,
     };
-    assert!(compare(&go[0], &unlisted).is_some());
+    assert!(compare(&go[0], &unlisted, Role::Both).is_some());
     // Go fails, ipreuse renders.
-    assert!(compare(&go[2], &ours(&cases[0])).is_some());
+    assert!(compare(&go[2], &ours(&cases[0]), Role::Both).is_some());
 }
 
 // -------------------------------------------------------------------------------------------
@@ -568,6 +592,11 @@ fn class_templates() -> Vec<Case> {
             .file_name()
             .map_or_else(String::new, |n| n.to_string_lossy().into_owned());
         for t in &file.templates {
+            let role = if t.name.ends_with("enabledIf") {
+                Role::EnabledIf
+            } else {
+                Role::Value
+            };
             let base = match &t.variables {
                 Some(v) => merged(&file.variables, v),
                 None => file.variables.clone(),
@@ -576,12 +605,14 @@ fn class_templates() -> Vec<Case> {
                 origin: format!("{name}: {}", t.name),
                 template: t.template.clone(),
                 variables: base.clone(),
+                role,
             });
             for (i, variant) in file.variants.iter().enumerate() {
                 cases.push(Case {
                     origin: format!("{name}: {} (variant {i})", t.name),
                     template: t.template.clone(),
                     variables: merged(&base, variant),
+                    role,
                 });
             }
         }
@@ -1526,6 +1557,7 @@ fn generated(seed: u64, count: usize) -> Vec<Case> {
                 origin: format!("YAML text {i}"),
                 template,
                 variables: vars.clone(),
+                role: Role::Both,
             });
         }
     }
@@ -1547,6 +1579,7 @@ fn generated(seed: u64, count: usize) -> Vec<Case> {
                         origin: format!("printf {verb} on every operand"),
                         template: format!("{{{{ printf \"{verb}\" {operand} }}}}"),
                         variables: base.clone(),
+                        role: Role::Both,
                     });
                 }
             }
@@ -1571,6 +1604,7 @@ fn generated(seed: u64, count: usize) -> Vec<Case> {
                 origin: format!("{name} on every operand"),
                 template: format!("{{{{ {} }}}}", call.trim_end()),
                 variables: base.clone(),
+                role: Role::Both,
             });
             // The operand piped in, as the last argument.
             if !args.is_empty() {
@@ -1584,6 +1618,7 @@ fn generated(seed: u64, count: usize) -> Vec<Case> {
                     template: format!("{{{{ {operand} | {name} {} }}}}", first.join(" "))
                         .replace("  }}", " }}"),
                     variables: base.clone(),
+                    role: Role::Both,
                 });
             }
         }
@@ -1610,6 +1645,7 @@ fn generated(seed: u64, count: usize) -> Vec<Case> {
             origin: format!("generated {}", cases.len() - fixed),
             template,
             variables: vars,
+            role: Role::Both,
         });
     }
     cases
