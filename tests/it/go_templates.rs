@@ -1522,6 +1522,44 @@ const YAML_TEXTS: &[&str] = &[
     "a: 1\na: 2",
 ];
 
+/// The minimal example of each class of difference in
+/// `tests/data/clusterclass_templates/KNOWN_DIFFERENCES.md` (template, variables), so that the
+/// list's examples are checked against Go on every run.
+const KNOWN_EXAMPLES: &[(&str, &str)] = &[
+    (" ", "{}"),
+    ("a:{{- /* c */}}\nb: 1", "{}"),
+    ("{{ printf \"%5d\" \"x\" }}", "{}"),
+    ("{{ printf \"%d\" .l }}", r#"{"l": [1, 2]}"#),
+    ("{{ printf \"%5v\" .l }}", r#"{"l": ["a"]}"#),
+    ("{{ printf \"%q\" 65 }}", "{}"),
+    ("{{ printf \"%x\" 1.5 }}", "{}"),
+    ("{{ printf \"%s\" .l }}", r#"{"l": ["a"]}"#),
+    ("{{ printf \"%q\" \"é\" }}", "{}"),
+    ("{{ upper \"ß\" }}", "{}"),
+    ("{{ or .a .n.x }}", r#"{"a": "x", "n": null}"#),
+    ("{{ if false }}{{ .n.x }}{{ end }}", r#"{"n": null}"#),
+    ("{{ index .a }}", r#"{"a": "x"}"#),
+    ("{{ range .l }}{{ .x }}{{ end }}", r#"{"l": [null]}"#),
+    ("0644", "{}"),
+    ("tRUE", "{}"),
+    ("0X1F", "{}"),
+    ("1e3", "{}"),
+    ("1.0", "{}"),
+    ("|\n  x", "{}"),
+    ("!tag", "{}"),
+    ("\ta", "{}"),
+    (".inf", "{}"),
+    ("a: 1\na: 2", "{}"),
+    ("a: 1\n---\nb: 2", "{}"),
+    ("[] 80", "{}"),
+    ("1e400", "{}"),
+    ("", "{}"),
+    ("- y", "{}"),
+    ("\"true\"", "{}"),
+    ("yes: 1", "{}"),
+    ("1.2345678901234567e+19: a", "{}"),
+];
+
 fn generated(seed: u64, count: usize) -> Vec<Case> {
     let mut rng = Rng(seed);
     let known: Vec<&str> = SIGNATURES.iter().map(|s| s.0).collect();
@@ -1541,6 +1579,14 @@ fn generated(seed: u64, count: usize) -> Vec<Case> {
         .collect();
     let base = base_variables();
     let mut cases = Vec::new();
+    for (i, (template, variables)) in KNOWN_EXAMPLES.iter().enumerate() {
+        cases.push(Case {
+            origin: format!("KNOWN_DIFFERENCES.md example {i}"),
+            template: (*template).to_string(),
+            variables: serde_json::from_str(variables).expect("an example's variables are JSON"),
+            role: Role::Both,
+        });
+    }
     // The YAML texts, alone and through variables.
     for (i, text) in YAML_TEXTS.iter().enumerate() {
         let mut vars = base.clone();
