@@ -14,7 +14,7 @@
 // test compares whether there is an error, not its words.
 //
 // Differences from CAPI's build, which the test keeps in mind: this builds with Debian's Go
-// (1.19 in bookworm) where CAPI builds with a newer Go (1.22 and later range over an integer,
+// (1.19 in bookworm) where CAPI builds with a newer Go (1.24 and later range over an integer,
 // `{{ range 3 }}`, which 1.19 refuses), and Debian's sprig 3.2.3 and sigs.k8s.io/yaml 1.3.0
 // (go-yaml v2 underneath, as in CAPI).
 //
