@@ -377,26 +377,30 @@ enum Role {
 }
 
 /// Runs `cases` through Go and ipreuse; the differences by class, each with its cases'
-/// descriptions, and the number of refusals accepted.
-fn differences(cases: &[Case]) -> (BTreeMap<String, Vec<String>>, usize) {
+/// descriptions, and the refusals accepted (by what was refused).
+fn differences(cases: &[Case]) -> (BTreeMap<String, Vec<String>>, BTreeMap<String, usize>) {
     let go = run_go(cases);
     let mut out: BTreeMap<String, Vec<String>> = BTreeMap::new();
-    let mut refused = 0;
+    let mut refused: BTreeMap<String, usize> = BTreeMap::new();
     for (case, go) in cases.iter().zip(&go) {
         let ours = ours(case);
-        if go.error.is_none() && ours.output.is_err() {
-            refused += 1;
-        }
-        if let Some((class, detail)) = compare(go, &ours, case.role) {
-            if go.error.is_none() && ours.output.is_err() {
-                refused -= 1;
-            }
-            out.entry(class).or_default().push(format!(
+        match compare(go, &ours, case.role) {
+            Some((class, detail)) => out.entry(class).or_default().push(format!(
                 "{}\ntemplate:  {:?}\nvariables: {}\n{detail}\n",
                 case.origin,
                 case.template,
                 shown_variables(&case.variables)
-            ));
+            )),
+            None => {
+                if let (None, Err(e)) = (&go.error, &ours.output) {
+                    let what = match e {
+                        TemplateError::UnknownFunction { name, .. } => format!("function {name}"),
+                        TemplateError::Printf { what, .. } => format!("printf {what}"),
+                        other => other.to_string(),
+                    };
+                    *refused.entry(what).or_default() += 1;
+                }
+            }
         }
     }
     (out, refused)
@@ -424,9 +428,12 @@ fn shown_variables(variables: &Value) -> String {
 fn assert_no_differences(what: &str, cases: &[Case]) {
     let (found, refused) = differences(cases);
     let count: usize = found.values().map(Vec::len).sum();
+    let refusals: Vec<String> = refused.iter().map(|(w, n)| format!("{w} ({n})")).collect();
     eprintln!(
-        "{what}: {} cases, {count} differences, {refused} refused on purpose",
-        cases.len()
+        "{what}: {} cases, {count} differences, {} refused on purpose: {}",
+        cases.len(),
+        refused.values().sum::<usize>(),
+        refusals.join(", ")
     );
     if count == 0 {
         return;
