@@ -15,8 +15,9 @@
 //!
 //! Where Go errors, ipreuse must error. Where ipreuse errors and Go does not, the error must be
 //! one of [`REFUSALS`] (ipreuse refuses on purpose, each with its reason). Every other mismatch is
-//! a difference: the test writes all of them to `<target>/test-tools/go_templates-differences.txt`,
-//! prints the first of each class and fails with the count.
+//! a difference: the test prints each (template, variables, Go's result, ipreuse's), grouped by
+//! class, writes them to `<target>/test-tools/go_templates-*-differences.txt` and fails with the
+//! count by class.
 //! `tests/data/clusterclass_templates/KNOWN_DIFFERENCES.md` lists the classes found.
 //!
 //! It needs Go and Debian's sprig and `sigs.k8s.io/yaml` under `/usr/share/gocode` (GOPATH mode:
@@ -380,6 +381,12 @@ enum Role {
 /// descriptions, and the refusals accepted (by what was refused).
 fn differences(cases: &[Case]) -> (BTreeMap<String, Vec<String>>, BTreeMap<String, usize>) {
     let go = run_go(cases);
+    let failing = go.iter().filter(|g| g.error.is_some()).count();
+    let unreadable = go.iter().filter(|g| g.yaml_error.is_some()).count();
+    eprintln!(
+        "Go: of {} cases {failing} fail to render and {unreadable} render text its YAML refuses",
+        cases.len()
+    );
     let mut out: BTreeMap<String, Vec<String>> = BTreeMap::new();
     let mut refused: BTreeMap<String, usize> = BTreeMap::new();
     for (case, go) in cases.iter().zip(&go) {
@@ -424,7 +431,7 @@ fn shown_variables(variables: &Value) -> String {
     format!("{} over base_variables()", Value::Object(over))
 }
 
-/// Fails with every difference (all written to a file, the first few of each class printed).
+/// Fails with every difference: each printed (by class) and written to a file, and the count.
 fn assert_no_differences(what: &str, cases: &[Case]) {
     let (found, refused) = differences(cases);
     let count: usize = found.values().map(Vec::len).sum();
@@ -439,17 +446,13 @@ fn assert_no_differences(what: &str, cases: &[Case]) {
         return;
     }
     let mut all = String::new();
-    let mut shown = String::new();
     for (class, items) in &found {
         let _ = writeln!(all, "=== {class}: {} cases\n", items.len());
-        let _ = writeln!(shown, "=== {class}: {} cases (first shown)\n", items.len());
-        for (i, item) in items.iter().enumerate() {
+        for item in items {
             let _ = writeln!(all, "{item}");
-            if i < 3 {
-                let _ = writeln!(shown, "{item}");
-            }
         }
     }
+    eprintln!("{all}");
     let file = cache_dir().join(format!("{what}-differences.txt"));
     let _ = std::fs::create_dir_all(cache_dir());
     std::fs::write(&file, &all).unwrap_or_else(|e| panic!("writing {}: {e}", file.display()));
@@ -458,7 +461,7 @@ fn assert_no_differences(what: &str, cases: &[Case]) {
         .map(|(class, items)| format!("  {:>5}  {class}", items.len()))
         .collect();
     panic!(
-        "{shown}\n{count} of {} cases differ from Go ({what}); all of them are in {}:\n{}",
+        "{count} of {} cases differ from Go ({what}), each printed above and written to {}:\n{}",
         cases.len(),
         file.display(),
         summary.join("\n")
@@ -632,7 +635,7 @@ fn class_templates() -> Vec<Case> {
 // -------------------------------------------------------------------------------------------
 
 const GENERATED_SEED: u64 = 0x6970_7265_7573_6532;
-const GENERATED_COUNT: usize = 8000;
+const GENERATED_COUNT: usize = 12_000;
 
 /// SplitMix64: a small, fixed generator, so that every run renders the same templates.
 struct Rng(u64);
@@ -1012,6 +1015,8 @@ struct Gen<'a> {
     in_range: usize,
     /// `.v` and `.w`: their kind, for operands of a kind.
     v_kind: [&'static str; 2],
+    /// Inside `define "t"`: no `template "t"` (Go recurses until its depth limit).
+    in_define: bool,
 }
 
 fn kind_of(v: &Value) -> &'static str {
@@ -1118,9 +1123,18 @@ impl Gen<'_> {
             45..=52 => LISTS,
             53..=59 => MAPS,
             60..=69 => NOTHING,
-            70..=72 => BROKEN,
-            73..=79 => &["."],
-            _ => &[".v", ".w", ".v", ".w", ".v.a", ".w.name", ".v.x-y"],
+            70 => BROKEN,
+            71..=79 => &["."],
+            _ => {
+                // A field of `.v` or `.w` where it is a map (of any other kind Go refuses it,
+                // which BROKEN covers).
+                let i = self.rng.below(2);
+                let name = [".v", ".w"][i];
+                if self.v_kind[i] == "map" && self.rng.chance(50) {
+                    return format!("{name}.{}", self.rng.pick(&["a", "name", "missing"]));
+                }
+                return name.to_string();
+            }
         };
         (*self.rng.pick(group)).to_string()
     }
@@ -1223,17 +1237,19 @@ impl Gen<'_> {
         out
     }
 
-    /// A condition: a comparison or a test of a value.
+    /// A condition: a comparison or a test of a value. Comparisons mostly compare values of
+    /// one kind (Go refuses a string with a number, and an int literal with a float64
+    /// variable: both are tried, less often, so that whole templates still render).
     fn condition(&mut self, depth: usize) -> String {
         match self.rng.below(6) {
             0 | 1 => {
                 let op = *self.rng.pick(&["eq", "ne", "lt", "le", "gt", "ge"]);
-                let kind =
-                    *self
-                        .rng
-                        .pick(&[Arg::Str, Arg::Num, Arg::Any, Arg::Num, Arg::Str, Arg::Key]);
-                let a = self.operand(kind);
-                let b = self.operand(kind);
+                let (a, b) = match self.rng.below(8) {
+                    0..=2 => (self.operand(Arg::Str), self.operand(Arg::Str)),
+                    3..=5 => (self.float_operand(), self.float_operand()),
+                    6 => (self.operand(Arg::Num), self.operand(Arg::Num)),
+                    _ => (self.operand(Arg::Any), self.operand(Arg::Any)),
+                };
                 format!("{op} {a} {b}")
             }
             2 => {
@@ -1245,6 +1261,18 @@ impl Gen<'_> {
             3 => format!("not {}", self.operand(Arg::Any)),
             _ => self.pipeline(depth),
         }
+    }
+
+    /// A float64 operand: a number of the variables (JSON numbers are float64 in Go) or a
+    /// float literal.
+    fn float_operand(&mut self) -> String {
+        let fields: Vec<&str> = NUMBERS
+            .iter()
+            .copied()
+            .filter(|n| n.starts_with('.'))
+            .chain(["1.5", "3.0", "1e3", "-0.5"])
+            .collect();
+        self.of_kind("number", &fields)
     }
 
     fn open(&mut self) -> &'static str {
@@ -1276,7 +1304,7 @@ impl Gen<'_> {
         match choice {
             0 => (*self.rng.pick(&[
                 "a: ", "- ", "\n", "key: ", "0644", "yes", "~", "\"", "'", "  ", "|\n  ", "# c\n",
-                "[", "]", ", ", "{", "}", ": ", "x",
+                "[", "]", ", ", "{ ", " }", ": ", "x",
             ]))
             .to_string(),
             1 | 2 => format!("{o}{}{c}", self.pipeline(2)),
@@ -1364,7 +1392,7 @@ impl Gen<'_> {
                 s + "{{ end }}"
             }
             9 => {
-                if self.in_range > 0 || self.rng.chance(10) {
+                if self.in_range > 0 || self.rng.chance(3) {
                     format!("{o}{}{c}", self.rng.pick(&["break", "continue"]))
                 } else {
                     format!("{o}.{c}")
@@ -1391,7 +1419,9 @@ impl Gen<'_> {
                 let v = self.operand(Arg::Any);
                 yaml.replace(".K", &k).replace(".V", &v)
             }
-            12 => format!("{o}template \"t\" {}{c}", self.operand(Arg::Any)),
+            12 if !self.in_define => {
+                format!("{o}template \"t\" {}{c}", self.operand(Arg::Any))
+            }
             _ => format!("{o}{}{c}", self.condition(1)),
         }
     }
@@ -1427,7 +1457,9 @@ fn template(g: &mut Gen<'_>) -> String {
     };
     if t.contains("template \"t\"") || g.rng.chance(5) {
         let (o, c) = (g.open(), g.close());
+        g.in_define = true;
         let d = g.body(1);
+        g.in_define = false;
         t = format!("{o}define \"t\"{c}{d}{{{{ end }}}}{t}");
     }
     t
@@ -1565,6 +1597,17 @@ const KNOWN_EXAMPLES: &[(&str, &str)] = &[
     ("\"true\"", "{}"),
     ("yes: 1", "{}"),
     ("1.2345678901234567e+19: a", "{}"),
+    (
+        "{{ range .l }}{{ else }}{{ break }}{{ end }}",
+        r#"{"l": [1]}"#,
+    ),
+    ("{{ semverCompare \"!=1.29.3\" \"1.30.0-rc.1\" }}", "{}"),
+    ("'Q'123", "{}"),
+    ("{ a: 1 }# c", "{}"),
+    ("&a[1]", "{}"),
+    ("{ a\nb: c }", "{}"),
+    ("1.50: a", "{}"),
+    ("Off: 1", "{}"),
 ];
 
 fn generated(seed: u64, count: usize) -> Vec<Case> {
@@ -1646,6 +1689,7 @@ fn generated(seed: u64, count: usize) -> Vec<Case> {
                 vars: Vec::new(),
                 in_range: 0,
                 v_kind: ["none", "none"],
+                in_define: false,
             };
             let rest: Vec<String> = args.iter().skip(1).map(|a| g.operand(*a)).collect();
             let call = if args.is_empty() {
@@ -1692,6 +1736,7 @@ fn generated(seed: u64, count: usize) -> Vec<Case> {
             vars: Vec::new(),
             in_range: 0,
             v_kind,
+            in_define: false,
         };
         let template = template(&mut g);
         cases.push(Case {
