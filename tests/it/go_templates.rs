@@ -29,11 +29,21 @@ use std::io::{BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
-use ipreuse::topology::template::{FUNCTIONS, TemplateError, enabled, render};
+use ipreuse::topology::template::{FUNCTIONS, TemplateError, render};
 use serde::Deserialize;
 use serde_json::{Value, json};
 
 use crate::support::tools::{cache_dir, lock_cache};
+
+// ipreuse's reading of the rendered text: today's; at the merge with the YAML 1.1 reader this
+// line becomes `use ipreuse::topology::rendered::{is_true, read};`.
+use today::{is_true, read};
+
+/// Today's reading of the rendered text, under the names the YAML 1.1 reader will have.
+mod today {
+    pub use ipreuse::topology::patch::read_rendered as read;
+    pub use ipreuse::topology::template::enabled as is_true;
+}
 
 // -------------------------------------------------------------------------------------------
 // Go's side
@@ -46,6 +56,11 @@ const GOCODE: &str = "/usr/share/gocode";
 /// (GOPATH mode over [`GOCODE`], with a GOPATH of our own that gives sprig and semver the `/v3`
 /// element of their import paths, which Debian's layout lacks).
 fn capirender() -> PathBuf {
+    static BUILT: std::sync::OnceLock<PathBuf> = std::sync::OnceLock::new();
+    BUILT.get_or_init(build_capirender).clone()
+}
+
+fn build_capirender() -> PathBuf {
     let _lock = lock_cache("capirender");
     let dir = cache_dir().join("capirender-gopath");
     for lib in ["sprig", "semver"] {
@@ -176,15 +191,14 @@ struct Ours {
     enabled: Option<Result<bool, String>>,
 }
 
-/// ipreuse's rendering and its reading of the rendered text, as the patch engine does them.
-/// The reading is today's `patch::read_rendered` and `template::enabled`; at the merge with the
-/// YAML 1.1 reader it becomes `ipreuse::topology::rendered::{read, is_true}`.
+/// ipreuse's rendering and its reading of the rendered text ([`read`], [`is_true`]), as the
+/// patch engine does them.
 fn ours(case: &Case) -> Ours {
     let output = render(&case.template, &case.variables);
     let (value, decision) = match &output {
         Ok(text) => (
-            Some(ipreuse::topology::patch::read_rendered(text)),
-            Some(enabled(text).map_err(|e| e.to_string())),
+            Some(read(text).map_err(|e| e.to_string())),
+            Some(is_true(text).map_err(|e| e.to_string())),
         ),
         Err(_) => (None, None),
     };
