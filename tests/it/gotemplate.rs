@@ -7,7 +7,8 @@
 
 use std::path::{Path, PathBuf};
 
-use ipreuse::topology::template::{enabled, render};
+use ipreuse::topology::rendered::is_true as enabled;
+use ipreuse::topology::template::render;
 use serde::Deserialize;
 use serde_json::Value;
 

@@ -28,6 +28,7 @@ mod examples;
 mod framing;
 mod go_fmt_sprig;
 mod go_yaml;
+mod go_templates;
 mod gotemplate;
 mod guarantees;
 mod hardening;

@@ -143,53 +143,20 @@ fn read_rendered(text: &str) -> Result<Value, String> {
 }
 
 /// Renders a `valueFrom.template` or `enabledIf` with `variables`: every template render of the
-/// patch engine goes through here, so that the builtins of [`Variables::unknown`] are refused
-/// the same way wherever a template reads them.
-///
-/// Until the template engine poisons unknown builtins itself, a template whose text reads one
-/// (a field chain `.builtin.….name`, or a chain that holds one, such as `.builtin.controlPlane`
-/// given to `with`, `index` or `range`) is refused before it is rendered.
+/// patch engine goes through here. The builtins of [`Variables::unknown`] are given to the
+/// engine as values whose every use is an error, so that a template that reads one, however it
+/// reads it (a field chain, `index`, `with`, `if`, `default`, `eq`, `range`), is refused with
+/// the builtin's name, and one that only holds it in a variable renders as in CAPI.
 fn render(text: &str, variables: &Variables) -> Result<String, String> {
-    if let Some(u) = unknown_in_text(text, &variables.unknown) {
-        return Err(variables::unknown_reason(u));
-    }
-    template::render(text, &variables.value).map_err(|e| e.to_string())
-}
-
-/// The unknown builtin a template's text reads through a field chain: the chain is the builtin,
-/// lies under it, or holds it.
-fn unknown_in_text<'a>(text: &str, unknown: &'a [String]) -> Option<&'a str> {
-    if unknown.is_empty() {
-        return None;
-    }
-    let ident = |c: char| c.is_alphanumeric() || c == '_';
-    let mut chains: Vec<Vec<&str>> = Vec::new();
-    let mut rest = text;
-    while let Some(i) = rest.find('.') {
-        let after = &rest[i..];
-        let mut chain = Vec::new();
-        let mut at = after;
-        while let Some(tail) = at.strip_prefix('.') {
-            let len = tail.find(|c: char| !ident(c)).unwrap_or(tail.len());
-            if len == 0 {
-                break;
-            }
-            chain.push(&tail[..len]);
-            at = &tail[len..];
+    let data = template::value::Value::from_json_with_unknown(&variables.value, &variables.unknown);
+    template::render_with(text, &data, &template::Limits::default()).map_err(|e| match e {
+        template::TemplateError::Unknown { name, line, column } => {
+            format!("line {line}, column {column}: {}", variables::unknown_reason(&name))
         }
-        let used = after.len() - at.len();
-        rest = &after[used.max(1)..];
-        if chain.first() == Some(&"builtin") {
-            chains.push(chain);
-        }
-    }
-    unknown.iter().map(String::as_str).find(|u| {
-        let parts: Vec<&str> = u.split('.').collect();
-        chains
-            .iter()
-            .any(|c| parts.starts_with(c) || c.starts_with(&parts))
+        other => other.to_string(),
     })
 }
+
 
 fn value_of(jp: &JsonPatch, variables: &Variables, at: &str) -> Result<Value, (String, String)> {
     let err = |field: &str, reason: String| (format!("{at}.{field}"), reason);
@@ -266,7 +233,7 @@ pub fn apply(
         if let Some(text) = &patch.enabled_if {
             let field = format!("spec.patches[{i}].enabledIf");
             let rendered = render(text, variables).map_err(|e| fail(field.clone(), e))?;
-            if !template::enabled(&rendered).map_err(|e| fail(field, e.to_string()))? {
+            if !crate::topology::rendered::is_true(&rendered).map_err(|e| fail(field, e.to_string()))? {
                 continue;
             }
         }
@@ -325,33 +292,34 @@ mod tests {
     }
 
     #[test]
-    fn a_template_reading_an_unknown_builtin_through_a_field_chain_is_found() {
-        let unknown = vec![
-            "builtin.controlPlane.name".to_string(),
-            "builtin.cluster.uid".to_string(),
-        ];
-        let found = |t: &str| unknown_in_text(t, &unknown);
+    fn a_template_reading_an_unknown_builtin_is_refused_naming_it_however_it_reads_it() {
+        let vars = Variables {
+            value: serde_json::json!({"builtin": {"controlPlane": {"version": "v1.34.1"},
+                                                  "cluster": {"name": "c1"}}}),
+            unknown: vec![
+                "builtin.controlPlane.name".to_string(),
+                "builtin.cluster.uid".to_string(),
+            ],
+        };
+        for (text, builtin) in [
+            ("{{ .builtin.controlPlane.name }}-x", "builtin.controlPlane.name"),
+            ("{{ with .builtin.controlPlane }}{{ .name }}{{ end }}", "builtin.controlPlane.name"),
+            ("{{ index .builtin.cluster \"uid\" }}", "builtin.cluster.uid"),
+            ("{{ if .builtin.cluster.uid }}a{{ end }}", "builtin.cluster.uid"),
+            ("{{ default \"x\" .builtin.cluster.uid }}", "builtin.cluster.uid"),
+            ("{{ if eq .builtin.cluster.uid \"u\" }}a{{ end }}", "builtin.cluster.uid"),
+            ("{{ range $k, $v := .builtin.controlPlane }}{{ $v }}{{ end }}", "builtin.controlPlane.name"),
+        ] {
+            let err = render(text, &vars).expect_err(text);
+            assert!(err.contains(builtin) && err.contains("line 1"), "{text}: {err}");
+            assert!(err.contains("generated name or uid"), "{err}");
+        }
+        // Held and never used, or a sibling read: rendered as CAPI renders it.
         assert_eq!(
-            found("{{ .builtin.controlPlane.name }}-x"),
-            Some("builtin.controlPlane.name")
+            render("{{ $n := .builtin.controlPlane.name }}{{ .builtin.controlPlane.version }}", &vars),
+            Ok("v1.34.1".to_string())
         );
-        assert_eq!(
-            found("{{ with .builtin.controlPlane }}{{ .name }}{{ end }}"),
-            Some("builtin.controlPlane.name")
-        );
-        assert_eq!(
-            found("{{ index .builtin.cluster \"uid\" }}"),
-            Some("builtin.cluster.uid")
-        );
-        assert_eq!(
-            found("{{ if $.builtin.cluster.uid.x }}a{{ end }}"),
-            Some("builtin.cluster.uid")
-        );
-        assert_eq!(found("{{ .builtin.controlPlane.nameX }}"), None);
-        assert_eq!(found("{{ .builtin.controlPlane.version }}"), None);
-        assert_eq!(found("{{ .builtin.cluster.name }}.{{ .x.builtin }}"), None);
-        assert_eq!(unknown_in_text("{{ .builtin }}", &[]), None);
-        assert!(variables::unknown_reason("builtin.cluster.uid").contains("generated name or uid"));
+        assert_eq!(render("{{ .builtin.controlPlane.nameX }}", &vars), Ok("<no value>".to_string()));
     }
 
     #[test]

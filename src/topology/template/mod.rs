@@ -131,11 +131,6 @@ pub enum TemplateError {
         "the template passes the limit of {max} {limit}; CAPI's controller would spend unbounded time or memory on it: simplify the template"
     )]
     Limit { limit: Limit, max: u64 },
-    /// `enabledIf` rendered text whose YAML meaning ipreuse does not decide.
-    #[error(
-        "enabledIf rendered {rendered:?}, which is not a plain YAML scalar; make it render true or false"
-    )]
-    NotAScalar { rendered: String },
 }
 
 /// The line and column (both from 1, the column in characters) of a byte offset.
@@ -315,48 +310,6 @@ impl Owned {
     }
 }
 
-/// CAPI's `patchIsEnabled`: whether `enabledIf`'s rendered text, read as YAML by
-/// `sigs.k8s.io/yaml` (go-yaml v2, YAML 1.1), is the boolean `true`.
-///
-/// Go-yaml v2 reads `y Y yes Yes YES true True TRUE on On ON` as true (`resolve.go`); any other
-/// plain word (`false`, `no`, `<no value>`, `1`) is not `true`. Text that YAML could read as
-/// something else than one plain scalar (quotes, a comment, a tag, a list, several lines) is
-/// an error rather than a guess.
-///
-/// # Errors
-/// [`TemplateError::NotAScalar`] for text that is not one plain scalar.
-pub fn enabled(rendered: &str) -> Result<bool, TemplateError> {
-    let word = rendered.trim_matches(|c| matches!(c, ' ' | '\t' | '\n' | '\r'));
-    const TRUE: &[&str] = &[
-        "y", "Y", "yes", "Yes", "YES", "true", "True", "TRUE", "on", "On", "ON",
-    ];
-    if TRUE.contains(&word) {
-        return Ok(true);
-    }
-    // A plain scalar on one line: no indicator first (`-`, `?`, `:` only when a space or
-    // nothing follows), no ": " or " #" inside.
-    let mut chars = word.chars();
-    let first = chars.next();
-    let spaced = chars.next().is_none_or(|c| c == ' ' || c == '\t');
-    let indicator = match first {
-        Some('-' | '?' | ':') => spaced,
-        Some(c) => ",[]{}#&*!|>'\"%@`".contains(c),
-        None => false,
-    };
-    let plain = !indicator
-        && !word.contains(['\n', '\r'])
-        && !word.contains(": ")
-        && !word.contains(" #")
-        && !word.ends_with(':');
-    if plain || word.is_empty() {
-        // One plain scalar that is not one of the true spellings, or nothing (YAML null).
-        Ok(false)
-    } else {
-        Err(TemplateError::NotAScalar {
-            rendered: rendered.to_string(),
-        })
-    }
-}
 
 #[cfg(test)]
 mod tests;

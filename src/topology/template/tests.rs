@@ -1,59 +1,12 @@
-//! The engine's tests: fmt's float text, enabledIf's YAML reading, the printf format parser,
+//! The engine's tests: fmt's float text, the printf format parser,
 //! Go's own execution tests, the limits, unknown builtins and deep nesting.
 
 use std::rc::Rc;
 
 use super::limits::{Limit, Limits};
 use super::value::{Elem, Value};
-use super::{TemplateError, enabled, render, render_with};
+use super::{TemplateError, render, render_with};
 use serde_json::json;
-
-/// CAPI's `patchIsEnabled` compares the YAML reading of the output with `true`; go-yaml v2
-/// reads eleven spellings as true.
-#[test]
-fn enabled_reads_the_output_as_yaml_1_1() {
-    for yes in [
-        "true", "True", "TRUE", "y", "Y", "yes", "Yes", "YES", "on", "On", "ON", " true\n",
-    ] {
-        assert_eq!(enabled(yes), Ok(true), "{yes:?}");
-    }
-    for no in [
-        "false",
-        "no",
-        "off",
-        "n",
-        "<no value>",
-        "",
-        "  \n",
-        "1",
-        "-1",
-        "truee",
-        "TRue",
-        "x:y",
-    ] {
-        assert_eq!(enabled(no), Ok(false), "{no:?}");
-    }
-    for unclear in [
-        "\"true\"",
-        "'true'",
-        "true # yes",
-        "[true]",
-        "{a: true}",
-        "a: true",
-        "- true",
-        "true\nfalse",
-        "!!bool true",
-        "&a true",
-        "*a",
-        "|",
-        "? x",
-    ] {
-        assert!(
-            matches!(enabled(unclear), Err(TemplateError::NotAScalar { .. })),
-            "{unclear:?}"
-        );
-    }
-}
 
 /// Every action prints through the Go printer, inside every kind of block.
 #[test]
