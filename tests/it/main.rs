@@ -47,4 +47,5 @@ mod quick_start;
 mod registry;
 mod schemas;
 mod scope;
+mod template_bounds;
 mod templates;
