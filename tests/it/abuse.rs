@@ -7,15 +7,20 @@ use std::io::Write;
 use std::process::{Command, Stdio};
 
 /// What a run under the ceilings gave.
-struct Ran {
-    code: Option<i32>,
-    stdout: Vec<u8>,
-    stderr: String,
+pub(crate) struct Ran {
+    pub code: Option<i32>,
+    pub stdout: Vec<u8>,
+    pub stderr: String,
 }
 
 /// Runs `ipreuse ARGS` with `input` on stdin (or no stdin for `None`), `env` set, under a
 /// virtual memory ceiling of `mem_mib` MiB and 60 s of CPU time.
-fn run_bounded(args: &[&str], env: &[(&str, &str)], input: Option<&[u8]>, mem_mib: u64) -> Ran {
+pub(crate) fn run_bounded(
+    args: &[&str],
+    env: &[(&str, &str)],
+    input: Option<&[u8]>,
+    mem_mib: u64,
+) -> Ran {
     let script = format!(
         "ulimit -v {} && ulimit -t 60 && exec \"$0\" \"$@\"",
         mem_mib * 1024

@@ -50,4 +50,5 @@ mod quick_start;
 mod registry;
 mod schemas;
 mod scope;
+mod template_bounds;
 mod templates;

@@ -110,3 +110,11 @@ pub enum FuncError {
     #[error("{0} is not evaluated by ipreuse")]
     Unsupported(String),
 }
+
+/// The `maxLength` the ClusterClass CRD gives `valueFrom.template` (cluster-api
+/// `core/config/crd/bases/cluster.x-k8s.io_clusterclasses.yaml`, v1beta1 and v1beta2): the API
+/// server refuses a longer one, so no Cluster is ever stamped with it.
+pub const CRD_TEMPLATE_MAX_LENGTH: usize = 10240;
+
+/// The `maxLength` the ClusterClass CRD gives `enabledIf` (the same file).
+pub const CRD_ENABLED_IF_MAX_LENGTH: usize = 256;
