@@ -29,7 +29,11 @@ use std::io::{BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
-use ipreuse::topology::template::{FUNCTIONS, TemplateError, render};
+use ipreuse::topology::template::{BUILTINS, TemplateError, render, sprig};
+
+/// The functions a template may call: Go's builtins and sprig's that ipreuse evaluates.
+static FUNCTIONS: std::sync::LazyLock<Vec<&'static str>> =
+    std::sync::LazyLock::new(|| BUILTINS.iter().chain(sprig::NAMES).copied().collect());
 use serde::Deserialize;
 use serde_json::{Value, json};
 
@@ -955,6 +959,7 @@ const SIGNATURES: &[(&str, &[Arg], bool)] = &[
     ("lower", &[Arg::Str], false),
     ("title", &[Arg::Str], false),
     ("trim", &[Arg::Str], false),
+    ("nospace", &[Arg::Str], false),
     ("trimAll", &[Arg::Str, Arg::Str], false),
     ("trimPrefix", &[Arg::Str, Arg::Str], false),
     ("trimSuffix", &[Arg::Str, Arg::Str], false),
@@ -985,6 +990,10 @@ const SIGNATURES: &[(&str, &[Arg], bool)] = &[
     ("regexMatch", &[Arg::Regex, Arg::Str], false),
     ("regexFind", &[Arg::Regex, Arg::Str], false),
     ("regexReplaceAll", &[Arg::Regex, Arg::Str, Arg::Str], false),
+    ("regexReplaceAllLiteral", &[Arg::Regex, Arg::Str, Arg::Str], false),
+    ("mustRegexMatch", &[Arg::Regex, Arg::Str], false),
+    ("mustRegexReplaceAll", &[Arg::Regex, Arg::Str, Arg::Str], false),
+    ("mustRegexReplaceAllLiteral", &[Arg::Regex, Arg::Str, Arg::Str], false),
     ("semver", &[Arg::Version], false),
     ("semverCompare", &[Arg::Constraint, Arg::Version], false),
     ("add", &[Arg::Num, Arg::Num], true),

@@ -158,7 +158,11 @@ fn a_template_longer_than_the_crd_admits_is_refused_before_it_is_parsed() {
     // 9 MB: the API server refuses it; ipreuse says so without parsing it.
     let t = format!("{{{{/* {} */}}}}raw", "x".repeat(9 << 20));
     let (ran, dir) = run_on(&t);
-    assert_stopped_at(&ran, dir.path(), "bytes of template text");
+    assert_stopped_at(
+        &ran,
+        dir.path(),
+        "characters long and the ClusterClass CRD admits 10240",
+    );
 }
 
 /// The package's own output with the hostile patch applied: exit 0, and the control plane's
@@ -198,8 +202,8 @@ fn parentheses_nested_as_deep_as_the_crd_length_allows_render() {
 
 #[test]
 fn recursive_template_calls_render_up_to_their_depth_limit_and_stop_past_it() {
-    // A define that calls itself with the rest of a string until it is empty: depth = its
-    // length. The string is cut from one of 10^k characters, made by replacing each `a` by ten.
+    // A define that calls itself with the rest of a list until it is empty: depth = its
+    // length. The list holds the characters of a string The string is cut from one of 10^k characters, made by replacing each `a` by ten.
     let call = |n: usize| {
         let mut t = String::from("{{ $big := \"a\" }}");
         let mut len = 1;
@@ -208,7 +212,7 @@ fn recursive_template_calls_render_up_to_their_depth_limit_and_stop_past_it() {
             len *= 10;
         }
         t.push_str(&format!(
-            "{{{{ define \"r\" }}}}{{{{ if . }}}}{{{{ template \"r\" (slice . 1) }}}}{{{{ else }}}}raw{{{{ end }}}}{{{{ end }}}}{{{{ template \"r\" (slice $big 0 {n}) }}}}"
+            "{{{{ define \"r\" }}}}{{{{ if . }}}}{{{{ template \"r\" (slice . 1) }}}}{{{{ else }}}}raw{{{{ end }}}}{{{{ end }}}}{{{{ template \"r\" (slice (splitList \"\" $big) 0 {n}) }}}}"
         ));
         t
     };

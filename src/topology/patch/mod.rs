@@ -147,16 +147,28 @@ fn read_rendered(text: &str) -> Result<Value, String> {
 /// engine as values whose every use is an error, so that a template that reads one, however it
 /// reads it (a field chain, `index`, `with`, `if`, `default`, `eq`, `range`), is refused with
 /// the builtin's name, and one that only holds it in a variable renders as in CAPI.
-fn render(text: &str, variables: &Variables) -> Result<String, String> {
+///
+/// `max_length` is the CRD's `maxLength` of the field (`valueFrom.template` 10240, `enabledIf`
+/// 256): a longer text is one the API server refuses, so no Cluster is stamped with it.
+fn render(text: &str, variables: &Variables, max_length: usize) -> Result<String, String> {
+    let length = text.chars().count();
+    if length > max_length {
+        return Err(format!(
+            "the text is {length} characters long and the ClusterClass CRD admits {max_length}, so \
+             the API server refuses the class; shorten it"
+        ));
+    }
     let data = template::value::Value::from_json_with_unknown(&variables.value, &variables.unknown);
     template::render_with(text, &data, &template::Limits::default()).map_err(|e| match e {
         template::TemplateError::Unknown { name, line, column } => {
-            format!("line {line}, column {column}: {}", variables::unknown_reason(&name))
+            format!(
+                "line {line}, column {column}: {}",
+                variables::unknown_reason(&name)
+            )
         }
         other => other.to_string(),
     })
 }
-
 
 fn value_of(jp: &JsonPatch, variables: &Variables, at: &str) -> Result<Value, (String, String)> {
     let err = |field: &str, reason: String| (format!("{at}.{field}"), reason);
@@ -174,7 +186,8 @@ fn value_of(jp: &JsonPatch, variables: &Variables, at: &str) -> Result<Value, (S
                 err("valueFrom.variable", m)
             }),
             (None, Some(text)) => {
-                let rendered = render(text, variables).map_err(|e| err("valueFrom.template", e))?;
+                let rendered = render(text, variables, template::limits::CRD_TEMPLATE_MAX_LENGTH)
+                    .map_err(|e| err("valueFrom.template", e))?;
                 read_rendered(&rendered).map_err(|m| err("valueFrom.template", m))
             }
             (Some(_), Some(_)) => Err(err(
@@ -232,8 +245,11 @@ pub fn apply(
         }
         if let Some(text) = &patch.enabled_if {
             let field = format!("spec.patches[{i}].enabledIf");
-            let rendered = render(text, variables).map_err(|e| fail(field.clone(), e))?;
-            if !crate::topology::rendered::is_true(&rendered).map_err(|e| fail(field, e.to_string()))? {
+            let rendered = render(text, variables, template::limits::CRD_ENABLED_IF_MAX_LENGTH)
+                .map_err(|e| fail(field.clone(), e))?;
+            if !crate::topology::rendered::is_true(&rendered)
+                .map_err(|e| fail(field, e.to_string()))?
+            {
                 continue;
             }
         }
@@ -302,24 +318,55 @@ mod tests {
             ],
         };
         for (text, builtin) in [
-            ("{{ .builtin.controlPlane.name }}-x", "builtin.controlPlane.name"),
-            ("{{ with .builtin.controlPlane }}{{ .name }}{{ end }}", "builtin.controlPlane.name"),
-            ("{{ index .builtin.cluster \"uid\" }}", "builtin.cluster.uid"),
-            ("{{ if .builtin.cluster.uid }}a{{ end }}", "builtin.cluster.uid"),
-            ("{{ default \"x\" .builtin.cluster.uid }}", "builtin.cluster.uid"),
-            ("{{ if eq .builtin.cluster.uid \"u\" }}a{{ end }}", "builtin.cluster.uid"),
-            ("{{ range $k, $v := .builtin.controlPlane }}{{ $v }}{{ end }}", "builtin.controlPlane.name"),
+            (
+                "{{ .builtin.controlPlane.name }}-x",
+                "builtin.controlPlane.name",
+            ),
+            (
+                "{{ with .builtin.controlPlane }}{{ .name }}{{ end }}",
+                "builtin.controlPlane.name",
+            ),
+            (
+                "{{ index .builtin.cluster \"uid\" }}",
+                "builtin.cluster.uid",
+            ),
+            (
+                "{{ if .builtin.cluster.uid }}a{{ end }}",
+                "builtin.cluster.uid",
+            ),
+            (
+                "{{ default \"x\" .builtin.cluster.uid }}",
+                "builtin.cluster.uid",
+            ),
+            (
+                "{{ if eq .builtin.cluster.uid \"u\" }}a{{ end }}",
+                "builtin.cluster.uid",
+            ),
+            (
+                "{{ range $k, $v := .builtin.controlPlane }}{{ $v }}{{ end }}",
+                "builtin.controlPlane.name",
+            ),
         ] {
-            let err = render(text, &vars).expect_err(text);
-            assert!(err.contains(builtin) && err.contains("line 1"), "{text}: {err}");
+            let err = render(text, &vars, 10240).expect_err(text);
+            assert!(
+                err.contains(builtin) && err.contains("line 1"),
+                "{text}: {err}"
+            );
             assert!(err.contains("generated name or uid"), "{err}");
         }
         // Held and never used, or a sibling read: rendered as CAPI renders it.
         assert_eq!(
-            render("{{ $n := .builtin.controlPlane.name }}{{ .builtin.controlPlane.version }}", &vars),
+            render(
+                "{{ $n := .builtin.controlPlane.name }}{{ .builtin.controlPlane.version }}",
+                &vars,
+                10240
+            ),
             Ok("v1.34.1".to_string())
         );
-        assert_eq!(render("{{ .builtin.controlPlane.nameX }}", &vars), Ok("<no value>".to_string()));
+        assert_eq!(
+            render("{{ .builtin.controlPlane.nameX }}", &vars, 10240),
+            Ok("<no value>".to_string())
+        );
     }
 
     #[test]

@@ -65,7 +65,7 @@ impl Default for Limits {
             // `api/core/v1beta2/clusterclass_types.go` (`+kubebuilder:validation:MaxLength=10240`
             // on `JSONPatchValue.Template`), as `config/crd/bases/cluster.x-k8s.io_clusterclasses.yaml`
             // generates it. Counted in characters, as the CRD's maxLength counts.
-            template_bytes: 10_240,
+            template_bytes: CRD_TEMPLATE_MAX_LENGTH,
             // Go allows 100000 nested template calls (exec.go `maxExecDepth`); ours stays
             // under the 6000 levels of nesting (blocks, parentheses and template calls
             // together) the render thread's stack is sized for, so that the call depth, not

@@ -310,6 +310,5 @@ impl Owned {
     }
 }
 
-
 #[cfg(test)]
 mod tests;
