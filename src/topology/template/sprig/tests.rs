@@ -234,3 +234,18 @@ fn growth_is_bounded_before_allocation() {
         Err(FuncError::Limit { .. })
     ));
 }
+
+#[test]
+fn greed_and_case_folded_classes_are_gos() {
+    // (?U) before a repetition makes it lazy, as Go decides greed where it reads the operator.
+    assert_eq!(
+        call("regexReplaceAll", &[s("a(?U)*"), s("aa"), s("<$0>")]).unwrap(),
+        "<>a<>a<>"
+    );
+    // Go folds \w (which then holds the Kelvin sign) before negating it: (?i)\W matches the
+    // space only.
+    assert_eq!(
+        call("regexReplaceAll", &[s(r"(?i)\W"), s("k K\u{212a}"), s("-")]).unwrap(),
+        "k-K\u{212a}"
+    );
+}
