@@ -566,11 +566,13 @@ fn sprig_cases() -> Vec<Case> {
             cases.push(case(name, (0..n - 1).map(|_| json!("a")).collect()));
         }
     }
-    for c in cases.iter_mut() {
-        // Go's case mapping of a few characters is not Rust's: refused on purpose.
-        if matches!(c.func.as_str(), "upper" | "lower") {
-            c.unsupported_ok = true;
-        }
+    // upper and lower of every character (Go's Unicode 13 mapping against Rust's and the table
+    // of their differences), in strings of 4096 characters.
+    let all: Vec<char> = (0..=0x10FFFF).filter_map(char::from_u32).collect();
+    for chunk in all.chunks(4096) {
+        let text: String = chunk.iter().collect();
+        cases.push(case("upper", vec![json!(text)]));
+        cases.push(case("lower", vec![json!(text)]));
     }
     // Functions of any values.
     let any_fns: [(&str, usize); 10] = [
@@ -842,6 +844,8 @@ fn regex_cases() -> Vec<Case> {
         "(?i)[^k]+",
         r"(?i)\S",
         "(?iU)a+b*?",
+        "(a){0}(b)",
+        "(?P<x>a){0}(?P<x>b)",
     ];
     let subjects = [
         "",
@@ -1012,6 +1016,60 @@ fn random_regex_cases() -> Vec<Case> {
         ));
     }
     cases
+}
+
+/// Random strings through sprig's string functions: separators, spaces of every kind, case
+/// pairs that differ between Unicode mappings, `$` and `%`.
+fn random_string_cases() -> Vec<Case> {
+    let pieces = [
+        "a", "b", "A", ",", "-", " ", "\t", "\n", "é", "à", "\u{a0}", "\u{85}", "\u{2003}", "ß",
+        "İ", "K", "k", "日", "$", "%", ".", "1", "v", "ǅ", "\u{feff}", "\"", "'", "\\", "",
+    ];
+    let fns: [(&str, usize); 16] = [
+        ("upper", 1),
+        ("lower", 1),
+        ("trim", 1),
+        ("nospace", 1),
+        ("quote", 1),
+        ("squote", 1),
+        ("toString", 1),
+        ("trimAll", 2),
+        ("trimPrefix", 2),
+        ("trimSuffix", 2),
+        ("contains", 2),
+        ("hasPrefix", 2),
+        ("hasSuffix", 2),
+        ("split", 2),
+        ("splitList", 2),
+        ("replace", 3),
+    ];
+    let mut rng = Lcg(17);
+    let mut cases = Vec::new();
+    for _ in 0..4000 {
+        let (name, n) = fns[rng.next() % fns.len()];
+        let args = (0..n)
+            .map(|i| {
+                // Short separators and patterns, longer subjects.
+                let len = if i + 1 < n {
+                    rng.next() % 3
+                } else {
+                    rng.next() % 9
+                };
+                json!(
+                    (0..len)
+                        .map(|_| pieces[rng.next() % pieces.len()])
+                        .collect::<String>()
+                )
+            })
+            .collect();
+        cases.push(case(name, args));
+    }
+    cases
+}
+
+#[test]
+fn random_strings_through_sprig_as_go() {
+    compare(random_string_cases(), false);
 }
 
 #[test]

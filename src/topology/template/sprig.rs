@@ -21,6 +21,7 @@ use super::limits::{FuncError, Limits};
 use super::value::{Elem, Func, Value, Version};
 use crate::topology::semver;
 
+mod case;
 mod regexp;
 
 /// The sprig functions ipreuse evaluates (any other is refused by the engine, by name).
@@ -250,27 +251,31 @@ fn ternary(_: &Limits, args: &[Value]) -> Result<Value, FuncError> {
 // strings.go
 // ---------------------------------------------------------------------------------------------
 
-/// strings.ToUpper / ToLower map rune by rune (Unicode's simple case mapping). Where Rust's
-/// mapping of a character is longer than one character (`ß` upper is `SS`, where Go keeps
-/// `ß`), the two differ: refused rather than guessed.
-fn case(
-    limits: &Limits,
-    s: &str,
-    name: &str,
-    map: fn(char) -> Option<char>,
-) -> Result<Value, FuncError> {
+/// strings.ToUpper / ToLower: Go's `unicode.ToUpper` / `ToLower` rune by rune (simple case
+/// mapping, Unicode 13), which is Rust's mapping except for the characters of [`case::GO_CASE`].
+fn case(limits: &Limits, s: &str, upper: bool) -> Result<Value, FuncError> {
     let mut out = String::with_capacity(s.len());
     for c in s.chars() {
-        match map(c) {
-            Some(m) => out.push(m),
-            None => {
-                return Err(FuncError::Unsupported(format!(
-                    "{name} of {c:?} (Go maps it rune by rune, differently); write the text in the case you want"
-                )));
-            }
-        }
+        out.push(go_case(c, upper));
     }
     string_value(limits, out)
+}
+
+fn go_case(c: char, upper: bool) -> char {
+    let table = case::GO_CASE;
+    let i = table.partition_point(|&(r, _, _)| r < c as u32);
+    if let Some(&(r, u, l)) = table.get(i)
+        && r == c as u32
+    {
+        return char::from_u32(if upper { u } else { l }).unwrap_or(c);
+    }
+    // Every character whose mapping is not one character is in the table.
+    let mapped = if upper {
+        single(c.to_uppercase())
+    } else {
+        single(c.to_lowercase())
+    };
+    mapped.unwrap_or(c)
 }
 
 fn single(mut it: impl Iterator<Item = char>) -> Option<char> {
@@ -282,12 +287,12 @@ fn single(mut it: impl Iterator<Item = char>) -> Option<char> {
 
 fn upper(limits: &Limits, args: &[Value]) -> Result<Value, FuncError> {
     let [s] = strings::<1>("upper", args)?;
-    case(limits, s, "upper", |c| single(c.to_uppercase()))
+    case(limits, s, true)
 }
 
 fn lower(limits: &Limits, args: &[Value]) -> Result<Value, FuncError> {
     let [s] = strings::<1>("lower", args)?;
-    case(limits, s, "lower", |c| single(c.to_lowercase()))
+    case(limits, s, false)
 }
 
 /// strings.TrimSpace: Unicode White_Space, as Rust's `trim`.

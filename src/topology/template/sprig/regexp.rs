@@ -382,7 +382,14 @@ fn apply_repeat<'a>(
             w
         }
     };
-    let text = format!("(?:{}){op}{lazy}", sub.text);
+    let text = if counts.is_some_and(|(_, max)| max == 0) {
+        // `x{0}` matches the empty string, and Go keeps x's groups (never set); the crate drops
+        // them, which would renumber the groups after: an alternative that cannot match keeps
+        // them.
+        format!("(?:{}[^\\x{{0}}-\\x{{10FFFF}}]|)", sub.text)
+    } else {
+        format!("(?:{}){op}{lazy}", sub.text)
+    };
     frame.items[pos] = Item {
         text,
         atom: true,

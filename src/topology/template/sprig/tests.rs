@@ -249,3 +249,21 @@ fn greed_and_case_folded_classes_are_gos() {
         "k-K\u{212a}"
     );
 }
+
+#[test]
+fn groups_inside_a_zero_repetition_keep_their_numbers() {
+    // Go numbers (a) and (b) 1 and 2 although (a){0} never matches; the crate drops the group
+    // inside {0} unless it is kept.
+    assert_eq!(
+        call("regexReplaceAll", &[s("(a){0}(b)"), s("xbx"), s("<$1|$2>")]).unwrap(),
+        "x<|b>x"
+    );
+}
+
+#[test]
+fn case_mapping_is_gos_rune_by_rune() {
+    // Go keeps ß (no one-rune upper case), lowers İ to i, and has no upper case for ƛ
+    // (Unicode 16 gave it one).
+    assert_eq!(call("upper", &[s("straße ƛ é")]).unwrap(), "STRAßE ƛ É");
+    assert_eq!(call("lower", &[s("İSTANBUL Ǆ")]).unwrap(), "istanbul ǆ");
+}
