@@ -762,10 +762,14 @@ impl Printer {
     /// run reproduces; for other kinds a bad verb.
     fn fmt_pointer(&mut self, v: &Value, verb: char) {
         match v {
-            Value::List(..) | Value::Map(..) | Value::Version(_) => self.unsupported(&format!(
-                "the verb %{verb} of a {} (Go prints its memory address)",
-                v.go_type()
-            )),
+            Value::List(..) | Value::Map(..) | Value::Version(_)
+                if matches!(verb, 'v' | 'p' | 'b' | 'o' | 'd' | 'x' | 'X') =>
+            {
+                self.unsupported(&format!(
+                    "the verb %{verb} of a {} (Go prints its memory address)",
+                    v.go_type()
+                ));
+            }
             _ => self.bad_verb(verb, Some(v)),
         }
     }
