@@ -544,7 +544,7 @@ fn sprig_cases() -> Vec<Case> {
         "$1",
     ];
     let mut cases = Vec::new();
-    let string_fns: [(&str, usize); 17] = [
+    let string_fns: [(&str, usize); 19] = [
         ("upper", 1),
         ("lower", 1),
         ("trim", 1),
@@ -562,6 +562,8 @@ fn sprig_cases() -> Vec<Case> {
         ("semverCompare", 2),
         ("regexMatch", 2),
         ("regexReplaceAll", 3),
+        ("b64enc", 1),
+        ("regexFind", 2),
     ];
     let mut rng = Lcg(11);
     for (name, n) in string_fns {
@@ -594,7 +596,7 @@ fn sprig_cases() -> Vec<Case> {
         cases.push(case("lower", vec![json!(text)]));
     }
     // Functions of any values.
-    let any_fns: [(&str, usize); 10] = [
+    let any_fns: [(&str, usize); 11] = [
         ("default", 2),
         ("empty", 1),
         ("coalesce", 3),
@@ -605,6 +607,7 @@ fn sprig_cases() -> Vec<Case> {
         ("list", 3),
         ("dict", 3),
         ("join", 2),
+        ("cat", 3),
     ];
     for (name, n) in any_fns {
         for (i, v) in vals.iter().enumerate() {
@@ -652,6 +655,19 @@ fn sprig_cases() -> Vec<Case> {
         ] {
             cases.push(case("get", vec![m.clone(), k.clone()]));
             cases.push(case("hasKey", vec![m.clone(), k.clone()]));
+        }
+    }
+    // indent and nindent: an int and a string.
+    for n in [
+        json!({"$int": 0}),
+        json!({"$int": 2}),
+        json!({"$int": -1}),
+        json!(2.0),
+        json!(null),
+    ] {
+        for s in [json!("a\nb\n"), json!(""), json!("x"), json!(["a"])] {
+            cases.push(case("indent", vec![n.clone(), s.clone()]));
+            cases.push(case("nindent", vec![n.clone(), s.clone()]));
         }
     }
     // repeat with ints and other counts.
@@ -899,6 +915,10 @@ fn regex_cases() -> Vec<Case> {
                 "regexReplaceAllLiteral",
                 vec![json!(p), json!(s), json!(r)],
             ));
+            cases.push(case("regexFind", vec![json!(p), json!(s)]));
+            let n = json!({"$int": (rng.next() % 5) as i64 - 1});
+            cases.push(case("regexFindAll", vec![json!(p), json!(s), n.clone()]));
+            cases.push(case("mustRegexFindAll", vec![json!(p), json!(s), n]));
         }
         for r in repls {
             cases.push(case(

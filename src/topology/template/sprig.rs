@@ -54,8 +54,16 @@ pub const NAMES: &[&str] = &[
     "hasKey",
     "semver",
     "semverCompare",
+    "cat",
+    "indent",
+    "nindent",
+    "b64enc",
     "regexMatch",
     "mustRegexMatch",
+    "regexFind",
+    "mustRegexFind",
+    "regexFindAll",
+    "mustRegexFindAll",
     "regexReplaceAll",
     "mustRegexReplaceAll",
     "regexReplaceAllLiteral",
@@ -93,6 +101,14 @@ pub fn lookup(name: &str) -> Option<Func> {
         "hasKey" => has_key,
         "semver" => semver_fn,
         "semverCompare" => semver_compare,
+        "cat" => cat,
+        "indent" => indent,
+        "nindent" => nindent,
+        "b64enc" => b64enc,
+        "regexFind" => regex_find,
+        "mustRegexFind" => must_regex_find,
+        "regexFindAll" => regex_find_all,
+        "mustRegexFindAll" => must_regex_find_all,
         "regexMatch" => regex_match,
         "mustRegexMatch" => must_regex_match,
         "regexReplaceAll" => regex_replace_all,
@@ -424,6 +440,67 @@ fn push_piece(
     Ok(())
 }
 
+/// `cat ARGS...`: the non-nil arguments as `fmt.Sprintf("%v %v ...")`.
+fn cat(limits: &Limits, args: &[Value]) -> Result<Value, FuncError> {
+    unknown_in(args)?;
+    let kept: Vec<Value> = args
+        .iter()
+        .filter(|a| !matches!(a, Value::Nil | Value::Missing))
+        .cloned()
+        .collect();
+    let format = vec!["%v"; kept.len()].join(" ");
+    let mut all = vec![Value::string(format)];
+    all.extend(kept);
+    super::fmt::sprintf(limits, &all)
+}
+
+/// `indent N S`: N spaces before every line (N an `int`).
+fn indent_text(
+    limits: &Limits,
+    name: &str,
+    args: &[Value],
+    newline: bool,
+) -> Result<String, FuncError> {
+    arity(name, args, 2)?;
+    let spaces = int_arg(&args[0])?;
+    let s = string_arg(&args[1])?;
+    if spaces < 0 {
+        return Err(FuncError::Failed(
+            "strings: negative Repeat count".to_string(),
+        ));
+    }
+    let lines = s.matches('\n').count() as u128 + 1;
+    let len = s.len() as u128 + lines * spaces as u128 + u128::from(newline);
+    limits.check_string(usize::try_from(len).unwrap_or(usize::MAX))?;
+    let pad = " ".repeat(spaces as usize);
+    let mut out = String::with_capacity(len as usize);
+    if newline {
+        out.push('\n');
+    }
+    out.push_str(&pad);
+    out.push_str(&s.replace('\n', &format!("\n{pad}")));
+    Ok(out)
+}
+
+fn indent(limits: &Limits, args: &[Value]) -> Result<Value, FuncError> {
+    indent_text(limits, "indent", args, false).map(Value::string)
+}
+
+/// `nindent N S`: a newline, then `indent N S`.
+fn nindent(limits: &Limits, args: &[Value]) -> Result<Value, FuncError> {
+    indent_text(limits, "nindent", args, true).map(Value::string)
+}
+
+/// `b64enc S`: standard base64 with padding.
+fn b64enc(limits: &Limits, args: &[Value]) -> Result<Value, FuncError> {
+    use base64::Engine as _;
+    let [s] = strings::<1>("b64enc", args)?;
+    limits.check_string(s.len().div_ceil(3).saturating_mul(4))?;
+    Ok(Value::string(
+        base64::engine::general_purpose::STANDARD.encode(s),
+    ))
+}
+
 /// strings.Split(S, SEP) (an empty SEP splits into characters; an empty S with it gives none).
 fn go_split<'a>(s: &'a str, sep: &str) -> Vec<&'a str> {
     if sep.is_empty() {
@@ -678,6 +755,45 @@ fn must_regex_match(_: &Limits, args: &[Value]) -> Result<Value, FuncError> {
         Err(Ok(message)) => Err(FuncError::Failed(message)),
         Err(Err(e)) => Err(e),
     }
+}
+
+/// `regexFind REGEX S`: the first match, or "".
+fn regex_find(_: &Limits, args: &[Value]) -> Result<Value, FuncError> {
+    let [pattern, s] = strings::<2>("regexFind", args)?;
+    let re = must_compile(pattern)?;
+    Ok(Value::string(re.re.find(s).map_or("", |m| m.as_str())))
+}
+
+fn must_regex_find(_: &Limits, args: &[Value]) -> Result<Value, FuncError> {
+    let [pattern, s] = strings::<2>("mustRegexFind", args)?;
+    let re = compile(pattern).map_err(|e| e.map_or_else(|e| e, FuncError::Failed))?;
+    Ok(Value::string(re.re.find(s).map_or("", |m| m.as_str())))
+}
+
+/// `regexFindAll REGEX S N`: up to N matches (N < 0: all), a `[]string`.
+fn find_all(name: &str, args: &[Value], must: bool) -> Result<Value, FuncError> {
+    arity(name, args, 3)?;
+    let pattern = string_arg(&args[0])?;
+    let s = string_arg(&args[1])?;
+    let n = int_arg(&args[2])?;
+    let re = if must {
+        compile(pattern).map_err(|e| e.map_or_else(|e| e, FuncError::Failed))?
+    } else {
+        must_compile(pattern)?
+    };
+    let found = regexp::find_all(&re, s, n)
+        .into_iter()
+        .map(|(a, b)| Value::string(&s[a..b]))
+        .collect();
+    Ok(Value::List(Rc::new(found), Elem::String))
+}
+
+fn regex_find_all(_: &Limits, args: &[Value]) -> Result<Value, FuncError> {
+    find_all("regexFindAll", args, false)
+}
+
+fn must_regex_find_all(_: &Limits, args: &[Value]) -> Result<Value, FuncError> {
+    find_all("mustRegexFindAll", args, true)
 }
 
 fn replace_with(

@@ -933,3 +933,31 @@ fn extract(s: &str) -> Result<Option<(&str, Option<usize>, &str)>, RegexError> {
     }
     Ok(Some((name, num, rest)))
 }
+
+/// Go's `(*Regexp).FindAllString(src, n)` (n < 0: all): the matches' spans.
+pub(super) fn find_all(re: &GoRegex, src: &str, n: i64) -> Vec<(usize, usize)> {
+    let n = if n < 0 { src.len() as i64 + 1 } else { n };
+    let mut out = Vec::new();
+    let end = src.len();
+    let (mut pos, mut prev_match_end) = (0usize, None::<usize>);
+    while (out.len() as i64) < n && pos <= end {
+        let Some(m) = re.re.find_at(src, pos) else {
+            break;
+        };
+        let mut accept = true;
+        if m.end() == pos {
+            if Some(m.start()) == prev_match_end {
+                accept = false;
+            }
+            let width = src[pos..].chars().next().map_or(0, char::len_utf8);
+            pos = if width > 0 { pos + width } else { end + 1 };
+        } else {
+            pos = m.end();
+        }
+        prev_match_end = Some(m.end());
+        if accept {
+            out.push((m.start(), m.end()));
+        }
+    }
+    out
+}

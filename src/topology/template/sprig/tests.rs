@@ -267,3 +267,39 @@ fn case_mapping_is_gos_rune_by_rune() {
     assert_eq!(call("upper", &[s("straße ƛ é")]).unwrap(), "STRAßE ƛ É");
     assert_eq!(call("lower", &[s("İSTANBUL Ǆ")]).unwrap(), "istanbul ǆ");
 }
+
+#[test]
+fn cat_indent_b64enc_and_finds() {
+    assert_eq!(
+        call(
+            "cat",
+            &[s("a"), Value::Nil, Value::Float(2.0), Value::Bool(true)]
+        )
+        .unwrap(),
+        "a 2 true"
+    );
+    assert_eq!(
+        call("indent", &[Value::Int(2), s("a\nb")]).unwrap(),
+        "  a\n  b"
+    );
+    assert_eq!(call("nindent", &[Value::Int(1), s("a")]).unwrap(), "\n a");
+    assert_eq!(
+        call("indent", &[Value::Float(2.0), s("a")]),
+        Err(FuncError::Failed(
+            "wrong type for value; expected int; got float64".into()
+        ))
+    );
+    assert_eq!(call("b64enc", &[s("hé")]).unwrap(), "aMOp");
+    assert_eq!(
+        call("regexFind", &[s(r"\d+"), s("ab12cd345")]).unwrap(),
+        "12"
+    );
+    assert_eq!(
+        call("regexFindAll", &[s(r"\d+"), s("ab12cd345"), Value::Int(-1)]).unwrap(),
+        "[12 345]"
+    );
+    assert_eq!(
+        call("regexFindAll", &[s("a*"), s("baaab"), Value::Int(9)]).unwrap(),
+        "[ aaa ]"
+    );
+}
