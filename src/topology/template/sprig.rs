@@ -512,10 +512,19 @@ fn go_split<'a>(s: &'a str, sep: &str) -> Vec<&'a str> {
     }
 }
 
+/// A list of `parts` strings of `len` bytes in all, counted as its bytes and 8 per part (what
+/// it holds beyond its text), so that splitting a long string into one-byte parts is bounded
+/// like the string it comes from.
+fn check_parts(limits: &Limits, len: usize, parts: usize) -> Result<(), FuncError> {
+    limits.check_string(len.saturating_add(parts.saturating_mul(8)))
+}
+
 /// `split SEP S`: a `map[string]string` with keys `_0`, `_1`, ...
-fn split(_: &Limits, args: &[Value]) -> Result<Value, FuncError> {
+fn split(limits: &Limits, args: &[Value]) -> Result<Value, FuncError> {
     let [sep, s] = strings::<2>("split", args)?;
-    let map: BTreeMap<String, Value> = go_split(s, sep)
+    let parts = go_split(s, sep);
+    check_parts(limits, s.len(), parts.len())?;
+    let map: BTreeMap<String, Value> = parts
         .into_iter()
         .enumerate()
         .map(|(i, part)| (format!("_{i}"), Value::string(part)))
@@ -524,9 +533,11 @@ fn split(_: &Limits, args: &[Value]) -> Result<Value, FuncError> {
 }
 
 /// `splitList SEP S`: a `[]string`.
-fn split_list(_: &Limits, args: &[Value]) -> Result<Value, FuncError> {
+fn split_list(limits: &Limits, args: &[Value]) -> Result<Value, FuncError> {
     let [sep, s] = strings::<2>("splitList", args)?;
-    let parts = go_split(s, sep).into_iter().map(Value::string).collect();
+    let parts = go_split(s, sep);
+    check_parts(limits, s.len(), parts.len())?;
+    let parts = parts.into_iter().map(Value::string).collect();
     Ok(Value::List(Rc::new(parts), Elem::String))
 }
 
@@ -771,7 +782,7 @@ fn must_regex_find(_: &Limits, args: &[Value]) -> Result<Value, FuncError> {
 }
 
 /// `regexFindAll REGEX S N`: up to N matches (N < 0: all), a `[]string`.
-fn find_all(name: &str, args: &[Value], must: bool) -> Result<Value, FuncError> {
+fn find_all(limits: &Limits, name: &str, args: &[Value], must: bool) -> Result<Value, FuncError> {
     arity(name, args, 3)?;
     let pattern = string_arg(&args[0])?;
     let s = string_arg(&args[1])?;
@@ -781,19 +792,21 @@ fn find_all(name: &str, args: &[Value], must: bool) -> Result<Value, FuncError> 
     } else {
         must_compile(pattern)?
     };
-    let found = regexp::find_all(&re, s, n)
+    let spans = regexp::find_all(&re, s, n);
+    check_parts(limits, spans.iter().map(|(a, b)| b - a).sum(), spans.len())?;
+    let found = spans
         .into_iter()
         .map(|(a, b)| Value::string(&s[a..b]))
         .collect();
     Ok(Value::List(Rc::new(found), Elem::String))
 }
 
-fn regex_find_all(_: &Limits, args: &[Value]) -> Result<Value, FuncError> {
-    find_all("regexFindAll", args, false)
+fn regex_find_all(limits: &Limits, args: &[Value]) -> Result<Value, FuncError> {
+    find_all(limits, "regexFindAll", args, false)
 }
 
-fn must_regex_find_all(_: &Limits, args: &[Value]) -> Result<Value, FuncError> {
-    find_all("mustRegexFindAll", args, true)
+fn must_regex_find_all(limits: &Limits, args: &[Value]) -> Result<Value, FuncError> {
+    find_all(limits, "mustRegexFindAll", args, true)
 }
 
 fn replace_with(

@@ -303,3 +303,21 @@ fn cat_indent_b64enc_and_finds() {
         "[ aaa ]"
     );
 }
+
+#[test]
+fn splitting_into_many_parts_is_bounded() {
+    let limits = Limits {
+        string_bytes: 1000,
+        ..Limits::default()
+    };
+    let commas = s(&",".repeat(500));
+    assert!(matches!(
+        split(&limits, &[s(","), commas.clone()]),
+        Err(FuncError::Limit { .. })
+    ));
+    assert!(matches!(
+        split_list(&limits, &[s(","), commas]),
+        Err(FuncError::Limit { .. })
+    ));
+    assert!(split_list(&limits, &[s(","), s("a,b,c")]).is_ok());
+}
