@@ -881,6 +881,15 @@ fn regex_cases() -> Vec<Case> {
         "(?iU)a+b*?",
         "(a){0}(b)",
         "(?P<x>a){0}(?P<x>b)",
+        // As public templates write them.
+        "^([^/]+/)?([^:]+)(:[^:]+)?$",
+        ".*sha256:([0-9a-f]{8}).*",
+        "^https?://([^/]+).*$",
+        r"(password|token|key|secret)([=:]?)([^\s]+)",
+        r"\b[A-Za-z0-9._%+-]+@[A-Za-z0-9.-]+\.[A-Z|a-z]{2,}\b",
+        r"\W+",
+        r"^v?(\d+)\.(\d+)\.(\d+)(?:-([\w.]+))?$",
+        "[^a-z0-9-]",
     ];
     let subjects = [
         "",
@@ -898,10 +907,33 @@ fn regex_cases() -> Vec<Case> {
         "日本a",
         "A\u{0}B",
         "s\u{17f}S k\u{212a}K",
+        "docker.io/library/nginx:1.25",
+        "https://example.com/a?b",
+        "img@sha256:0123456789abcdef",
+        "password=abc mail x.y@ex.org",
+        "v1.29.3-rc.1",
+        "My_Cluster.Name",
     ];
     let repls = [
-        "", "-", "$1", "${1}x", "$1x", "$n", "${n}", "$$", "$", "${", "${1", "$0$0", "[$2]", "$10",
+        "",
+        "-",
+        "$1",
+        "${1}x",
+        "$1x",
+        "$n",
+        "${n}",
+        "$$",
+        "$",
+        "${",
+        "${1",
+        "$0$0",
+        "[$2]",
+        "$10",
         "$01",
+        "${1}${2}",
+        "sha-${1}",
+        "${1}${2}***",
+        "_",
     ];
     let mut cases = Vec::new();
     let mut rng = Lcg(3);
