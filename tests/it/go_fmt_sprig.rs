@@ -54,7 +54,10 @@ fn go_reference() -> &'static Path {
                 gocode.join(pkg).display()
             );
         }
-        let tmp = Path::new(env!("CARGO_TARGET_TMPDIR")).join("go-fmt-sprig");
+        // One folder per process (nextest runs each test in its own, in parallel); Go's build
+        // cache is safe to share.
+        let base = Path::new(env!("CARGO_TARGET_TMPDIR"));
+        let tmp = base.join(format!("go-fmt-sprig-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&tmp);
         let masterminds = tmp.join("gopath/src/github.com/Masterminds");
         for pkg in ["sprig", "semver"] {
@@ -74,7 +77,7 @@ fn go_reference() -> &'static Path {
                 "GOPATH",
                 format!("{}:/usr/share/gocode", tmp.join("gopath").display()),
             )
-            .env("GOCACHE", tmp.join("gocache"))
+            .env("GOCACHE", base.join("go-fmt-sprig-cache"))
             .env("GOFLAGS", "")
             .output()
             .expect("go build");
