@@ -59,6 +59,16 @@ fn go_reference() -> &'static Path {
         let base = Path::new(env!("CARGO_TARGET_TMPDIR"));
         let tmp = base.join(format!("go-fmt-sprig-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&tmp);
+        // Those of processes that have ended.
+        for entry in std::fs::read_dir(base).into_iter().flatten().flatten() {
+            let name = entry.file_name().to_string_lossy().into_owned();
+            if let Some(pid) = name.strip_prefix("go-fmt-sprig-")
+                && pid.bytes().all(|b| b.is_ascii_digit())
+                && !Path::new("/proc").join(pid).exists()
+            {
+                let _ = std::fs::remove_dir_all(entry.path());
+            }
+        }
         let masterminds = tmp.join("gopath/src/github.com/Masterminds");
         for pkg in ["sprig", "semver"] {
             std::fs::create_dir_all(masterminds.join(pkg)).expect("GOPATH");
