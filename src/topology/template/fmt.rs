@@ -230,7 +230,13 @@ struct Printer {
     erroring: bool,
     good_arg_num: bool,
     reordered: bool,
+    /// Lists and maps being printed, one inside the other.
+    nesting: usize,
 }
+
+/// The deepest nesting of lists and maps printed (Go has no limit; a template can only nest
+/// this deep by building lists of lists in a loop, and the printer recurses).
+const MAX_NESTING: usize = 200;
 
 /// One argument: Go's `p.arg` (an interface value) or an element reached by reflection.
 impl Printer {
@@ -246,6 +252,7 @@ impl Printer {
             erroring: false,
             good_arg_num: true,
             reordered: false,
+            nesting: 0,
         }
     }
 
@@ -755,10 +762,14 @@ impl Printer {
     /// run reproduces; for other kinds a bad verb.
     fn fmt_pointer(&mut self, v: &Value, verb: char) {
         match v {
-            Value::List(..) | Value::Map(..) | Value::Version(_) => self.unsupported(&format!(
-                "the verb %{verb} of a {} (Go prints its memory address)",
-                v.go_type()
-            )),
+            Value::List(..) | Value::Map(..) | Value::Version(_)
+                if matches!(verb, 'v' | 'p' | 'b' | 'o' | 'd' | 'x' | 'X') =>
+            {
+                self.unsupported(&format!(
+                    "the verb %{verb} of a {} (Go prints its memory address)",
+                    v.go_type()
+                ));
+            }
             _ => self.bad_verb(verb, Some(v)),
         }
     }
@@ -767,6 +778,18 @@ impl Printer {
     /// a map or a version's fields).
     fn print_value(&mut self, v: &Value, verb: char, depth: usize) {
         if depth > 0 && self.handle_methods(v, verb) {
+            return;
+        }
+        if let Value::List(..) | Value::Map(..) = v {
+            if self.nesting >= MAX_NESTING {
+                self.unsupported(&format!(
+                    "printing lists or maps nested more than {MAX_NESTING} deep"
+                ));
+                return;
+            }
+            self.nesting += 1;
+            self.print_container(v, verb, depth);
+            self.nesting -= 1;
             return;
         }
         match v {
@@ -783,6 +806,48 @@ impl Printer {
             Value::Uint(n) => self.fmt_int(*n, false, verb, v),
             Value::Float(f) => self.fmt_float64(*f, verb, v),
             Value::String(s) => self.fmt_string(s, verb, v),
+            Value::Map(..) | Value::List(..) => {}
+            Value::Version(version) => {
+                if depth == 0 {
+                    // `&` and the struct's fields: major, minor, patch uint64; pre, metadata,
+                    // original string (semver v3's Version).
+                    self.write("&");
+                    if self.f.sharp_v {
+                        self.write("semver.Version");
+                    }
+                    self.write("{");
+                    let fields = [
+                        ("major", Value::Uint(version.major)),
+                        ("minor", Value::Uint(version.minor)),
+                        ("patch", Value::Uint(version.patch)),
+                        ("pre", Value::string(version.prerelease.as_str())),
+                        ("metadata", Value::string(version.metadata.as_str())),
+                        ("original", Value::string(version.original.as_str())),
+                    ];
+                    for (i, (name, field)) in fields.iter().enumerate() {
+                        if i > 0 {
+                            self.write(if self.f.sharp_v { ", " } else { " " });
+                        }
+                        if self.f.plus_v || self.f.sharp_v {
+                            self.write(name);
+                            self.write(":");
+                        }
+                        // Unexported fields: no methods, printed by kind.
+                        let erroring = self.erroring;
+                        self.erroring = true;
+                        self.print_value(field, verb, depth + 2);
+                        self.erroring = erroring;
+                    }
+                    self.write("}");
+                } else {
+                    self.fmt_pointer(v, verb);
+                }
+            }
+        }
+    }
+
+    fn print_container(&mut self, v: &Value, verb: char, depth: usize) {
+        match v {
             Value::Map(map, elem) => {
                 if self.f.sharp_v {
                     self.write(v.go_type());
@@ -822,42 +887,7 @@ impl Printer {
                 }
                 self.write(if self.f.sharp_v { "}" } else { "]" });
             }
-            Value::Version(version) => {
-                if depth == 0 {
-                    // `&` and the struct's fields: major, minor, patch uint64; pre, metadata,
-                    // original string (semver v3's Version).
-                    self.write("&");
-                    if self.f.sharp_v {
-                        self.write("semver.Version");
-                    }
-                    self.write("{");
-                    let fields = [
-                        ("major", Value::Uint(version.major)),
-                        ("minor", Value::Uint(version.minor)),
-                        ("patch", Value::Uint(version.patch)),
-                        ("pre", Value::string(version.prerelease.as_str())),
-                        ("metadata", Value::string(version.metadata.as_str())),
-                        ("original", Value::string(version.original.as_str())),
-                    ];
-                    for (i, (name, field)) in fields.iter().enumerate() {
-                        if i > 0 {
-                            self.write(if self.f.sharp_v { ", " } else { " " });
-                        }
-                        if self.f.plus_v || self.f.sharp_v {
-                            self.write(name);
-                            self.write(":");
-                        }
-                        // Unexported fields: no methods, printed by kind.
-                        let erroring = self.erroring;
-                        self.erroring = true;
-                        self.print_value(field, verb, depth + 2);
-                        self.erroring = erroring;
-                    }
-                    self.write("}");
-                } else {
-                    self.fmt_pointer(v, verb);
-                }
-            }
+            _ => {}
         }
     }
 

@@ -21,6 +21,7 @@ use super::limits::{FuncError, Limits};
 use super::value::{Elem, Func, Value, Version};
 use crate::topology::semver;
 
+mod case;
 mod regexp;
 
 /// The sprig functions ipreuse evaluates (any other is refused by the engine, by name).
@@ -53,8 +54,16 @@ pub const NAMES: &[&str] = &[
     "hasKey",
     "semver",
     "semverCompare",
+    "cat",
+    "indent",
+    "nindent",
+    "b64enc",
     "regexMatch",
     "mustRegexMatch",
+    "regexFind",
+    "mustRegexFind",
+    "regexFindAll",
+    "mustRegexFindAll",
     "regexReplaceAll",
     "mustRegexReplaceAll",
     "regexReplaceAllLiteral",
@@ -92,6 +101,14 @@ pub fn lookup(name: &str) -> Option<Func> {
         "hasKey" => has_key,
         "semver" => semver_fn,
         "semverCompare" => semver_compare,
+        "cat" => cat,
+        "indent" => indent,
+        "nindent" => nindent,
+        "b64enc" => b64enc,
+        "regexFind" => regex_find,
+        "mustRegexFind" => must_regex_find,
+        "regexFindAll" => regex_find_all,
+        "mustRegexFindAll" => must_regex_find_all,
         "regexMatch" => regex_match,
         "mustRegexMatch" => must_regex_match,
         "regexReplaceAll" => regex_replace_all,
@@ -250,27 +267,31 @@ fn ternary(_: &Limits, args: &[Value]) -> Result<Value, FuncError> {
 // strings.go
 // ---------------------------------------------------------------------------------------------
 
-/// strings.ToUpper / ToLower map rune by rune (Unicode's simple case mapping). Where Rust's
-/// mapping of a character is longer than one character (`ß` upper is `SS`, where Go keeps
-/// `ß`), the two differ: refused rather than guessed.
-fn case(
-    limits: &Limits,
-    s: &str,
-    name: &str,
-    map: fn(char) -> Option<char>,
-) -> Result<Value, FuncError> {
+/// strings.ToUpper / ToLower: Go's `unicode.ToUpper` / `ToLower` rune by rune (simple case
+/// mapping, Unicode 13), which is Rust's mapping except for the characters of [`case::GO_CASE`].
+fn case(limits: &Limits, s: &str, upper: bool) -> Result<Value, FuncError> {
     let mut out = String::with_capacity(s.len());
     for c in s.chars() {
-        match map(c) {
-            Some(m) => out.push(m),
-            None => {
-                return Err(FuncError::Unsupported(format!(
-                    "{name} of {c:?} (Go maps it rune by rune, differently); write the text in the case you want"
-                )));
-            }
-        }
+        out.push(go_case(c, upper));
     }
     string_value(limits, out)
+}
+
+fn go_case(c: char, upper: bool) -> char {
+    let table = case::GO_CASE;
+    let i = table.partition_point(|&(r, _, _)| r < c as u32);
+    if let Some(&(r, u, l)) = table.get(i)
+        && r == c as u32
+    {
+        return char::from_u32(if upper { u } else { l }).unwrap_or(c);
+    }
+    // Every character whose mapping is not one character is in the table.
+    let mapped = if upper {
+        single(c.to_uppercase())
+    } else {
+        single(c.to_lowercase())
+    };
+    mapped.unwrap_or(c)
 }
 
 fn single(mut it: impl Iterator<Item = char>) -> Option<char> {
@@ -282,12 +303,12 @@ fn single(mut it: impl Iterator<Item = char>) -> Option<char> {
 
 fn upper(limits: &Limits, args: &[Value]) -> Result<Value, FuncError> {
     let [s] = strings::<1>("upper", args)?;
-    case(limits, s, "upper", |c| single(c.to_uppercase()))
+    case(limits, s, true)
 }
 
 fn lower(limits: &Limits, args: &[Value]) -> Result<Value, FuncError> {
     let [s] = strings::<1>("lower", args)?;
-    case(limits, s, "lower", |c| single(c.to_lowercase()))
+    case(limits, s, false)
 }
 
 /// strings.TrimSpace: Unicode White_Space, as Rust's `trim`.
@@ -419,6 +440,67 @@ fn push_piece(
     Ok(())
 }
 
+/// `cat ARGS...`: the non-nil arguments as `fmt.Sprintf("%v %v ...")`.
+fn cat(limits: &Limits, args: &[Value]) -> Result<Value, FuncError> {
+    unknown_in(args)?;
+    let kept: Vec<Value> = args
+        .iter()
+        .filter(|a| !matches!(a, Value::Nil | Value::Missing))
+        .cloned()
+        .collect();
+    let format = vec!["%v"; kept.len()].join(" ");
+    let mut all = vec![Value::string(format)];
+    all.extend(kept);
+    super::fmt::sprintf(limits, &all)
+}
+
+/// `indent N S`: N spaces before every line (N an `int`).
+fn indent_text(
+    limits: &Limits,
+    name: &str,
+    args: &[Value],
+    newline: bool,
+) -> Result<String, FuncError> {
+    arity(name, args, 2)?;
+    let spaces = int_arg(&args[0])?;
+    let s = string_arg(&args[1])?;
+    if spaces < 0 {
+        return Err(FuncError::Failed(
+            "strings: negative Repeat count".to_string(),
+        ));
+    }
+    let lines = s.matches('\n').count() as u128 + 1;
+    let len = s.len() as u128 + lines * spaces as u128 + u128::from(newline);
+    limits.check_string(usize::try_from(len).unwrap_or(usize::MAX))?;
+    let pad = " ".repeat(spaces as usize);
+    let mut out = String::with_capacity(len as usize);
+    if newline {
+        out.push('\n');
+    }
+    out.push_str(&pad);
+    out.push_str(&s.replace('\n', &format!("\n{pad}")));
+    Ok(out)
+}
+
+fn indent(limits: &Limits, args: &[Value]) -> Result<Value, FuncError> {
+    indent_text(limits, "indent", args, false).map(Value::string)
+}
+
+/// `nindent N S`: a newline, then `indent N S`.
+fn nindent(limits: &Limits, args: &[Value]) -> Result<Value, FuncError> {
+    indent_text(limits, "nindent", args, true).map(Value::string)
+}
+
+/// `b64enc S`: standard base64 with padding.
+fn b64enc(limits: &Limits, args: &[Value]) -> Result<Value, FuncError> {
+    use base64::Engine as _;
+    let [s] = strings::<1>("b64enc", args)?;
+    limits.check_string(s.len().div_ceil(3).saturating_mul(4))?;
+    Ok(Value::string(
+        base64::engine::general_purpose::STANDARD.encode(s),
+    ))
+}
+
 /// strings.Split(S, SEP) (an empty SEP splits into characters; an empty S with it gives none).
 fn go_split<'a>(s: &'a str, sep: &str) -> Vec<&'a str> {
     if sep.is_empty() {
@@ -430,10 +512,19 @@ fn go_split<'a>(s: &'a str, sep: &str) -> Vec<&'a str> {
     }
 }
 
+/// A list of `parts` strings of `len` bytes in all, counted as its bytes and 8 per part (what
+/// it holds beyond its text), so that splitting a long string into one-byte parts is bounded
+/// like the string it comes from.
+fn check_parts(limits: &Limits, len: usize, parts: usize) -> Result<(), FuncError> {
+    limits.check_string(len.saturating_add(parts.saturating_mul(8)))
+}
+
 /// `split SEP S`: a `map[string]string` with keys `_0`, `_1`, ...
-fn split(_: &Limits, args: &[Value]) -> Result<Value, FuncError> {
+fn split(limits: &Limits, args: &[Value]) -> Result<Value, FuncError> {
     let [sep, s] = strings::<2>("split", args)?;
-    let map: BTreeMap<String, Value> = go_split(s, sep)
+    let parts = go_split(s, sep);
+    check_parts(limits, s.len(), parts.len())?;
+    let map: BTreeMap<String, Value> = parts
         .into_iter()
         .enumerate()
         .map(|(i, part)| (format!("_{i}"), Value::string(part)))
@@ -442,9 +533,11 @@ fn split(_: &Limits, args: &[Value]) -> Result<Value, FuncError> {
 }
 
 /// `splitList SEP S`: a `[]string`.
-fn split_list(_: &Limits, args: &[Value]) -> Result<Value, FuncError> {
+fn split_list(limits: &Limits, args: &[Value]) -> Result<Value, FuncError> {
     let [sep, s] = strings::<2>("splitList", args)?;
-    let parts = go_split(s, sep).into_iter().map(Value::string).collect();
+    let parts = go_split(s, sep);
+    check_parts(limits, s.len(), parts.len())?;
+    let parts = parts.into_iter().map(Value::string).collect();
     Ok(Value::List(Rc::new(parts), Elem::String))
 }
 
@@ -676,6 +769,47 @@ fn must_regex_match(_: &Limits, args: &[Value]) -> Result<Value, FuncError> {
         Err(Ok(message)) => Err(FuncError::Failed(message)),
         Err(Err(e)) => Err(e),
     }
+}
+
+/// `regexFind REGEX S`: the first match, or "".
+fn regex_find(_: &Limits, args: &[Value]) -> Result<Value, FuncError> {
+    let [pattern, s] = strings::<2>("regexFind", args)?;
+    let re = must_compile(pattern)?;
+    Ok(Value::string(re.re.find(s).map_or("", |m| m.as_str())))
+}
+
+fn must_regex_find(_: &Limits, args: &[Value]) -> Result<Value, FuncError> {
+    let [pattern, s] = strings::<2>("mustRegexFind", args)?;
+    let re = compile(pattern).map_err(|e| e.map_or_else(|e| e, FuncError::Failed))?;
+    Ok(Value::string(re.re.find(s).map_or("", |m| m.as_str())))
+}
+
+/// `regexFindAll REGEX S N`: up to N matches (N < 0: all), a `[]string`.
+fn find_all(limits: &Limits, name: &str, args: &[Value], must: bool) -> Result<Value, FuncError> {
+    arity(name, args, 3)?;
+    let pattern = string_arg(&args[0])?;
+    let s = string_arg(&args[1])?;
+    let n = int_arg(&args[2])?;
+    let re = if must {
+        compile(pattern).map_err(|e| e.map_or_else(|e| e, FuncError::Failed))?
+    } else {
+        must_compile(pattern)?
+    };
+    let spans = regexp::find_all(&re, s, n);
+    check_parts(limits, spans.iter().map(|(a, b)| b - a).sum(), spans.len())?;
+    let found = spans
+        .into_iter()
+        .map(|(a, b)| Value::string(&s[a..b]))
+        .collect();
+    Ok(Value::List(Rc::new(found), Elem::String))
+}
+
+fn regex_find_all(limits: &Limits, args: &[Value]) -> Result<Value, FuncError> {
+    find_all(limits, "regexFindAll", args, false)
+}
+
+fn must_regex_find_all(limits: &Limits, args: &[Value]) -> Result<Value, FuncError> {
+    find_all(limits, "mustRegexFindAll", args, true)
 }
 
 fn replace_with(

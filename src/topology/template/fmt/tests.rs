@@ -253,3 +253,19 @@ fn strval_is_sprigs() {
     assert_eq!(strval(&s("x"), &l).unwrap(), "x");
     assert_eq!(strval(&Value::Nil, &l).unwrap(), "<nil>");
 }
+
+#[test]
+fn deep_nesting_is_refused_not_overflowed() {
+    let mut v = Value::Float(1.0);
+    for _ in 0..300 {
+        v = list(vec![v]);
+    }
+    let r = print_value(&v, &Limits::default());
+    assert!(matches!(r, Err(FuncError::Unsupported(_))), "{r:?}");
+    let mut v = Value::Float(1.0);
+    for _ in 0..199 {
+        v = list(vec![v]);
+    }
+    let out = print_value(&v, &Limits::default()).unwrap();
+    assert_eq!(out.len(), 199 * 2 + 1);
+}

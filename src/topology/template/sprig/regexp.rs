@@ -11,6 +11,7 @@
 //! (`\p{Greek}`: Go 1.19 has Unicode 13, the crate a later one) is [`RegexError::Unsupported`].
 
 use regex::Regex;
+use regex_syntax::hir::{ClassUnicode, ClassUnicodeRange};
 
 /// Why a pattern gives no [`GoRegex`].
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -39,6 +40,9 @@ struct Flags {
 }
 
 impl Flags {
+    /// The flags in the crate's syntax. Go's `U` is not among them: Go decides each
+    /// repetition's greed when it reads it (`a(?U)*` is lazy), so every repetition is written
+    /// greedy or lazy itself.
     fn rust(self) -> String {
         let mut on = String::new();
         let mut off = String::new();
@@ -46,7 +50,6 @@ impl Flags {
             (self.fold_case, 'i'),
             (self.multi_line, 'm'),
             (self.dot_nl, 's'),
-            (self.non_greedy, 'U'),
         ] {
             if set { &mut on } else { &mut off }.push(c);
         }
@@ -158,7 +161,7 @@ pub(super) fn compile(pattern: &str) -> Result<GoRegex, RegexError> {
                 t = &t[1..];
             }
             b'[' => {
-                let (class, rest) = parse_class(t)?;
+                let (class, rest) = parse_class(t, flags.fold_case)?;
                 push_item(&mut stack, class, true, 0);
                 t = rest;
             }
@@ -166,7 +169,7 @@ pub(super) fn compile(pattern: &str) -> Result<GoRegex, RegexError> {
                 let before = t;
                 let mut after = &t[1..];
                 let op = &t[..1];
-                after = apply_repeat(&mut stack, op, None, before, after, last_repeat)?;
+                after = apply_repeat(&mut stack, op, None, before, after, last_repeat, flags)?;
                 repeat = Some(before);
                 t = after;
             }
@@ -192,6 +195,7 @@ pub(super) fn compile(pattern: &str) -> Result<GoRegex, RegexError> {
                             before,
                             after,
                             last_repeat,
+                            flags,
                         )?;
                         repeat = Some(before);
                         t = after;
@@ -228,10 +232,11 @@ pub(super) fn compile(pattern: &str) -> Result<GoRegex, RegexError> {
                         continue;
                     }
                     if b[1] == b'p' || b[1] == b'P' {
-                        return Err(unicode_class(t));
+                        return Err(unicode_class_error(t));
                     }
-                    if let Some(ranges) = perl_class(&b[1..]) {
-                        push_item(&mut stack, class_text(&ranges, false), true, 0);
+                    if let Some((ranges, negated)) = perl_class(&b[1..]) {
+                        let class = group(&ranges, negated, flags.fold_case);
+                        push_item(&mut stack, class_text(&class), true, 0);
                         t = &t[2..];
                         last_repeat = None;
                         continue;
@@ -334,13 +339,15 @@ fn apply_repeat<'a>(
     before: &'a str,
     after: &'a str,
     last_repeat: Option<&'a str>,
+    flags: Flags,
 ) -> Result<&'a str, RegexError> {
     let mut after = after;
-    let mut lazy = "";
+    let mut lazy = flags.non_greedy;
     if after.starts_with('?') {
         after = &after[1..];
-        lazy = "?";
+        lazy = !lazy;
     }
+    let lazy = if lazy { "?" } else { "" };
     if let Some(last) = last_repeat {
         return Err(go_err(
             "invalid nested repetition operator",
@@ -375,7 +382,14 @@ fn apply_repeat<'a>(
             w
         }
     };
-    let text = format!("(?:{}){op}{lazy}", sub.text);
+    let text = if counts.is_some_and(|(_, max)| max == 0) {
+        // `x{0}` matches the empty string, and Go keeps x's groups (never set); the crate drops
+        // them, which would renumber the groups after: an alternative that cannot match keeps
+        // them.
+        format!("(?:{}[^\\x{{0}}-\\x{{10FFFF}}]|)", sub.text)
+    } else {
+        format!("(?:{}){op}{lazy}", sub.text)
+    };
     frame.items[pos] = Item {
         text,
         atom: true,
@@ -507,7 +521,7 @@ fn parse_perl_flags<'a>(
     ))
 }
 
-fn unicode_class(t: &str) -> RegexError {
+fn unicode_class_error(t: &str) -> RegexError {
     let end = if t[2..].starts_with('{') {
         t.find('}').map_or(t.len(), |j| j + 1)
     } else {
@@ -603,8 +617,9 @@ fn parse_escape(s: &str) -> Result<(char, &str), RegexError> {
 
 type Ranges = Vec<(u32, u32)>;
 
-/// `\d \D \s \S \w \W` (Go's are ASCII) at `b` (after the backslash).
-fn perl_class(b: &[u8]) -> Option<Ranges> {
+/// `\d \D \s \S \w \W` (Go's are ASCII) at `b` (after the backslash): the ranges and whether
+/// the class is their complement.
+fn perl_class(b: &[u8]) -> Option<(Ranges, bool)> {
     let (ranges, negated): (&[(u32, u32)], bool) = match b.first()? {
         b'd' => (&[(0x30, 0x39)], false),
         b'D' => (&[(0x30, 0x39)], true),
@@ -614,17 +629,13 @@ fn perl_class(b: &[u8]) -> Option<Ranges> {
         b'W' => (&WORD, true),
         _ => return None,
     };
-    Some(if negated {
-        negate(ranges)
-    } else {
-        ranges.to_vec()
-    })
+    Some((ranges.to_vec(), negated))
 }
 
 const WORD: [(u32, u32); 4] = [(0x30, 0x39), (0x41, 0x5A), (0x5F, 0x5F), (0x61, 0x7A)];
 
-/// Go's POSIX classes (`[:alpha:]`), all ASCII.
-fn posix_class(name: &str) -> Option<Ranges> {
+/// Go's POSIX classes (`[:alpha:]`, `[:^alpha:]`), all ASCII.
+fn posix_class(name: &str) -> Option<(Ranges, bool)> {
     let (negated, name) = match name.strip_prefix('^') {
         Some(n) => (true, n),
         None => (false, name),
@@ -646,41 +657,46 @@ fn posix_class(name: &str) -> Option<Ranges> {
         "xdigit" => &[(0x30, 0x39), (0x41, 0x46), (0x61, 0x66)],
         _ => return None,
     };
-    Some(if negated {
-        negate(ranges)
-    } else {
-        ranges.to_vec()
-    })
+    Some((ranges.to_vec(), negated))
 }
 
-fn negate(ranges: &[(u32, u32)]) -> Ranges {
-    let mut out = Vec::new();
-    let mut next = 0u32;
-    for &(lo, hi) in ranges {
-        if lo > next {
-            out.push((next, lo - 1));
-        }
-        next = hi + 1;
-    }
-    if next <= 0x10FFFF {
-        out.push((next, 0x10FFFF));
-    }
-    out
+fn unicode_class(ranges: &[(u32, u32)]) -> ClassUnicode {
+    ClassUnicode::new(ranges.iter().filter_map(|&(lo, hi)| {
+        Some(ClassUnicodeRange::new(
+            char::from_u32(lo)?,
+            char::from_u32(hi)?,
+        ))
+    }))
 }
 
-fn class_text(ranges: &[(u32, u32)], negated: bool) -> String {
-    let mut s = String::from("[");
+/// Go's `appendGroup`: under `(?i)` the group is folded first and then negated, so that
+/// `(?i)\W` does not match `k` through the Kelvin sign.
+fn group(ranges: &[(u32, u32)], negated: bool, fold: bool) -> ClassUnicode {
+    let mut class = unicode_class(ranges);
+    if fold {
+        class.case_fold_simple();
+    }
     if negated {
-        s.push('^');
+        class.negate();
     }
-    for &(lo, hi) in ranges {
+    class
+}
+
+/// A class in the crate's syntax, with the crate's case folding off: the set is Go's already.
+fn class_text(class: &ClassUnicode) -> String {
+    if class.ranges().is_empty() {
+        return r"[^\x{0}-\x{10FFFF}]".to_string();
+    }
+    let mut s = String::from("(?-i:[");
+    for r in class.iter() {
+        let (lo, hi) = (r.start() as u32, r.end() as u32);
         if lo == hi {
             s.push_str(&format!("\\x{{{lo:X}}}"));
         } else {
             s.push_str(&format!("\\x{{{lo:X}}}-\\x{{{hi:X}}}"));
         }
     }
-    s.push(']');
+    s.push_str("])");
     s
 }
 
@@ -694,14 +710,14 @@ fn literal(c: char) -> String {
 }
 
 /// Go's `parseClass` on `[...`: the class in the crate's syntax and the rest.
-fn parse_class(s: &str) -> Result<(String, &str), RegexError> {
+fn parse_class(s: &str, fold: bool) -> Result<(String, &str), RegexError> {
     let mut t = &s[1..];
     let mut negated = false;
     if t.starts_with('^') {
         negated = true;
         t = &t[1..];
     }
-    let mut ranges: Ranges = Vec::new();
+    let mut class = ClassUnicode::empty();
     let mut first = true;
     while t.is_empty() || !t.starts_with(']') || first {
         first = false;
@@ -711,20 +727,20 @@ fn parse_class(s: &str) -> Result<(String, &str), RegexError> {
         {
             let i = i + 2;
             let name = &t[..i + 2];
-            let Some(class) = posix_class(&t[2..i]) else {
+            let Some((ranges, neg)) = posix_class(&t[2..i]) else {
                 return Err(go_err("invalid character class range", name));
             };
-            ranges.extend(class);
+            class.union(&group(&ranges, neg, fold));
             t = &t[i + 2..];
             continue;
         }
         if t.starts_with("\\p") || t.starts_with("\\P") {
-            return Err(unicode_class(t));
+            return Err(unicode_class_error(t));
         }
         if let Some(rest) = t.strip_prefix('\\')
-            && let Some(class) = perl_class(rest.as_bytes())
+            && let Some((ranges, neg)) = perl_class(rest.as_bytes())
         {
-            ranges.extend(class);
+            class.union(&group(&ranges, neg, fold));
             t = &t[2..];
             continue;
         }
@@ -743,10 +759,13 @@ fn parse_class(s: &str) -> Result<(String, &str), RegexError> {
                 ));
             }
         }
-        ranges.push((lo as u32, hi as u32));
+        class.union(&group(&[(lo as u32, hi as u32)], false, fold));
     }
     t = &t[1..];
-    Ok((class_text(&ranges, negated), t))
+    if negated {
+        class.negate();
+    }
+    Ok((class_text(&class), t))
 }
 
 fn class_char<'a>(t: &'a str, whole: &str) -> Result<(char, &'a str), RegexError> {
@@ -913,4 +932,32 @@ fn extract(s: &str) -> Result<Option<(&str, Option<usize>, &str)>, RegexError> {
         num = None;
     }
     Ok(Some((name, num, rest)))
+}
+
+/// Go's `(*Regexp).FindAllString(src, n)` (n < 0: all): the matches' spans.
+pub(super) fn find_all(re: &GoRegex, src: &str, n: i64) -> Vec<(usize, usize)> {
+    let n = if n < 0 { src.len() as i64 + 1 } else { n };
+    let mut out = Vec::new();
+    let end = src.len();
+    let (mut pos, mut prev_match_end) = (0usize, None::<usize>);
+    while (out.len() as i64) < n && pos <= end {
+        let Some(m) = re.re.find_at(src, pos) else {
+            break;
+        };
+        let mut accept = true;
+        if m.end() == pos {
+            if Some(m.start()) == prev_match_end {
+                accept = false;
+            }
+            let width = src[pos..].chars().next().map_or(0, char::len_utf8);
+            pos = if width > 0 { pos + width } else { end + 1 };
+        } else {
+            pos = m.end();
+        }
+        prev_match_end = Some(m.end());
+        if accept {
+            out.push((m.start(), m.end()));
+        }
+    }
+    out
 }

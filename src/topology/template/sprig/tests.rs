@@ -234,3 +234,90 @@ fn growth_is_bounded_before_allocation() {
         Err(FuncError::Limit { .. })
     ));
 }
+
+#[test]
+fn greed_and_case_folded_classes_are_gos() {
+    // (?U) before a repetition makes it lazy, as Go decides greed where it reads the operator.
+    assert_eq!(
+        call("regexReplaceAll", &[s("a(?U)*"), s("aa"), s("<$0>")]).unwrap(),
+        "<>a<>a<>"
+    );
+    // Go folds \w (which then holds the Kelvin sign) before negating it: (?i)\W matches the
+    // space only.
+    assert_eq!(
+        call("regexReplaceAll", &[s(r"(?i)\W"), s("k K\u{212a}"), s("-")]).unwrap(),
+        "k-K\u{212a}"
+    );
+}
+
+#[test]
+fn groups_inside_a_zero_repetition_keep_their_numbers() {
+    // Go numbers (a) and (b) 1 and 2 although (a){0} never matches; the crate drops the group
+    // inside {0} unless it is kept.
+    assert_eq!(
+        call("regexReplaceAll", &[s("(a){0}(b)"), s("xbx"), s("<$1|$2>")]).unwrap(),
+        "x<|b>x"
+    );
+}
+
+#[test]
+fn case_mapping_is_gos_rune_by_rune() {
+    // Go keeps ß (no one-rune upper case), lowers İ to i, and has no upper case for ƛ
+    // (Unicode 16 gave it one).
+    assert_eq!(call("upper", &[s("straße ƛ é")]).unwrap(), "STRAßE ƛ É");
+    assert_eq!(call("lower", &[s("İSTANBUL Ǆ")]).unwrap(), "istanbul ǆ");
+}
+
+#[test]
+fn cat_indent_b64enc_and_finds() {
+    assert_eq!(
+        call(
+            "cat",
+            &[s("a"), Value::Nil, Value::Float(2.0), Value::Bool(true)]
+        )
+        .unwrap(),
+        "a 2 true"
+    );
+    assert_eq!(
+        call("indent", &[Value::Int(2), s("a\nb")]).unwrap(),
+        "  a\n  b"
+    );
+    assert_eq!(call("nindent", &[Value::Int(1), s("a")]).unwrap(), "\n a");
+    assert_eq!(
+        call("indent", &[Value::Float(2.0), s("a")]),
+        Err(FuncError::Failed(
+            "wrong type for value; expected int; got float64".into()
+        ))
+    );
+    assert_eq!(call("b64enc", &[s("hé")]).unwrap(), "aMOp");
+    assert_eq!(
+        call("regexFind", &[s(r"\d+"), s("ab12cd345")]).unwrap(),
+        "12"
+    );
+    assert_eq!(
+        call("regexFindAll", &[s(r"\d+"), s("ab12cd345"), Value::Int(-1)]).unwrap(),
+        "[12 345]"
+    );
+    assert_eq!(
+        call("regexFindAll", &[s("a*"), s("baaab"), Value::Int(9)]).unwrap(),
+        "[ aaa ]"
+    );
+}
+
+#[test]
+fn splitting_into_many_parts_is_bounded() {
+    let limits = Limits {
+        string_bytes: 1000,
+        ..Limits::default()
+    };
+    let commas = s(&",".repeat(500));
+    assert!(matches!(
+        split(&limits, &[s(","), commas.clone()]),
+        Err(FuncError::Limit { .. })
+    ));
+    assert!(matches!(
+        split_list(&limits, &[s(","), commas]),
+        Err(FuncError::Limit { .. })
+    ));
+    assert!(split_list(&limits, &[s(","), s("a,b,c")]).is_ok());
+}
