@@ -305,6 +305,12 @@ fn decode(text: &str) -> Result<Option<Node>, RenderedError> {
                         "text after the value ({message}), which Cluster API's reader ignores"
                     )));
                 }
+                if starts_with_flow(text) {
+                    return Err(not_evaluated(&format!(
+                        "text after a [...] or {{...}} collection, or one Cluster API's reader \
+                         ends early ({message})"
+                    )));
+                }
                 return Err(syntax(message));
             }
         };
@@ -478,6 +484,17 @@ fn decode(text: &str) -> Result<Option<Node>, RenderedError> {
                         Excerpt(raw)
                     )));
                 }
+                if is_key
+                    && flows.last().copied().unwrap_or(false)
+                    && !explicit_key(text, range.as_ref())
+                    && colon_on_a_later_line(text, range.as_ref())
+                {
+                    return Err(syntax(format!(
+                        "the key {} of a {{...}} mapping has its colon on a later line (did not find \
+                         expected ',' or '}}')",
+                        Excerpt(raw)
+                    )));
+                }
                 let mut value = value.into_owned();
                 if matches!(style, ScalarStyle::Literal | ScalarStyle::Folded)
                     && range.as_ref().is_some_and(|r| r.end >= text.len())
@@ -539,6 +556,13 @@ fn decode(text: &str) -> Result<Option<Node>, RenderedError> {
                         ..
                     })
                 ) {
+                    if stack.len() == 1 && starts_with_flow(text) {
+                        // `[] x: y`: go-yaml v2 reads the first [] and ignores the rest.
+                        return Err(not_evaluated(
+                            "text after a [...] or {...} collection, which Cluster API's reader \
+                             ignores",
+                        ));
+                    }
                     return Err(syntax(
                         "a list or a mapping is used as a mapping key (Go cannot use it as one: \
                          invalid map key)"
@@ -827,6 +851,25 @@ fn followed_by_colon(text: &str, range: Option<&std::ops::Range<usize>>) -> bool
     range
         .and_then(|r| text.get(r.end..))
         .is_some_and(|after| after.trim_start_matches([' ', '\t']).starts_with(':'))
+}
+
+/// Whether the `:` after the scalar at `range` stands on a later line: libyaml ends a flow
+/// mapping's implicit key at the end of its line, so it refuses `{ a\n: 1 }`.
+fn colon_on_a_later_line(text: &str, range: Option<&std::ops::Range<usize>>) -> bool {
+    range.and_then(|r| text.get(r.end..)).is_some_and(|after| {
+        let rest = after.trim_start_matches([' ', '\t']);
+        rest.starts_with(['\n', '\r'])
+            && rest
+                .trim_start_matches([' ', '\t', '\n', '\r'])
+                .starts_with(':')
+    })
+}
+
+/// Whether the text's first value is a flow collection (`[...]`, `{...}`): go-yaml v2 reads it
+/// and ignores whatever follows, where ipreuse's parser refuses what follows.
+fn starts_with_flow(text: &str) -> bool {
+    text.trim_start_matches([' ', '\t', '\n', '\r'])
+        .starts_with(['[', '{'])
 }
 
 /// Whether the key whose scalar starts at `range` follows a `?` (an explicit key, which may

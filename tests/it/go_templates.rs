@@ -40,7 +40,7 @@ use serde_json::{Value, json};
 use crate::support::tools::{cache_dir, lock_cache};
 
 // ipreuse's reading of the rendered text, as CAPI reads it.
-use ipreuse::topology::rendered::{is_true, read};
+use ipreuse::topology::rendered::{RenderedError, is_true, read};
 
 // -------------------------------------------------------------------------------------------
 // Go's side
@@ -183,9 +183,9 @@ fn run_go(cases: &[Case]) -> Vec<Go> {
 struct Ours {
     output: Result<String, TemplateError>,
     /// The value read from the output (when it rendered).
-    value: Option<Result<Value, String>>,
+    value: Option<Result<Value, RenderedError>>,
     /// The enabledIf decision (when it rendered).
-    enabled: Option<Result<bool, String>>,
+    enabled: Option<Result<bool, RenderedError>>,
 }
 
 /// ipreuse's rendering and its reading of the rendered text ([`read`], [`is_true`]), as the
@@ -193,10 +193,7 @@ struct Ours {
 fn ours(case: &Case) -> Ours {
     let output = render(&case.template, &case.variables);
     let (value, decision) = match &output {
-        Ok(text) => (
-            Some(read(text).map_err(|e| e.to_string())),
-            Some(is_true(text).map_err(|e| e.to_string())),
-        ),
+        Ok(text) => (Some(read(text)), Some(is_true(text))),
         Err(_) => (None, None),
     };
     Ours {
@@ -303,6 +300,10 @@ fn compare(go: &Go, ours: &Ours, role: Role) -> Option<(String, String)> {
                 format!("text {output:?}\nGo's JSON: null\nipreuse: {e}"),
             );
         }
+        // YAML ipreuse does not evaluate because it cannot be sure to read it as go-yaml v2
+        // (tabs, text after the value, a # glued to a value, ...): an error on purpose,
+        // listed in docs/decisions.md.
+        (Some(_), Some(Err(RenderedError::NotEvaluated { .. }))) => {}
         (Some(want), Some(Err(e))) => {
             return differ(
                 "ipreuse refuses a text Go reads",
@@ -333,6 +334,7 @@ fn compare_enabled(go: &Go, ours: &Ours, output: &str) -> Option<(String, String
     match (go.enabled, ours.enabled.as_ref()) {
         (Some(want), Some(Ok(got))) if want == *got => None,
         (None, Some(Err(_))) => None,
+        (Some(_), Some(Err(RenderedError::NotEvaluated { .. }))) => None,
         (Some(want), Some(Ok(got))) => differ(
             "the enabledIf decision differs",
             format!("text {output:?}\nGo: {want}\nipreuse: {got}"),
@@ -989,11 +991,27 @@ const SIGNATURES: &[(&str, &[Arg], bool)] = &[
     ("has", &[Arg::Any, Arg::List], false),
     ("regexMatch", &[Arg::Regex, Arg::Str], false),
     ("regexFind", &[Arg::Regex, Arg::Str], false),
+    ("mustRegexFind", &[Arg::Regex, Arg::Str], false),
+    ("regexFindAll", &[Arg::Regex, Arg::Str, Arg::Num], false),
+    ("mustRegexFindAll", &[Arg::Regex, Arg::Str, Arg::Num], false),
+    ("cat", &[Arg::Any], true),
     ("regexReplaceAll", &[Arg::Regex, Arg::Str, Arg::Str], false),
-    ("regexReplaceAllLiteral", &[Arg::Regex, Arg::Str, Arg::Str], false),
+    (
+        "regexReplaceAllLiteral",
+        &[Arg::Regex, Arg::Str, Arg::Str],
+        false,
+    ),
     ("mustRegexMatch", &[Arg::Regex, Arg::Str], false),
-    ("mustRegexReplaceAll", &[Arg::Regex, Arg::Str, Arg::Str], false),
-    ("mustRegexReplaceAllLiteral", &[Arg::Regex, Arg::Str, Arg::Str], false),
+    (
+        "mustRegexReplaceAll",
+        &[Arg::Regex, Arg::Str, Arg::Str],
+        false,
+    ),
+    (
+        "mustRegexReplaceAllLiteral",
+        &[Arg::Regex, Arg::Str, Arg::Str],
+        false,
+    ),
     ("semver", &[Arg::Version], false),
     ("semverCompare", &[Arg::Constraint, Arg::Version], false),
     ("add", &[Arg::Num, Arg::Num], true),
@@ -1617,7 +1635,9 @@ const KNOWN_EXAMPLES: &[(&str, &str)] = &[
         "{{ range .l }}{{ else }}{{ break }}{{ end }}",
         r#"{"l": [1]}"#,
     ),
-    ("{{ semverCompare \"!=1.29.3\" \"1.30.0-rc.1\" }}", "{}"),
+    // Not run: example 9 (semverCompare != with a prerelease) is a difference of library
+    // versions, Debian's Masterminds/semver 3.2.0 against the 3.4.0 CAPI builds with
+    // (KNOWN_DIFFERENCES.md says so); ipreuse follows CAPI's.
     ("'Q'123", "{}"),
     ("{ a: 1 }# c", "{}"),
     ("&a[1]", "{}"),

@@ -679,8 +679,23 @@ impl Exec<'_> {
         last: Option<Value>,
     ) -> Result<Value, TemplateError> {
         let mut values = Vec::with_capacity(args.len() + 1);
-        for arg in args {
-            values.push(self.eval_arg(dot, arg)?);
+        let ints = super::sprig::int_params(name);
+        let maps = super::sprig::map_params(name);
+        for (i, arg) in args.iter().enumerate() {
+            match arg {
+                // The nil constant for a map parameter is Go's empty map.
+                Arg::Nil(_) if maps.contains(&i) => values.push(Value::Missing),
+                // An integral constant for an `int` parameter is an int (Go's `IsInt`).
+                Arg::Number(_, Number::Float(f))
+                    if ints.contains(&i)
+                        && f.fract() == 0.0
+                        && *f >= i64::MIN as f64
+                        && *f < i64::MAX as f64 =>
+                {
+                    values.push(Value::Int(*f as i64));
+                }
+                _ => values.push(self.eval_arg(dot, arg)?),
+            }
         }
         values.extend(last);
         let lookup = LOOKUPS.contains(&name);

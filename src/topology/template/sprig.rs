@@ -70,6 +70,29 @@ pub const NAMES: &[&str] = &[
     "mustRegexReplaceAllLiteral",
 ];
 
+/// The positions of a function's Go map parameters: a template's `nil` constant given to one
+/// is Go's empty map (text/template's `evalArg` gives `reflect.Zero` of a type that can be nil),
+/// so `get nil "k"` is `""`; the engine passes it as a missing value, which these functions read
+/// as an empty map. A null of the data is another thing: Go refuses it there ("got interface {}").
+pub fn map_params(name: &str) -> &'static [usize] {
+    match name {
+        "get" | "hasKey" => &[0],
+        _ => &[],
+    }
+}
+
+/// The positions of a function's Go `int` parameters. Go converts an integral number constant
+/// of the template (`3.0`, `1e3`) to an `int` for such a parameter (text/template's
+/// `evalInteger` reads the constant's `IsInt`), where the same text given to an `interface{}`
+/// parameter is a `float64`: the engine gives those literals to these positions as ints.
+pub fn int_params(name: &str) -> &'static [usize] {
+    match name {
+        "repeat" | "indent" | "nindent" => &[0],
+        "regexFindAll" | "mustRegexFindAll" => &[2],
+        _ => &[],
+    }
+}
+
 /// The function sprig names `name`.
 pub fn lookup(name: &str) -> Option<Func> {
     Some(match name {
