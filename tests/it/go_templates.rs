@@ -486,7 +486,6 @@ fn assert_no_differences(what: &str, cases: &[Case]) {
 // -------------------------------------------------------------------------------------------
 
 #[test]
-#[ignore = "needs Go and Debian's sprig, yaml packages: .ci/run installs them"]
 fn generated_templates_render_as_in_go() {
     let cases = generated(GENERATED_SEED, GENERATED_COUNT);
     assert!(cases.len() >= 5000, "only {} generated cases", cases.len());
@@ -494,7 +493,6 @@ fn generated_templates_render_as_in_go() {
 }
 
 #[test]
-#[ignore = "needs Go and Debian's sprig, yaml packages: .ci/run installs them"]
 fn clusterclass_templates_render_as_in_go() {
     let cases = class_templates();
     assert!(
@@ -508,7 +506,6 @@ fn clusterclass_templates_render_as_in_go() {
 /// The comparison's own check: Go and ipreuse disagreeing is seen, and a refusal that is not
 /// listed is a difference (so that a passing run means something).
 #[test]
-#[ignore = "needs Go and Debian's sprig, yaml packages: .ci/run installs them"]
 fn the_comparison_sees_a_difference() {
     let case = |t: &str| Case {
         origin: "the comparison's own check".into(),
