@@ -449,8 +449,8 @@ fn to_int(v: &Value) -> i64 {
                 Some((int, frac)) if !int.is_empty() && frac.chars().all(|c| c == '0') => int,
                 _ => s,
             };
-            match super::parse::parse_int(t) {
-                Some(super::parse::IntValue::Int(i)) => i,
+            match super::number::parse_int(t) {
+                Some(super::number::IntValue::Int(i)) => i,
                 _ => 0,
             }
         }

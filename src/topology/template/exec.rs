@@ -27,11 +27,11 @@
 use std::rc::Rc;
 
 use super::builtins::{self, Builtin, BuiltinError};
+use super::error::{TemplateError, place};
 use super::fmt;
 use super::limits::{FuncError, Limit, Limits};
 use super::parse::{Arg, Branch, Callee, Command, MAX_NESTING, Node, Number, Pipe, TOP, Trees};
 use super::value::{Func, Value};
-use super::{TemplateError, place};
 
 /// The deepest lists and maps a function may make: the variables hold at most 128 levels
 /// (serde_json's limit), and a template building deeper ones (`$l = list $l` in a range)
@@ -191,7 +191,7 @@ impl Exec<'_> {
 
     fn enter(&mut self) -> Result<(), TemplateError> {
         self.nesting += 1;
-        super::mark_stack();
+        super::error::mark_stack();
         if self.nesting > MAX_NESTING {
             return Err(TemplateError::Limit {
                 limit: Limit::Nesting,
