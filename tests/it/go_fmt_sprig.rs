@@ -14,7 +14,7 @@ use std::process::{Command, Stdio};
 use std::sync::OnceLock;
 
 use ipreuse::topology::template::fmt;
-use ipreuse::topology::template::limits::{FuncError, Limits};
+use ipreuse::topology::template::limits::{FuncError, Limits, Meter};
 use ipreuse::topology::template::sprig;
 use ipreuse::topology::template::value::{Elem, Func, Value};
 use serde_json::{Value as Json, json};
@@ -184,13 +184,21 @@ fn to_value(j: &Json) -> Value {
 
 fn eval(c: &Case) -> Result<String, FuncError> {
     let limits = Limits::default();
+    let args: Vec<Value> = c.args.iter().map(to_value).collect();
     let f: Func = match c.func.as_str() {
         "printf" => fmt::sprintf,
         "print" => fmt::sprint,
         "println" => fmt::sprintln,
-        name => sprig::lookup(name).unwrap_or_else(|| panic!("{name} is not a sprig function")),
+        name => match sprig::lookup(name) {
+            Some(f) => f,
+            None => {
+                let f = sprig::lookup_metered(name)
+                    .unwrap_or_else(|| panic!("{name} is not a sprig function"));
+                let mut meter = Meter::new(limits.steps, limits.steps);
+                return f(&limits, &mut meter, &args).and_then(|v| fmt::print_value(&v, &limits));
+            }
+        },
     };
-    let args: Vec<Value> = c.args.iter().map(to_value).collect();
     f(&limits, &args).and_then(|v| fmt::print_value(&v, &limits))
 }
 

@@ -29,9 +29,10 @@ use std::rc::Rc;
 use super::builtins::{self, Builtin, BuiltinError};
 use super::error::{TemplateError, place};
 use super::fmt;
+use super::limits::Meter;
 use super::limits::{FuncError, Limit, Limits};
 use super::parse::{Arg, Branch, Callee, Command, MAX_NESTING, Node, Number, Pipe, TOP, Trees};
-use super::value::{Func, Value};
+use super::value::{Func, MeteredFunc, Value};
 
 /// The deepest lists and maps a function may make: the variables hold at most 128 levels
 /// (serde_json's limit), and a template building deeper ones (`$l = list $l` in a range)
@@ -86,7 +87,8 @@ pub(super) struct Exec<'a> {
     vars: Vec<(Rc<str>, Value)>,
 }
 
-/// Executes the top-level template with `data` as dot and `$`.
+/// Executes the top-level template with `data` as dot and `$`, and says how many steps it
+/// took (also when it fails).
 ///
 /// # Errors
 /// Any [`TemplateError`] of execution.
@@ -95,7 +97,7 @@ pub(super) fn execute(
     trees: &Trees,
     data: &Value,
     limits: &Limits,
-) -> Result<String, TemplateError> {
+) -> (Result<String, TemplateError>, u64) {
     let mut exec = Exec {
         text,
         trees,
@@ -107,15 +109,48 @@ pub(super) fn execute(
         vars: vec![(Rc::from("$"), data.clone())],
     };
     let Some(root) = trees.get(TOP) else {
-        return Ok(String::new());
+        return (Ok(String::new()), 0);
     };
     let root = root.clone();
-    match exec.walk_list(data, &root) {
+    let result = match exec.walk_list(data, &root) {
         Ok(()) => Ok(exec.out),
         Err(Stop::Error(e)) => Err(e),
         // The parser refuses break and continue outside range.
         Err(Stop::Break | Stop::Continue) => Ok(exec.out),
+    };
+    (result, exec.steps.min(limits.steps))
+}
+
+/// A function to call: most take only their arguments; a metered one takes its steps as it
+/// works.
+#[derive(Clone, Copy)]
+enum Called {
+    Plain(Func),
+    Metered(MeteredFunc),
+}
+
+/// What a function may read of its arguments, in steps: one per 16 bytes of each string (a
+/// semver constraint or a pattern is parsed at about that cost), and one per
+/// element of each list or map, counted all the way down (printing an element, or comparing
+/// it, costs about what a step of the engine costs), so that calls on large values are
+/// bounded in time as the values they make are. `u64::MAX` when the elements pass `allowed`
+/// (a value that shares its parts may hold more elements than memory).
+fn read_cost(args: &[Value], allowed: u64) -> u64 {
+    let mut cost: u64 = 0;
+    for v in args {
+        match v {
+            Value::String(s) => cost = cost.saturating_add(s.len() as u64 / 16),
+            Value::List(..) | Value::Map(..) => {
+                let mut left = allowed;
+                if value_depth(v, &mut left).is_none() {
+                    return u64::MAX;
+                }
+                cost = cost.saturating_add(allowed - left);
+            }
+            _ => {}
+        }
     }
+    cost
 }
 
 /// Go's "dig down one level": a nil interface is no value.
@@ -176,6 +211,10 @@ impl Exec<'_> {
                 column,
             },
         }
+    }
+
+    fn steps_left(&self) -> u64 {
+        self.limits.steps.saturating_sub(self.steps)
     }
 
     fn step(&mut self, cost: u64) -> Result<(), TemplateError> {
@@ -663,9 +702,11 @@ impl Exec<'_> {
                     values.push(self.eval_arg(dot, arg)?);
                 }
                 values.extend(last);
+                self.step(read_cost(&values, self.steps_left()))?;
                 builtins::call(b, &values).map_err(|e| self.builtin_error(pos, b, e))
             }
-            Callee::Func(f) => self.call_func(dot, pos, name, f, args, last),
+            Callee::Func(f) => self.call_func(dot, pos, name, Called::Plain(f), args, last),
+            Callee::Metered(f) => self.call_func(dot, pos, name, Called::Metered(f), args, last),
         }
     }
 
@@ -674,7 +715,7 @@ impl Exec<'_> {
         dot: &Value,
         pos: usize,
         name: &str,
-        f: Func,
+        f: Called,
         args: &[Arg],
         last: Option<Value>,
     ) -> Result<Value, TemplateError> {
@@ -698,6 +739,7 @@ impl Exec<'_> {
             }
         }
         values.extend(last);
+        self.step(read_cost(&values, self.steps_left()))?;
         let lookup = LOOKUPS.contains(&name);
         for (value, at) in values
             .iter_mut()
@@ -717,7 +759,17 @@ impl Exec<'_> {
                 return Err(self.unknown(at, &n));
             }
         }
-        let result = f(self.limits, &values).map_err(|e| self.function_error(pos, name, e))?;
+        let result = match f {
+            Called::Plain(f) => f(self.limits, &values),
+            Called::Metered(f) => {
+                let left = self.limits.steps.saturating_sub(self.steps);
+                let mut meter = Meter::new(left, self.limits.steps);
+                let result = f(self.limits, &mut meter, &values);
+                self.step(meter.used())?;
+                result
+            }
+        }
+        .map_err(|e| self.function_error(pos, name, e))?;
         // A step per KiB of text made, and per 16 elements of a list or map (visited to
         // measure its depth): repeated large values are bounded in time too.
         let made = match &result {

@@ -11,7 +11,9 @@
 /// Which limit a render passed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Limit {
-    /// Function calls, template calls and range iterations, together.
+    /// Function calls, template calls and range iterations, and what the calls read and make
+    /// (by the KiB of text made, the 16 bytes of text read, the element of lists and maps
+    /// read, the unit of a regular expression's program compiled or searched with), together.
     Steps,
     /// The length of one string a function makes.
     StringBytes,
@@ -32,7 +34,9 @@ pub enum Limit {
 impl std::fmt::Display for Limit {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(match self {
-            Limit::Steps => "steps (function calls, template calls and range iterations)",
+            Limit::Steps => {
+                "steps (function calls, template calls, range iterations and the text they read or make)"
+            }
             Limit::StringBytes => "bytes in one string",
             Limit::OutputBytes => "bytes of rendered text",
             Limit::TemplateBytes => "characters of template text",
@@ -88,6 +92,47 @@ impl Limits {
             });
         }
         Ok(())
+    }
+}
+
+/// The steps a function whose work grows with more than its arguments' length may take (the
+/// regular expression functions: compiling and each search), taken before the work is done.
+#[derive(Debug)]
+pub struct Meter {
+    left: u64,
+    used: u64,
+    max: u64,
+}
+
+impl Meter {
+    /// `left` steps of a render whose limit is `max`.
+    #[must_use]
+    pub fn new(left: u64, max: u64) -> Self {
+        Meter { left, used: 0, max }
+    }
+
+    /// Takes `steps`.
+    ///
+    /// # Errors
+    /// [`FuncError::Limit`] of [`Limit::Steps`] when fewer are left.
+    pub fn take(&mut self, steps: u64) -> Result<(), FuncError> {
+        if steps > self.left {
+            self.used += self.left;
+            self.left = 0;
+            return Err(FuncError::Limit {
+                limit: Limit::Steps,
+                max: self.max,
+            });
+        }
+        self.left -= steps;
+        self.used += steps;
+        Ok(())
+    }
+
+    /// The steps taken.
+    #[must_use]
+    pub fn used(&self) -> u64 {
+        self.used
     }
 }
 

@@ -90,12 +90,23 @@ pub fn render(text: &str, data: &serde_json::Value) -> Result<String, TemplateEr
 /// # Errors
 /// As [`render`]; [`TemplateError::Unknown`] at the first use of an unknown builtin.
 pub fn render_with(text: &str, data: &Value, limits: &Limits) -> Result<String, TemplateError> {
+    render_metered(text, data, limits).0
+}
+
+/// [`render_with`], and the steps the execution took (up to [`Limits::steps`]; none when the
+/// text is refused before it runs): what a caller that bounds many renders together counts.
+pub fn render_metered(
+    text: &str,
+    data: &Value,
+    limits: &Limits,
+) -> (Result<String, TemplateError>, u64) {
     // The CRD's maxLength counts characters.
     if text.len() > limits.template_bytes && text.chars().count() > limits.template_bytes {
-        return Err(TemplateError::Limit {
+        let error = TemplateError::Limit {
             limit: Limit::TemplateBytes,
             max: limits.template_bytes as u64,
-        });
+        };
+        return (Err(error), 0);
     }
     let items = lex::lex(text);
     if !may_nest_deeply(&items) {
@@ -110,11 +121,14 @@ pub fn render_with(text: &str, data: &Value, limits: &Limits) -> Result<String, 
         .spawn(move || render_here(&text, items, &owned.into_value(), &limits));
     match worker.map(std::thread::JoinHandle::join) {
         Ok(Ok(result)) => result,
-        Ok(Err(_)) | Err(_) => Err(TemplateError::Execution {
-            message:
-                "line 1, column 1: the template could not be rendered (no thread for its nesting)"
-                    .to_string(),
-        }),
+        Ok(Err(_)) | Err(_) => {
+            let error = TemplateError::Execution {
+                message:
+                    "line 1, column 1: the template could not be rendered (no thread for its nesting)"
+                        .to_string(),
+            };
+            (Err(error), limits.steps)
+        }
     }
 }
 
@@ -123,9 +137,11 @@ fn render_here(
     items: Vec<lex::Item>,
     data: &Value,
     limits: &Limits,
-) -> Result<String, TemplateError> {
-    let trees = parse::parse_items(text, items)?;
-    exec::execute(text, &trees, data, limits)
+) -> (Result<String, TemplateError>, u64) {
+    match parse::parse_items(text, items) {
+        Ok(trees) => exec::execute(text, &trees, data, limits),
+        Err(e) => (Err(e), 0),
+    }
 }
 
 /// Whether the template may nest deeper than [`INLINE_NESTING`] (counting every opening

@@ -28,7 +28,7 @@ use super::builtins::Builtin;
 use super::error::{TemplateError, place};
 use super::lex::{Item, Kind};
 use super::number::{IntValue, parse_int, strip_underscores};
-use super::value::Func;
+use super::value::{Func, MeteredFunc};
 
 /// Newer Go's `maxStackDepth` for parenthesized pipelines.
 const MAX_PAREN_DEPTH: usize = 10_000;
@@ -44,6 +44,7 @@ pub(super) const MAX_NESTING: usize = 6_000;
 pub(super) enum Callee {
     Builtin(Builtin),
     Func(Func),
+    Metered(MeteredFunc),
 }
 
 /// A numeric constant as Go's `idealConstant` gives it when it is evaluated.
@@ -167,7 +168,11 @@ pub(super) fn resolve(name: &str) -> Option<Callee> {
         "print" => super::fmt::sprint,
         "println" => super::fmt::sprintln,
         "printf" => super::fmt::sprintf,
-        _ => return super::sprig::lookup(name).map(Callee::Func),
+        _ => {
+            return super::sprig::lookup(name)
+                .map(Callee::Func)
+                .or_else(|| super::sprig::lookup_metered(name).map(Callee::Metered));
+        }
     };
     Some(Callee::Func(f))
 }

@@ -17,8 +17,8 @@ use std::collections::BTreeMap;
 use std::rc::Rc;
 
 use super::fmt::{quote, string_arg, strval};
-use super::limits::{FuncError, Limits};
-use super::value::{Elem, Func, Value, Version};
+use super::limits::{FuncError, Limits, Meter};
+use super::value::{Elem, Func, MeteredFunc, Value, Version};
 use crate::topology::semver;
 
 mod case;
@@ -128,6 +128,14 @@ pub fn lookup(name: &str) -> Option<Func> {
         "indent" => indent,
         "nindent" => nindent,
         "b64enc" => b64enc,
+        _ => return None,
+    })
+}
+
+/// The regular expression functions: compiling a pattern and searching grow with the
+/// pattern's size times the text's, so each takes its steps from the render's [`Meter`].
+pub fn lookup_metered(name: &str) -> Option<MeteredFunc> {
+    Some(match name {
         "regexFind" => regex_find,
         "mustRegexFind" => must_regex_find,
         "regexFindAll" => regex_find_all,
@@ -739,24 +747,54 @@ fn semver_compare(_: &Limits, args: &[Value]) -> Result<Value, FuncError> {
 // regex.go
 // ---------------------------------------------------------------------------------------------
 
-/// Go's `regexp.Compile`: a pattern Go refuses is `Err(Some(Go's message))`, one ipreuse does
-/// not evaluate an error of its own.
-fn compile(pattern: &str) -> Result<regexp::GoRegex, Result<String, FuncError>> {
-    regexp::compile(pattern).map_err(|e| match e {
-        regexp::RegexError::Go(message) => Ok(message),
-        regexp::RegexError::Unsupported(what) => Err(FuncError::Unsupported(what)),
-    })
+/// How sprig's function treats a pattern Go refuses: `regexMatch` says false, the `must`
+/// functions return Go's compile error, the others panic (`regexp.MustCompile`), which
+/// text/template reports as the call's error.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum OnBadPattern {
+    False,
+    Error,
+    Panic,
 }
 
-/// `regexp.MustCompile`'s panic, which text/template reports as the call's error.
-fn must_compile(pattern: &str) -> Result<regexp::GoRegex, FuncError> {
-    compile(pattern).map_err(|e| match e {
-        Ok(message) => FuncError::Failed(format!(
+/// Go's `regexp.Compile` of `pattern`, its steps taken from `meter`: `Ok(None)` when Go refuses
+/// it and `on_bad` is [`OnBadPattern::False`].
+fn compile(
+    pattern: &str,
+    meter: &mut Meter,
+    on_bad: OnBadPattern,
+) -> Result<Option<regexp::GoRegex>, FuncError> {
+    match regexp::compile(pattern, meter) {
+        Ok(re) => Ok(Some(re)),
+        Err(regexp::RegexError::Go(_)) if on_bad == OnBadPattern::False => Ok(None),
+        Err(regexp::RegexError::Go(message)) if on_bad == OnBadPattern::Error => {
+            Err(FuncError::Failed(message))
+        }
+        Err(regexp::RegexError::Go(message)) => Err(FuncError::Failed(format!(
             "regexp: Compile({}): {message}",
             regexp_quote(pattern)
-        )),
-        Err(e) => e,
-    })
+        ))),
+        Err(regexp::RegexError::Unsupported(what)) => Err(FuncError::Unsupported(what)),
+        Err(regexp::RegexError::Spent(e)) => Err(e),
+    }
+}
+
+/// [`compile`] for the functions that never say false.
+fn compiled(
+    pattern: &str,
+    meter: &mut Meter,
+    on_bad: OnBadPattern,
+) -> Result<regexp::GoRegex, FuncError> {
+    compile(pattern, meter, on_bad)?
+        .ok_or_else(|| FuncError::Failed(format!("regexp: Compile({})", regexp_quote(pattern))))
+}
+
+fn on_bad(must: bool) -> OnBadPattern {
+    if must {
+        OnBadPattern::Error
+    } else {
+        OnBadPattern::Panic
+    }
 }
 
 /// regexp's `quote`: backquoted when it can be.
@@ -774,51 +812,60 @@ fn regexp_quote(s: &str) -> String {
     }
 }
 
-/// `regexMatch REGEX S`: false when Go refuses the pattern.
-fn regex_match(_: &Limits, args: &[Value]) -> Result<Value, FuncError> {
-    let [pattern, s] = strings::<2>("regexMatch", args)?;
-    match compile(pattern) {
-        Ok(re) => Ok(Value::Bool(re.re.is_match(s))),
-        Err(Ok(_)) => Ok(Value::Bool(false)),
-        Err(Err(e)) => Err(e),
-    }
+/// `regexMatch REGEX S` (false when Go refuses the pattern) and `mustRegexMatch` (Go's
+/// compile error).
+fn match_fn(name: &str, meter: &mut Meter, args: &[Value], must: bool) -> Result<Value, FuncError> {
+    let [pattern, s] = strings::<2>(name, args)?;
+    let on_bad = if must {
+        OnBadPattern::Error
+    } else {
+        OnBadPattern::False
+    };
+    let Some(re) = compile(pattern, meter, on_bad)? else {
+        return Ok(Value::Bool(false));
+    };
+    meter.take(regexp::search_steps(&re, s.len()))?;
+    Ok(Value::Bool(re.re.is_match(s)))
 }
 
-/// `mustRegexMatch REGEX S`: Go's compile error.
-fn must_regex_match(_: &Limits, args: &[Value]) -> Result<Value, FuncError> {
-    let [pattern, s] = strings::<2>("mustRegexMatch", args)?;
-    match compile(pattern) {
-        Ok(re) => Ok(Value::Bool(re.re.is_match(s))),
-        Err(Ok(message)) => Err(FuncError::Failed(message)),
-        Err(Err(e)) => Err(e),
-    }
+fn regex_match(_: &Limits, meter: &mut Meter, args: &[Value]) -> Result<Value, FuncError> {
+    match_fn("regexMatch", meter, args, false)
+}
+
+fn must_regex_match(_: &Limits, meter: &mut Meter, args: &[Value]) -> Result<Value, FuncError> {
+    match_fn("mustRegexMatch", meter, args, true)
 }
 
 /// `regexFind REGEX S`: the first match, or "".
-fn regex_find(_: &Limits, args: &[Value]) -> Result<Value, FuncError> {
-    let [pattern, s] = strings::<2>("regexFind", args)?;
-    let re = must_compile(pattern)?;
+fn find_fn(name: &str, meter: &mut Meter, args: &[Value], must: bool) -> Result<Value, FuncError> {
+    let [pattern, s] = strings::<2>(name, args)?;
+    let re = compiled(pattern, meter, on_bad(must))?;
+    meter.take(regexp::search_steps(&re, s.len()))?;
     Ok(Value::string(re.re.find(s).map_or("", |m| m.as_str())))
 }
 
-fn must_regex_find(_: &Limits, args: &[Value]) -> Result<Value, FuncError> {
-    let [pattern, s] = strings::<2>("mustRegexFind", args)?;
-    let re = compile(pattern).map_err(|e| e.map_or_else(|e| e, FuncError::Failed))?;
-    Ok(Value::string(re.re.find(s).map_or("", |m| m.as_str())))
+fn regex_find(_: &Limits, meter: &mut Meter, args: &[Value]) -> Result<Value, FuncError> {
+    find_fn("regexFind", meter, args, false)
+}
+
+fn must_regex_find(_: &Limits, meter: &mut Meter, args: &[Value]) -> Result<Value, FuncError> {
+    find_fn("mustRegexFind", meter, args, true)
 }
 
 /// `regexFindAll REGEX S N`: up to N matches (N < 0: all), a `[]string`.
-fn find_all(limits: &Limits, name: &str, args: &[Value], must: bool) -> Result<Value, FuncError> {
+fn find_all(
+    limits: &Limits,
+    meter: &mut Meter,
+    name: &str,
+    args: &[Value],
+    must: bool,
+) -> Result<Value, FuncError> {
     arity(name, args, 3)?;
     let pattern = string_arg(&args[0])?;
     let s = string_arg(&args[1])?;
     let n = int_arg(&args[2])?;
-    let re = if must {
-        compile(pattern).map_err(|e| e.map_or_else(|e| e, FuncError::Failed))?
-    } else {
-        must_compile(pattern)?
-    };
-    let spans = regexp::find_all(&re, s, n);
+    let re = compiled(pattern, meter, on_bad(must))?;
+    let spans = regexp::find_all(&re, s, n, meter)?;
     check_parts(limits, spans.iter().map(|(a, b)| b - a).sum(), spans.len())?;
     let found = spans
         .into_iter()
@@ -827,22 +874,31 @@ fn find_all(limits: &Limits, name: &str, args: &[Value], must: bool) -> Result<V
     Ok(Value::List(Rc::new(found), Elem::String))
 }
 
-fn regex_find_all(limits: &Limits, args: &[Value]) -> Result<Value, FuncError> {
-    find_all(limits, "regexFindAll", args, false)
+fn regex_find_all(limits: &Limits, meter: &mut Meter, args: &[Value]) -> Result<Value, FuncError> {
+    find_all(limits, meter, "regexFindAll", args, false)
 }
 
-fn must_regex_find_all(limits: &Limits, args: &[Value]) -> Result<Value, FuncError> {
-    find_all(limits, "mustRegexFindAll", args, true)
-}
-
-fn replace_with(
+fn must_regex_find_all(
     limits: &Limits,
-    re: &regexp::GoRegex,
-    s: &str,
-    repl: &str,
+    meter: &mut Meter,
+    args: &[Value],
+) -> Result<Value, FuncError> {
+    find_all(limits, meter, "mustRegexFindAll", args, true)
+}
+
+/// `regexReplaceAll REGEX S REPL` (`$1`, `${name}` and `$$` expanded as Go's `Expand`) and
+/// `regexReplaceAllLiteral` (REPL as it is), and their `must` twins.
+fn replace_fn(
+    name: &str,
+    limits: &Limits,
+    meter: &mut Meter,
+    args: &[Value],
+    must: bool,
     literal: bool,
 ) -> Result<Value, FuncError> {
-    match regexp::replace_all(re, s, repl, literal, limits.string_bytes) {
+    let [pattern, s, repl] = strings::<3>(name, args)?;
+    let re = compiled(pattern, meter, on_bad(must))?;
+    match regexp::replace_all(&re, s, repl, literal, limits.string_bytes, meter) {
         Ok(Some(out)) => Ok(Value::string(out)),
         Ok(None) => Err(FuncError::Limit {
             limit: super::limits::Limit::StringBytes,
@@ -851,32 +907,47 @@ fn replace_with(
         Err(regexp::RegexError::Go(m) | regexp::RegexError::Unsupported(m)) => {
             Err(FuncError::Unsupported(m))
         }
+        Err(regexp::RegexError::Spent(e)) => Err(e),
     }
 }
 
-/// `regexReplaceAll REGEX S REPL`: `$1`, `${name}` and `$$` expanded as Go's `Expand`.
-fn regex_replace_all(limits: &Limits, args: &[Value]) -> Result<Value, FuncError> {
-    let [pattern, s, repl] = strings::<3>("regexReplaceAll", args)?;
-    let re = must_compile(pattern)?;
-    replace_with(limits, &re, s, repl, false)
+fn regex_replace_all(
+    limits: &Limits,
+    meter: &mut Meter,
+    args: &[Value],
+) -> Result<Value, FuncError> {
+    replace_fn("regexReplaceAll", limits, meter, args, false, false)
 }
 
-fn must_regex_replace_all(limits: &Limits, args: &[Value]) -> Result<Value, FuncError> {
-    let [pattern, s, repl] = strings::<3>("mustRegexReplaceAll", args)?;
-    let re = compile(pattern).map_err(|e| e.map_or_else(|e| e, FuncError::Failed))?;
-    replace_with(limits, &re, s, repl, false)
+fn must_regex_replace_all(
+    limits: &Limits,
+    meter: &mut Meter,
+    args: &[Value],
+) -> Result<Value, FuncError> {
+    replace_fn("mustRegexReplaceAll", limits, meter, args, true, false)
 }
 
-fn regex_replace_all_literal(limits: &Limits, args: &[Value]) -> Result<Value, FuncError> {
-    let [pattern, s, repl] = strings::<3>("regexReplaceAllLiteral", args)?;
-    let re = must_compile(pattern)?;
-    replace_with(limits, &re, s, repl, true)
+fn regex_replace_all_literal(
+    limits: &Limits,
+    meter: &mut Meter,
+    args: &[Value],
+) -> Result<Value, FuncError> {
+    replace_fn("regexReplaceAllLiteral", limits, meter, args, false, true)
 }
 
-fn must_regex_replace_all_literal(limits: &Limits, args: &[Value]) -> Result<Value, FuncError> {
-    let [pattern, s, repl] = strings::<3>("mustRegexReplaceAllLiteral", args)?;
-    let re = compile(pattern).map_err(|e| e.map_or_else(|e| e, FuncError::Failed))?;
-    replace_with(limits, &re, s, repl, true)
+fn must_regex_replace_all_literal(
+    limits: &Limits,
+    meter: &mut Meter,
+    args: &[Value],
+) -> Result<Value, FuncError> {
+    replace_fn(
+        "mustRegexReplaceAllLiteral",
+        limits,
+        meter,
+        args,
+        true,
+        true,
+    )
 }
 
 #[cfg(test)]

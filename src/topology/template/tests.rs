@@ -685,7 +685,8 @@ fn deepest_nesting_renders() {
                 super::lex::lex(&text),
                 &Value::Missing,
                 &Limits::default(),
-            );
+            )
+            .0;
             let low = super::STACK_LOW.with(std::cell::Cell::get);
             (out, (top - low) / 2000)
         })

@@ -19,7 +19,7 @@
 use std::collections::BTreeMap;
 use std::rc::Rc;
 
-use super::limits::{FuncError, Limits};
+use super::limits::{FuncError, Limits, Meter};
 
 /// A parsed semantic version, as Masterminds/semver v3's `*Version` (sprig's `semver`).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -142,6 +142,10 @@ impl Value {
 /// engine refuses those first) and keeps [`Limits::string_bytes`] for every string it makes,
 /// checking before it allocates.
 pub type Func = fn(&Limits, &[Value]) -> Result<Value, FuncError>;
+
+/// A [`Func`] whose work may grow faster than its arguments' length (sprig's regular
+/// expression functions): it takes its steps from the [`Meter`] before it does the work.
+pub type MeteredFunc = fn(&Limits, &mut Meter, &[Value]) -> Result<Value, FuncError>;
 
 fn put_unknown(value: &mut Value, segments: &[&str], path: &str) {
     let Some((first, rest)) = segments.split_first() else {

@@ -13,6 +13,8 @@
 use regex::Regex;
 use regex_syntax::hir::{ClassUnicode, ClassUnicodeRange};
 
+use super::super::limits::{FuncError, Meter};
+
 /// Why a pattern gives no [`GoRegex`].
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(super) enum RegexError {
@@ -20,6 +22,8 @@ pub(super) enum RegexError {
     Go(String),
     /// Go may accept it, ipreuse does not evaluate it.
     Unsupported(String),
+    /// Compiling it or searching with it would pass the render's steps.
+    Spent(FuncError),
 }
 
 /// A compiled Go regular expression.
@@ -28,6 +32,16 @@ pub(super) struct GoRegex {
     pub(super) re: Regex,
     /// The name of each capture group (index 0: the whole match), `""` when unnamed.
     pub(super) names: Vec<String>,
+    /// At least the size of its compiled program: its text in the crate's syntax times Go's
+    /// repetition weight (`[a-z]{1000}` is a thousand states).
+    size: u64,
+}
+
+/// The steps a search of a text of `len` bytes takes: the crate's searches are linear in the
+/// text times the program's size (it falls back from its DFA to an NFA simulation when its
+/// cache thrashes), which a step per 8 units bounds as the engine's other steps are bounded.
+pub(super) fn search_steps(re: &GoRegex, len: usize) -> u64 {
+    (len as u64 + 1).saturating_mul(re.size).div_ceil(8)
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -88,7 +102,10 @@ fn go_err(code: &str, expr: &str) -> RegexError {
 }
 
 /// `regexp.Compile(pattern)`.
-pub(super) fn compile(pattern: &str) -> Result<GoRegex, RegexError> {
+///
+/// Compiling takes a step per unit of the program's size from `meter`, before the program is
+/// built.
+pub(super) fn compile(pattern: &str, meter: &mut Meter) -> Result<GoRegex, RegexError> {
     let mut flags = Flags {
         fold_case: false,
         multi_line: false,
@@ -260,7 +277,9 @@ pub(super) fn compile(pattern: &str) -> Result<GoRegex, RegexError> {
     let Some(frame) = stack.pop() else {
         return Err(go_err("missing closing )", pattern));
     };
-    let (text, _) = close(frame);
+    let (text, weight) = close(frame);
+    let size = (text.len() as u64).saturating_mul(weight.max(1));
+    meter.take(size).map_err(RegexError::Spent)?;
     let re = regex::RegexBuilder::new(&text)
         .nest_limit(4 * MAX_NESTING as u32 + 16)
         .build()
@@ -275,7 +294,7 @@ pub(super) fn compile(pattern: &str) -> Result<GoRegex, RegexError> {
             "the regular expression {pattern:?} (its groups could not be counted)"
         )));
     }
-    Ok(GoRegex { re, names })
+    Ok(GoRegex { re, names, size })
 }
 
 enum PerlGroup {
@@ -786,12 +805,16 @@ pub(super) fn replace_all(
     repl: &str,
     literal: bool,
     max: usize,
+    meter: &mut Meter,
 ) -> Result<Option<String>, RegexError> {
     let mut buf = String::new();
     let mut last_match_end = 0usize;
     let mut search_pos = 0usize;
     let mut locs = re.re.capture_locations();
     while search_pos <= src.len() {
+        meter
+            .take(search_steps(re, src.len() - search_pos))
+            .map_err(RegexError::Spent)?;
         let Some(m) = re.re.captures_read_at(&mut locs, src, search_pos) else {
             break;
         };
@@ -935,12 +958,23 @@ fn extract(s: &str) -> Result<Option<(&str, Option<usize>, &str)>, RegexError> {
 }
 
 /// Go's `(*Regexp).FindAllString(src, n)` (n < 0: all): the matches' spans.
-pub(super) fn find_all(re: &GoRegex, src: &str, n: i64) -> Vec<(usize, usize)> {
+///
+/// Each search takes its steps from `meter` first.
+///
+/// # Errors
+/// The meter's, when a search would pass the render's steps.
+pub(super) fn find_all(
+    re: &GoRegex,
+    src: &str,
+    n: i64,
+    meter: &mut Meter,
+) -> Result<Vec<(usize, usize)>, FuncError> {
     let n = if n < 0 { src.len() as i64 + 1 } else { n };
     let mut out = Vec::new();
     let end = src.len();
     let (mut pos, mut prev_match_end) = (0usize, None::<usize>);
     while (out.len() as i64) < n && pos <= end {
+        meter.take(search_steps(re, end - pos))?;
         let Some(m) = re.re.find_at(src, pos) else {
             break;
         };
@@ -959,5 +993,5 @@ pub(super) fn find_all(re: &GoRegex, src: &str, n: i64) -> Vec<(usize, usize)> {
             out.push((m.start(), m.end()));
         }
     }
-    out
+    Ok(out)
 }

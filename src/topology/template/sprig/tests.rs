@@ -12,16 +12,51 @@ fn s(x: &str) -> Value {
 
 fn call(name: &str, args: &[Value]) -> Result<String, FuncError> {
     let limits = Limits::default();
-    let f = lookup(name).unwrap_or_else(|| panic!("{name} is a function"));
-    f(&limits, args).and_then(|v| print_value(&v, &limits))
+    let value = match (lookup(name), lookup_metered(name)) {
+        (Some(f), None) => f(&limits, args),
+        (None, Some(f)) => f(&limits, &mut Meter::new(limits.steps, limits.steps), args),
+        _ => panic!("{name} is one function"),
+    };
+    value.and_then(|v| print_value(&v, &limits))
 }
 
 #[test]
 fn every_name_has_a_function() {
     for name in NAMES {
-        assert!(lookup(name).is_some(), "{name}");
+        assert!(
+            lookup(name).is_some() != lookup_metered(name).is_some(),
+            "{name}"
+        );
     }
-    assert!(lookup("env").is_none());
+    assert!(lookup("env").is_none() && lookup_metered("env").is_none());
+}
+
+#[test]
+fn a_regular_expression_takes_its_steps_before_it_compiles_and_searches() {
+    let limits = Limits::default();
+    let mut meter = Meter::new(1_000_000, 1_000_000);
+    let args = [s("a+b"), s(&"a".repeat(1000))];
+    assert_eq!(
+        regex_match(&limits, &mut meter, &args),
+        Ok(Value::Bool(false))
+    );
+    let one = meter.used();
+    assert!(
+        one > 1000 / 8,
+        "the search is paid by the text's length: {one}"
+    );
+    // a thousand states compiled: paid before it is built
+    let mut meter = Meter::new(1000, 1000);
+    assert!(matches!(
+        regex_match(&limits, &mut meter, &[s("[a-z]{1000}"), s("abc")]),
+        Err(FuncError::Limit { .. })
+    ));
+    // each search of an iteration is paid, from where it starts
+    let mut meter = Meter::new(1_000_000, 1_000_000);
+    let args = [s("a"), s(&"a".repeat(1000)), Value::Int(-1)];
+    let found = regex_find_all(&limits, &mut meter, &args).expect("found");
+    assert!(matches!(&found, Value::List(items, _) if items.len() == 1000));
+    assert!(meter.used() > 1000 * 1000 / 2 / 8, "{}", meter.used());
 }
 
 #[test]
@@ -229,6 +264,7 @@ fn growth_is_bounded_before_allocation() {
     assert!(matches!(
         regex_replace_all(
             &limits,
+            &mut Meter::new(limits.steps, limits.steps),
             &[s("a"), s(&"a".repeat(100)), s("$0$0$0$0$0$0$0$0$0$0$0")]
         ),
         Err(FuncError::Limit { .. })
