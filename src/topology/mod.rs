@@ -16,7 +16,9 @@
 //! - [`template`]: the Go templates (`render`, and `enabled` for `enabledIf`);
 //! - [`semver`]: sprig's `semverCompare` (Masterminds/semver v3 constraints), used by them.
 //! - [`patch`]: the inline patches applied to one template (selectors, `enabledIf`, values,
-//!   RFC 6902 operations), and the variables object CAPI gives them ([`patch::variables`]).
+//!   RFC 6902 operations), and the variables object CAPI gives them ([`patch::variables`]);
+//! - [`budget`]: the bound of a whole run's renders and copies together.
+pub mod budget;
 pub mod patch;
 pub mod rendered;
 pub mod semver;

@@ -9,6 +9,7 @@ use std::path::{Path, PathBuf};
 
 use std::collections::BTreeMap;
 
+use ipreuse::topology::budget::Budget;
 use ipreuse::topology::patch::variables::{
     self, ClusterBuiltins, ControlPlaneBuiltins, Given, MachineDeploymentBuiltins, Network,
     ObjectMeta, PartBuiltins, Variables,
@@ -431,7 +432,7 @@ fn run_case(case: &Case) -> Option<String> {
     };
     let patches: Vec<Patch> = case.patches.iter().map(patch).collect();
     let mut doc = template.clone();
-    let got = apply(&mut doc, &target, &patches, &vars);
+    let got = apply(&mut doc, &target, &patches, &vars, &mut Budget::default());
     match (&case.want, &case.error, got) {
         (Some(want), None, Ok(_)) => {
             (&doc != want).then(|| format!("patched to {doc}, CAPI gives {want}"))

@@ -503,6 +503,32 @@ fn clusterclass_templates_render_as_in_go() {
     assert_no_differences("go_templates-classes", &cases);
 }
 
+/// The run-wide bound's premise (`ipreuse::topology::budget`): real class templates take a
+/// handful of steps each (the heaviest a few hundred), so the run's 5,000,000 are hundreds of
+/// thousands of real renders.
+#[test]
+fn real_class_templates_take_a_handful_of_steps() {
+    use ipreuse::topology::template::{Limits, render_metered, value::Value as Data};
+    let cases = class_templates();
+    let mut steps: Vec<(u64, &str)> = cases
+        .iter()
+        .map(|case| {
+            let data = Data::from_json(&case.variables);
+            let (_, n) = render_metered(&case.template, &data, &Limits::default());
+            (n, case.origin.as_str())
+        })
+        .collect();
+    steps.sort_unstable();
+    let (median, (most, origin)) = (steps[steps.len() / 2].0, steps[steps.len() - 1]);
+    eprintln!("steps of the real class templates: median {median}, most {most} ({origin})");
+    assert!(most > 0, "the templates were rendered");
+    assert!(
+        median <= 10 && most <= 500,
+        "median {median}, most {most} ({origin}): real templates heavier than the run-wide bound \
+         assumes"
+    );
+}
+
 /// The comparison's own check: Go and ipreuse disagreeing is seen, and a refusal that is not
 /// listed is a difference (so that a passing run means something).
 #[test]

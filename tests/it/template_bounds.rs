@@ -4,7 +4,9 @@
 //! time), so a render that blew past its limits would be killed and fail here. Each must end in
 //! an error naming the patch and the limit, with every item of the package returned unchanged;
 //! nesting that Go's parser accepts in a template as long as the ClusterClass CRD allows must
-//! render. How long each case takes is measured by `bench/template_bounds.sh`, not asserted.
+//! render. The last cases stamp the class with many Clusters, whose renders and copies together
+//! must stop at the run-wide limits of `ipreuse::topology::budget`. How long such runs take is
+//! measured by `bench/hostile_classes.py` (BENCHMARKS.md), not asserted.
 
 use std::path::{Path, PathBuf};
 
@@ -202,19 +204,12 @@ fn parentheses_nested_as_deep_as_the_crd_length_allows_render() {
 
 #[test]
 fn recursive_template_calls_render_up_to_their_depth_limit_and_stop_past_it() {
-    // A define that calls itself with the rest of a list until it is empty: depth = its
-    // length. The list holds the characters of a string The string is cut from one of 10^k characters, made by replacing each `a` by ten.
+    // A define that calls itself with its string less its first `a` until it is empty: depth =
+    // the string's length.
     let call = |n: usize| {
-        let mut t = String::from("{{ $big := \"a\" }}");
-        let mut len = 1;
-        while len < n {
-            t.push_str("{{ $big = replace \"a\" \"aaaaaaaaaa\" $big }}");
-            len *= 10;
-        }
-        t.push_str(&format!(
-            "{{{{ define \"r\" }}}}{{{{ if . }}}}{{{{ template \"r\" (slice . 1) }}}}{{{{ else }}}}raw{{{{ end }}}}{{{{ end }}}}{{{{ template \"r\" (slice (splitList \"\" $big) 0 {n}) }}}}"
-        ));
-        t
+        format!(
+            "{{{{ define \"r\" }}}}{{{{ if . }}}}{{{{ template \"r\" (trimPrefix \"a\" .) }}}}{{{{ else }}}}raw{{{{ end }}}}{{{{ end }}}}{{{{ template \"r\" (repeat {n} \"a\") }}}}"
+        )
     };
     // Each call nests a template call and an `if`: 2,500 calls are 5,000 levels, under the
     // 6,000 the render's stack is sized for; past the call limit, the nesting limit stops it.
@@ -222,4 +217,76 @@ fn recursive_template_calls_render_up_to_their_depth_limit_and_stop_past_it() {
     assert_renders(&call(2_500));
     let (ran, dir) = run_on(&call(max + 10));
     assert_stopped_at(&ran, dir.path(), "levels of nesting");
+}
+
+/// `dir`'s package with `clusters` more Clusters stamped from class `metal3` (copies of test1
+/// under other names), in a file of their own.
+fn stamp(dir: &Path, clusters: usize) {
+    let text = std::fs::read_to_string(dir.join("cluster-test1.yaml")).expect("test1");
+    let cluster = text.split("\n---\n").next().expect("the Cluster first");
+    assert!(cluster.contains("kind: Cluster\n") && cluster.contains("name: test1\n"));
+    let many: Vec<String> = (0..clusters)
+        .map(|k| cluster.replacen("name: test1\n", &format!("name: x{k}\n"), 1))
+        .collect();
+    std::fs::write(dir.join("clusters-many.yaml"), many.join("\n---\n") + "\n").expect("write");
+}
+
+/// An error naming `limit` (and `patch`, when given), and every item returned.
+fn assert_run_stopped_at(ran: &Ran, dir: &Path, limit: &str, patch: Option<&str>) {
+    assert_eq!(ran.code, Some(1), "stderr: {}", ran.stderr);
+    assert!(
+        ran.stderr.contains(limit),
+        "{limit:?} not in: {}",
+        ran.stderr
+    );
+    if let Some(patch) = patch {
+        assert!(
+            ran.stderr.contains(patch),
+            "{patch:?} not in: {}",
+            ran.stderr
+        );
+    }
+    let out = String::from_utf8_lossy(&ran.stdout);
+    let printed = out.matches("\nkind: ").count() + usize::from(out.starts_with("kind: "));
+    assert_eq!(printed, documents(dir), "every item returned");
+}
+
+#[test]
+fn many_clusters_rendering_many_heavy_patches_stop_at_the_run_wide_step_limit() {
+    // Each render takes about a million steps, under its own limit; 100 Clusters each render
+    // it for their control plane: 100 million steps, twenty times the run's limit.
+    let t = format!(
+        "{{{{ $l := split \"\" \"{}\" }}}}{{{{ range $l }}}}{{{{ range $l }}}}{{{{ end }}}}{{{{ end }}}}raw",
+        "a".repeat(995)
+    );
+    let dir = package_with(&t);
+    stamp(dir.path(), 100);
+    let path = dir.path().to_str().expect("a UTF-8 path");
+    let ran = run_bounded(&[path], &[], None, CEILING_MIB);
+    let limit = format!(
+        "limit of {} template steps for all renders together",
+        ipreuse::topology::budget::RUN_STEPS
+    );
+    assert_run_stopped_at(&ran, dir.path(), &limit, Some("patch \"hostile\""));
+}
+
+#[test]
+fn a_large_class_template_stamped_by_many_clusters_stops_at_the_run_wide_copy_limit() {
+    // A 4 MiB annotation on the class's control plane template, copied for each of 200
+    // Clusters: 800 MiB of copies, three times the run's limit, in an input of 5 MB.
+    let dir = package_with("raw");
+    let class = dir.path().join("clusterclass-metal3.yaml");
+    let text = std::fs::read_to_string(&class).expect("the class");
+    let head = "kind: Metal3MachineTemplate\nmetadata:\n";
+    assert!(text.contains(head));
+    let big = format!("{head}  annotations:\n    big: {}\n", "x".repeat(4 << 20));
+    std::fs::write(&class, text.replacen(head, &big, 1)).expect("write");
+    stamp(dir.path(), 200);
+    let path = dir.path().to_str().expect("a UTF-8 path");
+    let ran = run_bounded(&[path], &[], None, CEILING_MIB);
+    let limit = format!(
+        "limit of {} bytes for all the Clusters' copies of class templates together",
+        ipreuse::topology::budget::RUN_BYTES
+    );
+    assert_run_stopped_at(&ran, dir.path(), &limit, None);
 }

@@ -18,6 +18,7 @@ pub mod variables;
 
 use serde_json::Value;
 
+use super::budget::{Budget, Spent, json_bytes};
 use super::template;
 use pointer::Op;
 pub use variables::Variables;
@@ -142,63 +143,97 @@ fn read_rendered(text: &str) -> Result<Value, String> {
     crate::topology::rendered::read(text).map_err(|e| e.to_string())
 }
 
-/// Renders a `valueFrom.template` or `enabledIf` with `variables`: every template render of the
-/// patch engine goes through here. The builtins of [`Variables::unknown`] are given to the
-/// engine as values whose every use is an error, so that a template that reads one, however it
-/// reads it (a field chain, `index`, `with`, `if`, `default`, `eq`, `range`), is refused with
-/// the builtin's name, and one that only holds it in a variable renders as in CAPI.
-///
-/// `max_length` is the CRD's `maxLength` of the field (`valueFrom.template` 10240, `enabledIf`
-/// 256): a longer text is one the API server refuses, so no Cluster is stamped with it.
-fn render(text: &str, variables: &Variables, max_length: usize) -> Result<String, String> {
-    let length = text.chars().count();
-    if length > max_length {
-        return Err(format!(
-            "the text is {length} characters long and the ClusterClass CRD admits {max_length}, so \
-             the API server refuses the class; shorten it"
-        ));
-    }
-    let data = template::value::Value::from_json_with_unknown(&variables.value, &variables.unknown);
-    template::render_with(text, &data, &template::Limits::default()).map_err(|e| match e {
-        template::TemplateError::Unknown { name, line, column } => {
-            format!(
-                "line {line}, column {column}: {}",
-                variables::unknown_reason(&name)
-            )
-        }
-        other => other.to_string(),
-    })
+/// What the renders of one copy share: the variables as the engine holds them (made at the
+/// first render, once per copy) and the run's [`Budget`].
+struct Renders<'a> {
+    variables: &'a Variables,
+    data: Option<template::value::Value>,
+    budget: &'a mut Budget,
 }
 
-fn value_of(jp: &JsonPatch, variables: &Variables, at: &str) -> Result<Value, (String, String)> {
-    let err = |field: &str, reason: String| (format!("{at}.{field}"), reason);
-    match (&jp.value, &jp.value_from) {
-        (Some(v), None) => Ok(v.clone()),
-        (None, None) => Err(err("value", "neither value nor valueFrom is set".into())),
-        (Some(_), Some(_)) => Err(err("valueFrom", "both value and valueFrom are set".into())),
-        (None, Some(from)) => match (&from.variable, &from.template) {
-            (Some(var), None) => variables::lookup(variables, var).map_err(|m| {
-                let m = if !m.starts_with("it reads ") {
-                    format!("{m}; give the Cluster a value for it or the class a default")
-                } else {
-                    m
-                };
-                err("valueFrom.variable", m)
-            }),
-            (None, Some(text)) => {
-                let rendered = render(text, variables, template::limits::CRD_TEMPLATE_MAX_LENGTH)
-                    .map_err(|e| err("valueFrom.template", e))?;
-                read_rendered(&rendered).map_err(|m| err("valueFrom.template", m))
+impl Renders<'_> {
+    /// Renders a `valueFrom.template` or `enabledIf` with the variables: every template render
+    /// of the patch engine goes through here. The builtins of [`Variables::unknown`] are given
+    /// to the engine as values whose every use is an error, so that a template that reads one,
+    /// however it reads it (a field chain, `index`, `with`, `if`, `default`, `eq`, `range`), is
+    /// refused with the builtin's name, and one that only holds it in a variable renders as in
+    /// CAPI.
+    ///
+    /// `max_length` is the CRD's `maxLength` of the field (`valueFrom.template` 10240,
+    /// `enabledIf` 256): a longer text is one the API server refuses, so no Cluster is stamped
+    /// with it. The render takes at most the steps the run has left, and takes them from it.
+    fn render(&mut self, text: &str, max_length: usize) -> Result<String, String> {
+        let length = text.chars().count();
+        if length > max_length {
+            return Err(format!(
+                "the text is {length} characters long and the ClusterClass CRD admits {max_length}, so \
+                 the API server refuses the class; shorten it"
+            ));
+        }
+        // parsing costs a step per 16 characters
+        self.budget
+            .take_steps(length as u64 / 16)
+            .map_err(|e| e.to_string())?;
+        let variables = self.variables;
+        let data = self.data.get_or_insert_with(|| {
+            template::value::Value::from_json_with_unknown(&variables.value, &variables.unknown)
+        });
+        let mut limits = template::Limits::default();
+        let by_run = self.budget.steps_left() < limits.steps;
+        limits.steps = limits.steps.min(self.budget.steps_left());
+        let (result, steps) = template::render_metered(text, data, &limits);
+        self.budget.take_steps(steps).map_err(|e| e.to_string())?;
+        result.map_err(|e| match e {
+            template::TemplateError::Unknown { name, line, column } => {
+                format!(
+                    "line {line}, column {column}: {}",
+                    variables::unknown_reason(&name)
+                )
             }
-            (Some(_), Some(_)) => Err(err(
-                "valueFrom",
-                "both valueFrom.variable and valueFrom.template are set".into(),
-            )),
-            (None, None) => Err(err(
-                "valueFrom",
-                "neither valueFrom.variable nor valueFrom.template is set".into(),
-            )),
-        },
+            template::TemplateError::Limit {
+                limit: template::Limit::Steps,
+                ..
+            } if by_run => Spent::Steps.to_string(),
+            other => other.to_string(),
+        })
+    }
+
+    fn value_of(&mut self, jp: &JsonPatch, at: &str) -> Result<Value, (String, String)> {
+        let err = |field: &str, reason: String| (format!("{at}.{field}"), reason);
+        let value = match (&jp.value, &jp.value_from) {
+            (Some(v), None) => Ok(v.clone()),
+            (None, None) => Err(err("value", "neither value nor valueFrom is set".into())),
+            (Some(_), Some(_)) => Err(err("valueFrom", "both value and valueFrom are set".into())),
+            (None, Some(from)) => match (&from.variable, &from.template) {
+                (Some(var), None) => variables::lookup(self.variables, var).map_err(|m| {
+                    let m = if !m.starts_with("it reads ") {
+                        format!("{m}; give the Cluster a value for it or the class a default")
+                    } else {
+                        m
+                    };
+                    err("valueFrom.variable", m)
+                }),
+                (None, Some(text)) => {
+                    let rendered = self
+                        .render(text, template::limits::CRD_TEMPLATE_MAX_LENGTH)
+                        .map_err(|e| err("valueFrom.template", e))?;
+                    read_rendered(&rendered).map_err(|m| err("valueFrom.template", m))
+                }
+                (Some(_), Some(_)) => Err(err(
+                    "valueFrom",
+                    "both valueFrom.variable and valueFrom.template are set".into(),
+                )),
+                (None, None) => Err(err(
+                    "valueFrom",
+                    "neither valueFrom.variable nor valueFrom.template is set".into(),
+                )),
+            },
+        }?;
+        // what it writes into the copy
+        self.budget
+            .take_bytes(json_bytes(&value))
+            .map_err(|e| (at.to_string(), e.to_string()))?;
+        Ok(value)
     }
 }
 
@@ -214,19 +249,26 @@ pub struct Written {
 }
 
 /// Applies `patches`, in order, to `template` for `target`, with `variables` (the object
-/// [`variables::for_template`] builds), and says which operations wrote where, in order. On an
-/// error `template` may hold the patches before the failing one: the caller must not use it.
+/// [`variables::for_template`] builds), within what is left of the run's `budget`, and says
+/// which operations wrote where, in order. On an error `template` may hold the patches before
+/// the failing one: the caller must not use it.
 ///
 /// # Errors
 /// [`PatchError`]: `enabledIf` or a `valueFrom.template` that does not render (an unknown
-/// function, a syntax error), a variable with no value and no default, an unknown op, a bad
-/// pointer or one naming nothing for `replace`/`remove`.
+/// function, a syntax error, a limit of the render or of the run), a variable with no value and
+/// no default, an unknown op, a bad pointer or one naming nothing for `replace`/`remove`.
 pub fn apply(
     template: &mut Value,
     target: &Target,
     patches: &[Patch],
     variables: &Variables,
+    budget: &mut Budget,
 ) -> Result<Vec<Written>, PatchError> {
+    let mut renders = Renders {
+        variables,
+        data: None,
+        budget,
+    };
     let mut written = Vec::new();
     for (i, patch) in patches.iter().enumerate() {
         let fail = |field: String, reason: String| PatchError {
@@ -245,7 +287,8 @@ pub fn apply(
         }
         if let Some(text) = &patch.enabled_if {
             let field = format!("spec.patches[{i}].enabledIf");
-            let rendered = render(text, variables, template::limits::CRD_ENABLED_IF_MAX_LENGTH)
+            let rendered = renders
+                .render(text, template::limits::CRD_ENABLED_IF_MAX_LENGTH)
                 .map_err(|e| fail(field.clone(), e))?;
             if !crate::topology::rendered::is_true(&rendered)
                 .map_err(|e| fail(field, e.to_string()))?
@@ -274,7 +317,7 @@ pub fn apply(
                 let value = if op == Op::Remove {
                     Value::Null
                 } else {
-                    value_of(jp, variables, &at).map_err(|(f, r)| fail(f, r))?
+                    renders.value_of(jp, &at).map_err(|(f, r)| fail(f, r))?
                 };
                 ops.push((op, jp.path.as_str(), value, at));
             }
@@ -305,6 +348,16 @@ mod tests {
         assert!(!class_matches("md-1", "md-0"));
         assert!(!class_matches("x-*", "md-0"));
         assert!(!class_matches("*-1", "md-0"));
+    }
+
+    fn render(text: &str, variables: &Variables, max_length: usize) -> Result<String, String> {
+        let mut budget = Budget::default();
+        let mut renders = Renders {
+            variables,
+            data: None,
+            budget: &mut budget,
+        };
+        renders.render(text, max_length)
     }
 
     #[test]

@@ -25,6 +25,7 @@ use crate::model::objects::Read;
 use crate::model::{CAPM3_GROUP, ItemId, Model, Object, registry};
 use crate::names::short;
 use crate::results::Finding;
+use crate::topology::budget::{Budget, json_bytes};
 use crate::topology::patch::{self, Role, Target, variables};
 
 /// The part of a Cluster's topology a machine template is for.
@@ -120,6 +121,7 @@ pub(crate) fn read(model: &Model, findings: &mut Vec<Finding>) -> Topologies {
     }
     used_as_written(model, &templates, &mut out.class_templates, findings);
     let mut shared = Shared::default();
+    let mut copies = Copies::default();
     let mut used: FastSet<ItemId> = FastSet::default();
     for read in model.clusters.iter() {
         let Some(cluster) = &read.value else { continue };
@@ -168,6 +170,7 @@ pub(crate) fn read(model: &Model, findings: &mut Vec<Finding>) -> Topologies {
             topology,
             findings: &mut *findings,
             shared: &mut shared,
+            copies: &mut copies,
         };
         let before = out.effective.len();
         stamp.all(&mut out.effective);
@@ -276,8 +279,9 @@ fn cluster_info(cluster: &Cluster, class: &ClusterClass, mine: &[Effective]) -> 
 /// meet alike: reported once, naming the Cluster parts they were met for.
 #[derive(Default)]
 struct Shared {
-    /// Each result (its message holds `{for}` where the parts go) with its parts, in the order met.
-    results: Vec<(Finding, Vec<String>)>,
+    /// Each result (its message holds `{for}` where the parts go) with its parts, in the order
+    /// met, each once.
+    results: Vec<(Finding, Vec<String>, FastSet<String>)>,
     seen: FastMap<(String, Option<String>, Option<String>), usize>,
 }
 
@@ -290,17 +294,18 @@ impl Shared {
             finding.field.as_ref().map(|f| f.path.clone()),
         );
         let i = *self.seen.entry(key).or_insert_with(|| {
-            self.results.push((finding, Vec::new()));
+            self.results.push((finding, Vec::new(), FastSet::default()));
             self.results.len() - 1
         });
-        if !self.results[i].1.contains(&part) {
-            self.results[i].1.push(part);
+        let (_, parts, met) = &mut self.results[i];
+        if met.insert(part.clone()) {
+            parts.push(part);
         }
     }
 
     /// The results, each with its parts in its message.
     fn into_findings(self) -> impl Iterator<Item = Finding> {
-        self.results.into_iter().map(|(mut f, parts)| {
+        self.results.into_iter().map(|(mut f, parts, _)| {
             let mut shown: Vec<&str> = parts.iter().map(String::as_str).take(3).collect();
             let more = parts.len().saturating_sub(3);
             let more = (more > 0).then(|| format!("{more} more"));
@@ -349,6 +354,13 @@ fn writer<'w>(written: &'w [patch::Written], field: &str) -> Option<&'w patch::W
         .find(|w| tokens.starts_with(&w.tokens) || w.tokens.starts_with(&tokens))
 }
 
+/// What the run's copies cost: the run's [`Budget`] and each class template's size.
+#[derive(Default)]
+struct Copies {
+    budget: Budget,
+    sizes: FastMap<ItemId, u64>,
+}
+
 /// The copies of one Cluster.
 struct Stamp<'a, 'f> {
     model: &'a Model,
@@ -358,6 +370,7 @@ struct Stamp<'a, 'f> {
     topology: &'a Topology,
     findings: &'f mut Vec<Finding>,
     shared: &'f mut Shared,
+    copies: &'f mut Copies,
 }
 
 impl Stamp<'_, '_> {
@@ -531,6 +544,20 @@ impl Stamp<'_, '_> {
         }
     }
 
+    /// The error for a copy not made because the run's budget is spent.
+    /// Reported once per class, naming the parts.
+    fn budget_spent(&mut self, spent: crate::topology::budget::Spent, for_part: String) {
+        let class = &self.class.object;
+        self.shared.add(
+            Finding::error(format!(
+                "{}: the Clusters' copies of its templates are not evaluated (for {{for}}): {spent}",
+                class.display()
+            ))
+            .on(class.resource_ref()),
+            for_part,
+        );
+    }
+
     /// The Cluster's copy of `template` for `part`, patched.
     fn copy(
         &mut self,
@@ -583,6 +610,17 @@ impl Stamp<'_, '_> {
             );
             return None;
         };
+        // The copy, its variables and what its patches write are taken from the run's budget;
+        // once it is spent, no copy is made (the last one may pass it by its variables).
+        let size = *self
+            .copies
+            .sizes
+            .entry(item)
+            .or_insert_with(|| json_bytes(&source.value));
+        if let Err(spent) = self.copies.budget.take_bytes(size) {
+            self.budget_spent(spent, for_part);
+            return None;
+        }
         let mut value = source.value.clone();
         if let Some(meta) = value.get_mut("metadata").and_then(|m| m.as_object_mut()) {
             meta.insert(
@@ -623,7 +661,18 @@ impl Stamp<'_, '_> {
             overrides,
             variables::builtin(&c, &builtins),
         );
-        let written = match patch::apply(&mut value, &target, &self.class.patches, &vars) {
+        if let Err(spent) = self.copies.budget.take_bytes(json_bytes(&vars.value)) {
+            self.budget_spent(spent, for_part);
+            return None;
+        }
+        let applied = patch::apply(
+            &mut value,
+            &target,
+            &self.class.patches,
+            &vars,
+            &mut self.copies.budget,
+        );
+        let written = match applied {
             Ok(written) => written,
             Err(e) => {
                 self.shared.add(
@@ -682,7 +731,9 @@ impl Stamp<'_, '_> {
             };
             self.shared.add(moved, for_part.clone());
         }
-        let template = template?;
+        let mut template = template?;
+        // read: the copy's value is not kept (CAPM3 reads only what the reader took from it)
+        template.value = serde_json::Value::Null;
         Some(Effective {
             cluster: cluster.clone(),
             part,
