@@ -430,10 +430,9 @@ pub fn read_machine_template(
     value: &serde_json::Value,
     findings: &mut Vec<Finding>,
 ) -> Option<MachineTemplate> {
-    // JSON text is YAML, which parses to the tree the JSON value is read from
-    let docs = crate::yaml::parse(&value.to_string()).ok()?;
-    let doc = docs.first()?;
-    MachineTemplate::read(object, View::new(&doc.root), findings)
+    // the tree the value's JSON text parses to, built without the text
+    let root = crate::yaml::Node::from_json(value);
+    MachineTemplate::read(object, View::new(&root), findings)
 }
 
 /// The fields of every item that are read whatever its kind.

@@ -498,6 +498,56 @@ impl Node {
             NodeKind::Alias(_) | NodeKind::Skipped(_) => Value::Null,
         }
     }
+
+    /// The tree [`crate::yaml::parse`] builds from `value`'s JSON text (JSON is YAML), built
+    /// without the text: strings are double-quoted scalars, numbers, booleans and null plain
+    /// ones, arrays and objects flow collections. Spans are empty (there is no text): for a
+    /// value made in memory (a ClusterClass's patched copy of a template), read by a
+    /// [`crate::model::View`] as a parsed item is.
+    pub fn from_json(value: &serde_json::Value) -> Node {
+        use serde_json::Value;
+        let scalar = |value: Arc<str>, style| {
+            NodeKind::Scalar(Scalar {
+                value,
+                style,
+                tag: None,
+            })
+        };
+        let kind = match value {
+            Value::Null => scalar(Arc::from("null"), ScalarStyle::Plain),
+            Value::Bool(b) => scalar(
+                Arc::from(if *b { "true" } else { "false" }),
+                ScalarStyle::Plain,
+            ),
+            Value::Number(n) => scalar(Arc::from(n.to_string()), ScalarStyle::Plain),
+            Value::String(s) => scalar(Arc::from(s.as_str()), ScalarStyle::DoubleQuoted),
+            Value::Array(items) => NodeKind::Seq(Sequence {
+                items: items.iter().map(Node::from_json).collect(),
+                flow: true,
+            }),
+            Value::Object(map) => {
+                let entries: Vec<(Node, Node)> = map
+                    .iter()
+                    .map(|(k, v)| {
+                        let key = Node {
+                            span: 0..0,
+                            kind: scalar(Arc::from(k.as_str()), ScalarStyle::DoubleQuoted),
+                        };
+                        (key, Node::from_json(v))
+                    })
+                    .collect();
+                let index = (entries.len() >= INDEX_THRESHOLD).then(|| {
+                    map.keys()
+                        .enumerate()
+                        .map(|(i, k)| (k.clone(), i))
+                        .collect::<HashMap<String, usize>>()
+                });
+                // a quoted `"<<"` is a key like any other, as in the parsed text
+                NodeKind::Map(Mapping::new(entries, true, index, None))
+            }
+        };
+        Node { span: 0..0, kind }
+    }
 }
 
 /// A mapping key as a JSON object key: a scalar's value, else the key's JSON text.

@@ -4,6 +4,7 @@ mod append_tests;
 mod block_style_tests;
 mod edit_tests;
 mod emit_tests;
+mod from_json_tests;
 mod parse_tests;
 pub(crate) mod prop_tests;
 mod regression_tests;
