@@ -52,6 +52,9 @@ pub struct Cluster {
     pub network: Network,
     /// `spec.topology`, when it names a class.
     pub topology: Option<Topology>,
+    /// Its control-plane endpoint's address ([`endpoint`]), which the index reserves when the
+    /// Cluster is read as the input is parsed (its tree then never held).
+    pub endpoint: Option<String>,
 }
 
 /// `spec.topology`.
@@ -112,6 +115,7 @@ impl Cluster {
             topology: f
                 .object(value.at(&["spec", "topology"]), "spec.topology")
                 .and_then(|t| topology(&mut f, t)),
+            endpoint: endpoint(value).map(str::to_string),
         }
     }
 }

@@ -131,7 +131,13 @@ pub(super) fn index_taking(
                     Reading::Host(host) => indexing.host(host, findings),
                     other => match other.object() {
                         Some(o) => {
-                            indexing.taken(Arc::new(o.clone()), findings);
+                            let endpoint = match &other {
+                                Reading::Cluster(r) => {
+                                    r.value.as_ref().and_then(|c| c.endpoint.as_deref())
+                                }
+                                _ => None,
+                            };
+                            indexing.taken(Arc::new(o.clone()), endpoint, findings);
                             early.push(other);
                         }
                         None => return Err(NotTaken { item: ItemId(i) }),
@@ -240,10 +246,19 @@ impl Indexing {
 
     /// An object of a kind the index does not read, read as the input was parsed and placed:
     /// what [`Indexing::item`] does for such an object.
-    fn taken(&mut self, o: Arc<Object>, findings: &mut Vec<Finding>) {
+    /// A Cluster's control-plane `endpoint` is recorded as [`Indexing::item`] records it.
+    fn taken(&mut self, o: Arc<Object>, endpoint: Option<&str>, findings: &mut Vec<Finding>) {
         self.seen.note(&self.idx.objects, &o, findings);
-        if is_template(&o) {
+        let cluster = Indexed::of(&o) == Some(Indexed::Cluster);
+        if cluster || is_template(&o) {
             note_namespace(&mut self.ns_written, &o);
+        }
+        if let Some(host) = endpoint.filter(|_| cluster) {
+            self.idx
+                .endpoints
+                .entry(o.namespace.clone())
+                .or_default()
+                .push((host.to_string(), o.index));
         }
         self.idx.objects.push(Some(o));
     }

@@ -413,9 +413,10 @@ pub fn read_as_parsed(object: &Object, view: View<'_>) -> Option<Reading> {
     if !kind.may_read_as_parsed(object.namespace_set) {
         return None;
     }
-    // The index reads a Cluster's control-plane endpoint from its tree (hosts, which it also
-    // reads, are read here whole): a Cluster is read late, with its tree.
-    if super::Indexed::of(object).is_some_and(|k| k != super::Indexed::Host) {
+    // The index reads a pool or a Metal3Cluster from its tree (hosts, which it also reads, are
+    // read here whole; a Cluster's reading holds its control-plane endpoint for the index).
+    let cluster = object.is(super::cluster::CLUSTER_GROUP, "Cluster");
+    if super::Indexed::of(object).is_some_and(|k| k != super::Indexed::Host && !cluster) {
         return None;
     }
     let reading = (kind.read?)(object, view);
