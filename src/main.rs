@@ -408,13 +408,14 @@ fn plan(
     Ok(true)
 }
 
-/// The outputs as one stream ([`krm::join_stream`]); one output is printed as it is, without
-/// a copy.
+/// The outputs as one stream ([`krm::join_stream`]), written piece by piece, without a copy.
 fn print_stream(outputs: &[String]) -> Result<()> {
-    match outputs {
-        [one] => print(one),
-        _ => print(&krm::join_stream(outputs)),
+    let mut stdout = std::io::BufWriter::new(std::io::stdout().lock());
+    for piece in krm::stream_pieces(outputs) {
+        stdout.write_all(piece.as_bytes())?;
     }
+    stdout.flush()?;
+    Ok(())
 }
 
 fn print(text: &str) -> Result<()> {

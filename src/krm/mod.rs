@@ -19,4 +19,5 @@ pub use read::{
 pub use text::{Budget, TextError, read_text};
 pub use write::{
     ResultsEdit, human_results, join_stream, results_edit, results_yaml, stderr_results,
+    stream_pieces,
 };

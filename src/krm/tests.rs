@@ -282,3 +282,40 @@ fn a_result_on_an_object_without_a_name_names_it_by_its_kind() {
     };
     assert!(results_yaml(&[Finding::info("x").on(named)]).contains("name: cfg"));
 }
+
+/// The stream as it was first written: one string, each text after a separator when needed.
+fn joined_one_by_one(outputs: &[String]) -> String {
+    let mut out = String::new();
+    for text in outputs {
+        if !out.is_empty() {
+            if !out.ends_with('\n') {
+                out.push('\n');
+            }
+            if !text.starts_with("---") {
+                out.push_str("---\n");
+            }
+        }
+        out.push_str(text);
+    }
+    out
+}
+
+proptest::proptest! {
+    #![proptest_config(crate::prop_config::pt_config(400))]
+    #[test]
+    fn the_stream_written_piece_by_piece_is_the_joined_stream(
+        outputs in proptest::collection::vec(
+            proptest::prop_oneof![
+                proptest::strategy::Just(String::new()),
+                proptest::strategy::Just("---\n".to_string()),
+                proptest::strategy::Just("---".to_string()),
+                "[a-c\n-]{0,6}",
+            ],
+            0..6,
+        )
+    ) {
+        let pieces: String = stream_pieces(&outputs).collect();
+        proptest::prop_assert_eq!(&pieces, &joined_one_by_one(&outputs));
+        proptest::prop_assert_eq!(join_stream(&outputs), joined_one_by_one(&outputs));
+    }
+}

@@ -57,19 +57,37 @@ pub fn results_edit<'a>(
 /// starts with one itself, and each `---` on a line of its own even when the text before it
 /// has no final newline. A ResourceList is one source, written as it is.
 pub fn join_stream(outputs: &[String]) -> String {
-    let mut out = String::new();
-    for text in outputs {
-        if !out.is_empty() {
-            if !out.ends_with('\n') {
-                out.push('\n');
-            }
-            if !text.starts_with("---") {
-                out.push_str("---\n");
-            }
-        }
-        out.push_str(text);
+    let mut out = String::with_capacity(outputs.iter().map(|t| t.len() + 5).sum());
+    for piece in stream_pieces(outputs) {
+        out.push_str(piece);
     }
     out
+}
+
+/// The pieces of [`join_stream`]'s text, in order, without joining them: what a caller that
+/// writes the stream out writes, so that a large stream is not held twice.
+pub fn stream_pieces(outputs: &[String]) -> impl Iterator<Item = &str> {
+    let mut written_any = false;
+    let mut ends_with_newline = true;
+    outputs.iter().flat_map(move |text| {
+        let mut pieces: [&str; 3] = ["", "", text];
+        if written_any {
+            if !ends_with_newline {
+                pieces[0] = "\n";
+            }
+            if !text.starts_with("---") {
+                pieces[1] = "---\n";
+            }
+        }
+        // what the stream ends with once this text is written
+        if !text.is_empty() {
+            ends_with_newline = text.ends_with('\n');
+        } else if written_any {
+            ends_with_newline = ends_with_newline || !pieces[0].is_empty() || !pieces[1].is_empty();
+        }
+        written_any = written_any || pieces.iter().any(|p| !p.is_empty());
+        pieces.into_iter().filter(|p| !p.is_empty())
+    })
 }
 
 /// The results for a person on stderr: all of them for a plain stream. For a ResourceList,
