@@ -14,6 +14,8 @@ wall time, the peak resident set, the exit code and the first error's limit. Eve
   big-template    a class template with an annotation of P KiB x C Clusters: the run-wide limit
                   on the bytes of copies
   at-input-limit  both, in an input just under the 64 MiB input limit
+  many-clusters   no hostile template: 74,000 Clusters of the example's class, just under the
+                  input limit (the run-wide copy limit stops their copies)
 
 Usage: python3 bench/hostile_classes.py [--binary target/release/ipreuse] [--keep DIR]
 """
@@ -70,6 +72,8 @@ def package(folder, patches, template, annotation_kib, clusters):
         f.write(text)
     with open(os.path.join(folder, "cluster-test1.yaml")) as f:
         cluster = f.read().split("\n---\n")[0]
+    # the Cluster without its comments: as many Clusters as the input limit holds
+    cluster = "\n".join(l for l in cluster.splitlines() if not l.lstrip().startswith("#"))
     with open(os.path.join(folder, "clusters-many.yaml"), "w") as f:
         f.write("\n---\n".join(cluster.replace("name: test1\n", f"name: x{k}\n", 1) for k in range(clusters)))
         f.write("\n")
@@ -101,6 +105,8 @@ def main():
         ("big-template", 0, "", 10 * 1024, 2000),
         # near the 64 MiB input limit: a 40 MiB template and 12,000 Clusters
         ("at-input-limit", 50, SEMVER, 40 * 1024, 12000),
+        # near the 64 MiB input limit: 74,000 plain Clusters of the example's class
+        ("many-clusters", 0, "", 0, 74000),
     ]
     base = args.keep or tempfile.mkdtemp(prefix="ipreuse-hostile-")
     print(f"| case | input | wall | peak | exit | first limit named |")

@@ -16,8 +16,9 @@
 //!   so five million steps are under 4 s; the public class templates take a median of 1 step and
 //!   at most 179 (`tests/it/go_templates.rs`), so they are hundreds of thousands of real
 //!   renders (a thousand Clusters, each with twenty patches on five parts, and more);
-//! - a real Metal3MachineTemplate and its variables are a few KiB, so 256 MiB of copies is
-//!   tens of thousands of parts; copying them costs about a second.
+//! - a real Metal3MachineTemplate and its variables are one to three KiB, so 64 MiB of copies
+//!   is over twenty thousand parts (ten thousand Clusters); making and reading them costs
+//!   about a second.
 
 /// Steps of all renders of one run together: each render's steps, as
 /// [`super::template::render_metered`] counts them, and one per 16 characters of template text
@@ -26,7 +27,7 @@ pub const RUN_STEPS: u64 = 5_000_000;
 
 /// Bytes of the Clusters' copies of class templates, of their variables objects and of the
 /// values patches write into them, together, in one run (as [`json_bytes`] measures them).
-pub const RUN_BYTES: u64 = 256 << 20;
+pub const RUN_BYTES: u64 = 64 << 20;
 
 /// What is left of one run's bound.
 #[derive(Debug, Clone, PartialEq, Eq)]
