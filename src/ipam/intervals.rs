@@ -145,6 +145,20 @@ impl IntervalSet {
             .map(move |(l, h)| (l.max(lo), h.min(hi)))
     }
 
+    /// The highest maximal range of the set that meets `[lo, hi]`, not clipped; `None` when no
+    /// range meets it (or `lo > hi`). One lookup: the ranges are disjoint and sorted, so the one
+    /// starting last at or before `hi` also ends last.
+    pub fn last_meeting(&self, lo: u128, hi: u128) -> Option<(u128, u128)> {
+        if lo > hi {
+            return None;
+        }
+        self.map
+            .range(..=hi)
+            .next_back()
+            .filter(|(_, h)| **h >= lo)
+            .map(|(l, h)| (*l, *h))
+    }
+
     /// Whether the set is empty.
     pub fn is_empty(&self) -> bool {
         self.map.is_empty()
