@@ -282,5 +282,20 @@ mod insert_tests {
             }
             prop_assert_eq!(s, IntervalSet::from_ranges(ranges));
         }
+
+        /// `last_meeting` is the last of the maximal ranges, listed in order, that shares a
+        /// value with `[lo, hi]`, unclipped.
+        #[test]
+        fn last_meeting_is_the_last_range_that_meets(
+            ranges in proptest::collection::vec((0u128..64, 0u128..8), 0..12),
+            lo in 0u128..80,
+            len in 0u128..20,
+        ) {
+            let s: IntervalSet = ranges.into_iter().map(|(l, n)| (l, l + n)).collect();
+            let hi = lo + len;
+            let want = s.ranges().filter(|(l, h)| *l <= hi && lo <= *h).last();
+            prop_assert_eq!(s.last_meeting(lo, hi), want);
+            prop_assert_eq!(s.last_meeting(hi + 1, lo), None);
+        }
     }
 }

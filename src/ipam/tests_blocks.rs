@@ -499,6 +499,42 @@ fn pins_get_their_block_exactly_or_a_refusal() {
             ),
         ]
     );
+    // A block's first and last addresses count: taken there, the pin is refused.
+    for (at, index) in [
+        ("10.0.0.192", 3),
+        ("10.0.0.255", 3),
+        ("10.0.0.0", 0),
+        ("10.0.0.63", 0),
+    ] {
+        let c = choose_blocks(&s, &taken(&[(at, at)]), &[pin("a", index)]);
+        assert_eq!(
+            c.refused,
+            vec![(
+                "a",
+                BlockRefusal::IndexTaken {
+                    index,
+                    by: BlockHolder::Address(addr(at))
+                }
+            )],
+            "taken {at}"
+        );
+    }
+    // The first taken address of the block is the one named.
+    let c = choose_blocks(
+        &s,
+        &taken(&[("10.0.0.60", "10.0.0.70"), ("10.0.0.80", "10.0.0.80")]),
+        &[pin("a", 1)],
+    );
+    assert_eq!(
+        c.refused,
+        vec![(
+            "a",
+            BlockRefusal::IndexTaken {
+                index: 1,
+                by: BlockHolder::Address(addr("10.0.0.64"))
+            }
+        )]
+    );
     // A refused pin holds nothing: the next pin of a taken index is refused by the address too.
     let c = choose_blocks(&s, &t, &[pin("a", 1), pin("b", 1)]);
     assert!(c.given.is_empty());
