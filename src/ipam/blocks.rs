@@ -120,8 +120,9 @@ impl BlockSpace {
     /// ignored, so block 0 always starts at the network address.
     ///
     /// Errors: a cidr longer than the longest block prefix ([`BlockSpace::max_block_prefix`]);
-    /// the cidr's address not of `family` (for IPv6, a cidr inside `::ffff:0:0/96`); a block prefix shorter than the cidr's, longer than
-    /// the longest block prefix, or past the family's width. Each message says the range allowed.
+    /// the cidr's address not of `family` (for IPv6, a cidr inside `::ffff:0:0/96`); a block
+    /// prefix shorter than the cidr's, longer than the longest block prefix, or past the family's
+    /// width. Each message says the range allowed.
     pub fn new(
         cidr_addr: u128,
         cidr_prefix: u8,
