@@ -145,6 +145,20 @@ impl IntervalSet {
             .map(move |(l, h)| (l.max(lo), h.min(hi)))
     }
 
+    /// The highest maximal range of the set that meets `[lo, hi]`, not clipped; `None` when no
+    /// range meets it (or `lo > hi`). One lookup: the ranges are disjoint and sorted, so the one
+    /// starting last at or before `hi` also ends last.
+    pub fn last_meeting(&self, lo: u128, hi: u128) -> Option<(u128, u128)> {
+        if lo > hi {
+            return None;
+        }
+        self.map
+            .range(..=hi)
+            .next_back()
+            .filter(|(_, h)| **h >= lo)
+            .map(|(l, h)| (*l, *h))
+    }
+
     /// Whether the set is empty.
     pub fn is_empty(&self) -> bool {
         self.map.is_empty()
@@ -267,6 +281,21 @@ mod insert_tests {
                 s.insert_range(lo, hi);
             }
             prop_assert_eq!(s, IntervalSet::from_ranges(ranges));
+        }
+
+        /// `last_meeting` is the last of the maximal ranges, listed in order, that shares a
+        /// value with `[lo, hi]`, unclipped.
+        #[test]
+        fn last_meeting_is_the_last_range_that_meets(
+            ranges in proptest::collection::vec((0u128..64, 0u128..8), 0..12),
+            lo in 0u128..80,
+            len in 0u128..20,
+        ) {
+            let s: IntervalSet = ranges.into_iter().map(|(l, n)| (l, l + n)).collect();
+            let hi = lo + len;
+            let want = s.ranges().filter(|(l, h)| *l <= hi && lo <= *h).last();
+            prop_assert_eq!(s.last_meeting(lo, hi), want);
+            prop_assert_eq!(s.last_meeting(hi + 1, lo), None);
         }
     }
 }
