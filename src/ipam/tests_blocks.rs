@@ -935,11 +935,27 @@ proptest! {
         let i = pick % s.count();
         let (first, last) = s.block(i).expect("inside");
         prop_assert_eq!((first - s.lo()) % s.block_len(), 0);
-        prop_assert_eq!(last - first, s.block_len() - 1);
+        if s.block_len() == u128::MAX {
+            // an IPv6 /0 block: 2^128 values, whose length stops at u128::MAX
+            prop_assert_eq!((first, last), (0, u128::MAX));
+        } else {
+            prop_assert_eq!(last - first, s.block_len() - 1);
+        }
         prop_assert_eq!(s.index_of(first), Some(i));
         prop_assert_eq!(s.index_of(last), Some(i));
         prop_assert!(s.lo() <= first && last <= s.hi());
         prop_assert!(s.index_of(value).is_some());
         prop_assert_eq!(s.block(s.count()), None);
     }
+}
+
+/// The largest block there is: an IPv6 /0 cidr in one /0 block, whose length stops at
+/// `u128::MAX` (found by `blocks_and_indexes_agree`).
+#[test]
+fn a_whole_ipv6_space_in_one_block_is_block_zero() {
+    let s = BlockSpace::new(0, 0, Family::V6, 0).expect("a /0 block of ::/0");
+    assert_eq!(s.count(), 1);
+    assert_eq!(s.block(0), Some((0, u128::MAX)));
+    assert_eq!(s.index_of(u128::MAX), Some(0));
+    assert_eq!(s.block(1), None);
 }
