@@ -63,6 +63,9 @@ pub struct Topology {
     /// The ClusterClass's name and namespace.
     pub class: String,
     pub class_namespace: String,
+    /// Whether the class namespace is written; when it is not, it is the Cluster's own, set
+    /// again when a Cluster read as it is parsed is placed ([`Cluster::place_class_namespace`]).
+    pub class_namespace_given: bool,
     /// The field that names the class.
     pub class_field: &'static str,
     /// `version`.
@@ -95,6 +98,15 @@ pub struct MachineDeploymentTopology {
 }
 
 impl Cluster {
+    /// A class namespace that is not written is the Cluster's own: set again once the
+    /// Cluster is placed in its namespace (`defaultNamespace` places one that sets none).
+    pub(super) fn place_class_namespace(&mut self) {
+        let namespace = &self.object.namespace;
+        if let Some(t) = self.topology.as_mut().filter(|t| !t.class_namespace_given) {
+            t.class_namespace.clone_from(namespace);
+        }
+    }
+
     /// Reads a Cluster's metadata, network and topology, each field as its version spells it,
     /// with an error in `findings` for a field of a shape the API server refuses and a warning
     /// for one spelled as the other version spells it. Read by the registry
@@ -258,11 +270,11 @@ fn topology(f: &mut Fields<'_, '_>, t: View<'_>) -> Option<Topology> {
     let version = f.string(t.get("version"), &format!("{at}.version"));
     let variables = named_values(f, t.get("variables"), &format!("{at}.variables"));
     let class = class.filter(|c| !c.is_empty())?;
+    let class_namespace = class_namespace.filter(|n| !n.is_empty());
     Some(Topology {
         class: class.to_string(),
-        class_namespace: class_namespace
-            .filter(|n| !n.is_empty())
-            .map_or_else(|| object.namespace.clone(), str::to_string),
+        class_namespace_given: class_namespace.is_some(),
+        class_namespace: class_namespace.map_or_else(|| object.namespace.clone(), str::to_string),
         class_field,
         version: version.unwrap_or_default().to_string(),
         variables,

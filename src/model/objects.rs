@@ -40,6 +40,11 @@ impl<T> Read<T> {
         }
     }
 
+    /// What was read, to finish placing it (a value that depends on the object's namespace).
+    pub(super) fn value_mut(&mut self) -> Option<&mut T> {
+        self.read.value.as_mut()
+    }
+
     /// Whether reading the object reported nothing (its parts aside: the kind says).
     pub(super) fn reports_nothing(&self) -> bool {
         self.read.value.is_some() && self.read.findings.is_empty()

@@ -90,7 +90,12 @@ impl Reading {
             Reading::DataTemplate(r, _) => r.place(item, ns, |t| &mut t.object),
             Reading::Metal3Machine(r) => r.place(item, ns, |t| &mut t.object),
             Reading::MachineTemplate(r, _) => r.place(item, ns, |t| &mut t.object),
-            Reading::Cluster(r) => r.place(item, ns, |t| &mut t.object),
+            Reading::Cluster(r) => {
+                r.place(item, ns, |t| &mut t.object);
+                if let Some(c) = r.value_mut() {
+                    c.place_class_namespace();
+                }
+            }
             Reading::ClusterClass(r) => r.place(item, ns, |t| &mut t.object),
             Reading::ControlPlaneTemplate(r) => r.place(item, ns, |t| &mut t.object),
             Reading::MachineTemplateUser(r) => r.place(item, ns, |t| &mut t.object),

@@ -340,10 +340,9 @@ pub const KINDS: &[Kind] = &[
             )
         })
         .reading_its_namespace(),
-    // its topology's class namespace defaults to its own
+    // its topology's class namespace defaults to its own, set again when it is placed
     Kind::all(CLUSTER_GROUP, "Cluster")
-        .read_by(|o, v| Reading::Cluster(Box::new(Read::of(o, |f| Some(Cluster::read(o, v, f))))))
-        .reading_its_namespace(),
+        .read_by(|o, v| Reading::Cluster(Box::new(Read::of(o, |f| Some(Cluster::read(o, v, f)))))),
     Kind::all(CLUSTER_GROUP, "ClusterClass").read_by(|o, v| {
         Reading::ClusterClass(Box::new(Read::of(o, |f| Some(ClusterClass::read(o, v, f)))))
     }),
@@ -823,6 +822,7 @@ mod tests {
                 "Metal3Machine",
                 "ClusterClass",
                 "Metal3DataTemplate",
+                "Cluster",
             ] {
                 assert!(want.contains(&k), "{k} is taken");
             }
@@ -866,6 +866,27 @@ mod tests {
             for (i, o) in early.index.objects.iter().enumerate() {
                 assert_eq!(o.as_ref().map(|o| o.index), Some(ItemId(i)));
             }
+        }
+    }
+
+    /// A Cluster that sets no namespace, read as it is parsed, gets the class namespace of the
+    /// namespace it is placed in, as when it is read late: the class of a topology that names
+    /// no namespace is in the Cluster's own.
+    #[test]
+    fn a_taken_cluster_takes_its_class_namespace_from_where_it_is_placed() {
+        let text = "apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems:\n\
+            - apiVersion: cluster.x-k8s.io/v1beta2\n  kind: Cluster\n  metadata: {name: c1}\n\
+            \x20 spec:\n    topology: {classRef: {name: metal3}, version: v1.34.1}\n\
+            - apiVersion: cluster.x-k8s.io/v1beta2\n  kind: Cluster\n  metadata: {name: c2}\n\
+            \x20 spec:\n    topology: {classRef: {name: metal3, namespace: classes}, version: v1.34.1}\n";
+        for ns in [None, Some("metal3")] {
+            let (early, kinds) = both_ways(&format!("{ns:?}"), text, ns);
+            assert_eq!(kinds, ["Cluster", "Cluster"], "both taken");
+            let class_ns: Vec<&str> = (early.clusters.iter())
+                .filter_map(|r| r.value.as_ref()?.topology.as_ref())
+                .map(|t| t.class_namespace.as_str())
+                .collect();
+            assert_eq!(class_ns, [ns.unwrap_or("default"), "classes"]);
         }
     }
 
