@@ -21,8 +21,8 @@
 //!   about a second.
 
 /// Steps of all renders of one run together: each render's steps, as
-/// [`super::template::render_metered`] counts them, and one per 16 characters of template text
-/// it parses.
+/// [`super::template::render_metered`] counts them, one per 16 characters of template text it
+/// parses and one per 16 bytes of text it renders (which is read as YAML).
 pub const RUN_STEPS: u64 = 5_000_000;
 
 /// Bytes of the Clusters' copies of class templates, of their variables objects and of the

@@ -290,3 +290,54 @@ fn a_large_class_template_stamped_by_many_clusters_stops_at_the_run_wide_copy_li
     );
     assert_run_stopped_at(&ran, dir.path(), &limit, None);
 }
+
+#[test]
+fn many_enabled_ifs_that_print_a_large_variable_stop_at_the_run_wide_step_limit() {
+    // `{{ .big }}` takes no step of its own, but prints 1 MiB that is read as YAML: 2,000
+    // patches rendering it are 2 GiB of text to read, for one Cluster.
+    let dir = package_with("raw");
+    let class = dir.path().join("clusterclass-metal3.yaml");
+    let text = std::fs::read_to_string(&class).expect("the class");
+    assert!(text.contains("  variables:\n") && text.contains("  patches:\n"));
+    let big = "  variables:\n  - name: big\n    required: false\n    schema:\n      openAPIV3Schema:\n        type: string\n";
+    let patches: String = (0..2000)
+        .map(|i| {
+            format!(
+                "  - name: e{i}
+    enabledIf: '{{{{ .big }}}}'
+    definitions:
+    - selector:
+        apiVersion: infrastructure.cluster.x-k8s.io/v1beta1
+        kind: Metal3MachineTemplate
+        matchResources:
+          controlPlane: true
+      jsonPatches:
+      - op: replace
+        path: /spec/template/spec/image/format
+        value: raw
+"
+            )
+        })
+        .collect();
+    let text = text.replacen("  variables:\n", big, 1).replacen(
+        "  patches:\n",
+        &format!("  patches:\n{patches}"),
+        1,
+    );
+    std::fs::write(&class, text).expect("write");
+    let cluster = dir.path().join("cluster-test1.yaml");
+    let text = std::fs::read_to_string(&cluster).expect("test1");
+    let value = format!(
+        "    variables:\n    - name: big\n      value: {}\n",
+        "x".repeat(1 << 20)
+    );
+    assert!(text.contains("    variables:\n"));
+    std::fs::write(&cluster, text.replacen("    variables:\n", &value, 1)).expect("write");
+    let path = dir.path().to_str().expect("a UTF-8 path");
+    let ran = run_bounded(&[path], &[], None, CEILING_MIB);
+    let limit = format!(
+        "limit of {} template steps for all renders together",
+        ipreuse::topology::budget::RUN_STEPS
+    );
+    assert_run_stopped_at(&ran, dir.path(), &limit, Some("enabledIf"));
+}

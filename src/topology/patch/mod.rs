@@ -183,6 +183,13 @@ impl Renders<'_> {
         limits.steps = limits.steps.min(self.budget.steps_left());
         let (result, steps) = template::render_metered(text, data, &limits);
         self.budget.take_steps(steps).map_err(|e| e.to_string())?;
+        if let Ok(output) = &result {
+            // reading the output as YAML costs a step per 16 bytes: a template as short as
+            // `{{ .v }}` prints a whole variable
+            self.budget
+                .take_steps(output.len() as u64 / 16)
+                .map_err(|e| e.to_string())?;
+        }
         result.map_err(|e| match e {
             template::TemplateError::Unknown { name, line, column } => {
                 format!(
