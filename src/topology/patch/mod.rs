@@ -212,14 +212,20 @@ impl Renders<'_> {
             (None, None) => Err(err("value", "neither value nor valueFrom is set".into())),
             (Some(_), Some(_)) => Err(err("valueFrom", "both value and valueFrom are set".into())),
             (None, Some(from)) => match (&from.variable, &from.template) {
-                (Some(var), None) => variables::lookup(self.variables, var).map_err(|m| {
-                    let m = if !m.starts_with("it reads ") {
-                        format!("{m}; give the Cluster a value for it or the class a default")
-                    } else {
-                        m
-                    };
-                    err("valueFrom.variable", m)
-                }),
+                (Some(var), None) => {
+                    // reading the path costs a step per 16 bytes
+                    self.budget
+                        .take_steps(var.len() as u64 / 16)
+                        .map_err(|e| err("valueFrom.variable", e.to_string()))?;
+                    variables::lookup(self.variables, var).map_err(|m| {
+                        let m = if !m.starts_with("it reads ") {
+                            format!("{m}; give the Cluster a value for it or the class a default")
+                        } else {
+                            m
+                        };
+                        err("valueFrom.variable", m)
+                    })
+                }
                 (None, Some(text)) => {
                     let rendered = self
                         .render(text, template::limits::CRD_TEMPLATE_MAX_LENGTH)
@@ -330,6 +336,11 @@ pub fn apply(
             }
         }
         for (op, path, value, at) in ops {
+            // each operation costs a step, and one per 16 bytes of its path and entries it may move
+            renders
+                .budget
+                .take_steps(1 + (path.len() as u64 + pointer::work(template, path)) / 16)
+                .map_err(|e| fail(format!("{at}.path"), e.to_string()))?;
             pointer::apply(template, op, path, value)
                 .map_err(|e| fail(format!("{at}.path"), e.to_string()))?;
             written.push(Written {

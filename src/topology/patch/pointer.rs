@@ -110,6 +110,35 @@ fn index(token: &str, len: usize, end_ok: bool, pointer: &str) -> Result<usize, 
     Ok(i)
 }
 
+/// What applying an operation at `pointer` costs: its tokens, and the entries of the object or
+/// array it changes (inserting into an array, or removing from either, moves those after it).
+/// A bad pointer costs its tokens; [`apply`] then says what is wrong.
+pub fn work(doc: &Value, pointer: &str) -> u64 {
+    let Ok(mut path) = tokens(pointer) else {
+        return 1;
+    };
+    let depth = path.len() as u64;
+    path.pop();
+    let mut parent = doc;
+    for token in &path {
+        let next = match parent {
+            Value::Object(map) => map.get(token),
+            Value::Array(items) => token.parse::<usize>().ok().and_then(|i| items.get(i)),
+            _ => None,
+        };
+        match next {
+            Some(v) => parent = v,
+            None => return depth,
+        }
+    }
+    let entries = match parent {
+        Value::Object(map) => map.len(),
+        Value::Array(items) => items.len(),
+        _ => 0,
+    };
+    depth + entries as u64
+}
+
 /// Applies one operation to `doc`; `value` is required by `add` and `replace` (the caller
 /// computes it), ignored by `remove`.
 ///
@@ -196,6 +225,19 @@ pub fn apply(doc: &mut Value, op: Op, pointer: &str, value: Value) -> Result<(),
 mod tests {
     use super::*;
     use serde_json::json;
+
+    #[test]
+    fn work_counts_the_entries_an_operation_may_move() {
+        let doc = json!({"spec": {"list": (0..100).collect::<Vec<u32>>(), "a": 1}});
+        assert_eq!(work(&doc, "/spec/list/0"), 3 + 100);
+        assert_eq!(work(&doc, "/spec/a"), 2 + 2);
+        assert_eq!(
+            work(&doc, "/nowhere/x"),
+            2,
+            "a path naming nothing costs its tokens"
+        );
+        assert_eq!(work(&doc, "no slash"), 1);
+    }
 
     #[test]
     fn escapes_are_unescaped_tilde_one_before_tilde_zero() {
