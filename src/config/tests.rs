@@ -980,6 +980,8 @@ fn networks_in_both_forms_decode_to_the_same_ranges() {
         cidr: cidr.into(),
         first: ipam::parse_addr(first).unwrap().addr(),
         last: ipam::parse_addr(last).unwrap().addr(),
+        prefix: cidr.split_once('/').unwrap().1.parse().unwrap(),
+        blocks: None,
     };
     let expected = vec![
         want("prov", "172.22.0.0/16", "172.22.0.0", "172.22.255.255"),
