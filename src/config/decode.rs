@@ -18,6 +18,9 @@ use crate::selector::{STRING_SYNTAX, Selector};
 /// The functionConfig kinds that are accepted, for messages.
 pub const ACCEPTED_KINDS: &str = "apiVersion fn.ipreuse.dev/v1alpha1 kind IPReuse (fields in spec), or apiVersion v1 kind ConfigMap (fields in data)";
 
+/// How a ConfigMap writes a network with blocks, for messages about the `name=cidr` form.
+const LIST_HINT: &str = "a network with blocks is written as a list: [{name: prov, cidr: 172.22.0.0/16, blockSize: 26}]";
+
 const TYPED_API_VERSION: &str = "fn.ipreuse.dev/v1alpha1";
 const TYPED_KIND: &str = "IPReuse";
 
@@ -675,14 +678,17 @@ impl Decoder {
                         self.error(
                             path,
                             format!(
-                                "network {item:?} is not name=cidr (e.g. prov=172.22.0.0/16); a network \
-                                 with blocks is written as a list: [{{name: prov, cidr: 172.22.0.0/16, blockSize: 26}}]"
+                                "network {item:?} is not name=cidr (e.g. prov=172.22.0.0/16); {LIST_HINT}"
                             ),
                         );
                         continue;
                     };
                     match NetworkCidr::parse(name.trim(), cidr) {
                         Ok(n) => networks.push(n),
+                        // `prov=10.0.0.0/8 blockSize=24`: block fields need the list form.
+                        Err(e) if cidr.trim().contains([' ', '\t', '=', '{']) => {
+                            self.error(path, format!("{e}; {LIST_HINT}"))
+                        }
                         Err(e) => self.error(path, e),
                     }
                 }

@@ -17,6 +17,8 @@ mod typed;
 
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod tests_blocks;
 
 use std::fmt;
 
