@@ -246,7 +246,7 @@ pub(super) fn read_networks(value: &Value, problems: &mut Vec<Problem>) -> Vec<N
                 problems.push((
                     format!("{at}.{key}"),
                     format!(
-                        "unknown field {key:?}{}; the fields of a network are {}",
+                        "unknown field {key:?}{}. The fields of a network are {}",
                         did_you_mean(key, &NETWORK_KEYS),
                         NETWORK_KEYS.join(", ")
                     ),
@@ -321,14 +321,17 @@ fn read_fields(at: &str, object: &Map<String, Value>, problems: &mut Vec<Problem
 
 /// `blockSize`: `N` or `{ipv4: N, ipv6: M}`.
 fn block_size(at: &str, v: &Value, problems: &mut Vec<Problem>) -> Option<SizeWritten> {
-    const ALLOWED: &str = "a prefix length (an integer, e.g. 26), or {ipv4: N, ipv6: M} for a network with an IPv4 and an IPv6 cidr";
+    const ALLOWED: &str = "Write an integer (e.g. 26), or {ipv4: N, ipv6: M} for a network with an IPv4 and an IPv6 cidr";
     match v {
         Value::Number(_) => match prefix_length(v) {
             Some(n) => Some(SizeWritten::Prefix(n)),
             None => {
                 problems.push((
                     at.to_string(),
-                    format!("must be {ALLOWED}, found {}", json_text(v)),
+                    format!(
+                        "must be a prefix length or {{ipv4: N, ipv6: M}}, found {}. {ALLOWED}",
+                        json_text(v)
+                    ),
                 ));
                 None
             }
@@ -341,7 +344,7 @@ fn block_size(at: &str, v: &Value, problems: &mut Vec<Problem>) -> Option<SizeWr
                     problems.push((
                         format!("{at}.{key}"),
                         format!(
-                            "unknown field {key:?}{}; the block size of a family is ipv4 or ipv6",
+                            "unknown field {key:?}{}. The block size of a family is ipv4 or ipv6",
                             did_you_mean(key, &["ipv4", "ipv6"])
                         ),
                     ));
@@ -368,7 +371,7 @@ fn block_size(at: &str, v: &Value, problems: &mut Vec<Problem>) -> Option<SizeWr
             if ok && ipv4.is_none() && ipv6.is_none() {
                 problems.push((
                     at.to_string(),
-                    "names no family; write {ipv4: N}, {ipv6: M} or both".to_string(),
+                    "names no family. Write {ipv4: N}, {ipv6: M} or both".to_string(),
                 ));
                 return None;
             }
@@ -377,7 +380,10 @@ fn block_size(at: &str, v: &Value, problems: &mut Vec<Problem>) -> Option<SizeWr
         _ => {
             problems.push((
                 at.to_string(),
-                format!("must be {ALLOWED}, found {}", json_text(v)),
+                format!(
+                    "must be a prefix length or {{ipv4: N, ipv6: M}}, found {}. {ALLOWED}",
+                    json_text(v)
+                ),
             ));
             None
         }
@@ -454,7 +460,7 @@ fn agree<T: Copy + PartialEq + fmt::Display>(
             Some((first_at, w)) if *w != v => problems.push((
                 at,
                 format!(
-                    "network {name} has {field} {w} at {first_at} and {v} here; give it once, \
+                    "network {name} has {field} {w} at {first_at} and {v} here. Give it once, \
                      or the same on every entry of the network"
                 ),
             )),
@@ -498,7 +504,7 @@ fn resolve_network(
                     format!("{}.{key}", at(k)),
                     format!(
                         "{key} only applies to a network that hands out blocks, and network \
-                         {name} has no blockSize; give it one (e.g. blockSize: 26) or remove {key}"
+                         {name} has no blockSize. Give it one (e.g. blockSize: 26) or remove {key}"
                     ),
                 ));
             }
@@ -533,9 +539,9 @@ fn resolve_network(
             Some(&other) => problems.push((
                 at(k),
                 format!(
-                    "network {name} hands out blocks and has two {} cidrs ({} at {} and {} here); \
-                     a network that hands out blocks has one cidr per address family: give one \
-                     of them a name of its own",
+                    "network {name} has two {} cidrs ({} at {} and {} here) and hands out blocks. \
+                     A network with blocks has one cidr per address family: give one of them a \
+                     name of its own",
                     f.name(),
                     entries[other].1.cidr,
                     at(other),
@@ -555,7 +561,7 @@ fn resolve_network(
                     problems.push((
                         format!("{}.blockSize.{}", at(k), family_key(f)),
                         format!(
-                            "network {name} has no {} cidr; list one under the name {name}, \
+                            "network {name} has no {} cidr. List one under the name {name}, \
                              or remove {}",
                             f.name(),
                             family_key(f)
@@ -590,12 +596,12 @@ fn resolve_network(
             problems.push((
                 at(k),
                 format!(
-                    "network {name} hands out blocks (blockSize at {}) but has no block size for \
-                     its {} cidr {}: give this entry a blockSize, or write blockSize: {{ipv4: N, \
-                     ipv6: M}}",
-                    at(sized[0]),
+                    "network {name} has no block size for its {} cidr {}, though it hands out \
+                     blocks (blockSize at {}). Give this entry a blockSize, or write blockSize: \
+                     {{ipv4: N, ipv6: M}}",
                     family.name(),
-                    n.cidr
+                    n.cidr,
+                    at(sized[0])
                 ),
             ));
             plans.push(None);
@@ -609,21 +615,18 @@ fn resolve_network(
                 .unwrap_or_else(|| at(k));
             let allowed = if n.prefix <= last {
                 format!(
-                    "a block of cidr {} is between /{} (the whole cidr) and /{last} (the smallest \
-                     with 2 usable addresses)",
+                    "blockSize {size} is out of range for cidr {}. A block of it is between /{} \
+                     (the whole cidr) and /{last} (the smallest with 2 usable addresses)",
                     n.cidr, n.prefix
                 )
             } else {
                 format!(
-                    "cidr {} is smaller than the smallest block, /{last} (2 usable addresses): \
-                     give the network a larger cidr",
+                    "blockSize {size} is out of range: cidr {} is smaller than the smallest \
+                     block, /{last} (2 usable addresses). Give the network a larger cidr",
                     n.cidr
                 )
             };
-            problems.push((
-                where_,
-                format!("blockSize {size} is out of range: {allowed}"),
-            ));
+            problems.push((where_, allowed));
         }
         plans.push(plan(name, &at(k), n, fields, size, kind, policy, problems));
     }
@@ -651,7 +654,7 @@ fn plan(
         problems.push((
             field,
             format!(
-                "{what} {text} is not {} like the cidr {} of this entry; give each entry of \
+                "{what} {text} is not {} like the cidr {} of this entry. Give each entry of \
                  network {name} the addresses of its own cidr's family",
                 family.name(),
                 n.cidr
@@ -664,8 +667,8 @@ fn plan(
                 problems.push((
                     format!("{at}.gatewayPolicy"),
                     format!(
-                        "gatewayPolicy {p} is for blockKind subnet; network {name} hands out \
-                         range blocks, whose pools get the network's own gateway: set gateway \
+                        "gatewayPolicy {p} is for blockKind subnet, and network {name} hands out \
+                         range blocks. Their pools get the network's own gateway: set gateway \
                          instead (gatewayPolicy may only be none here)"
                     ),
                 ));
@@ -675,8 +678,8 @@ fn plan(
                 problems.push((
                     format!("{at}.prefix"),
                     format!(
-                        "prefix {prefix} is longer than the cidr's /{}: range blocks share one \
-                         segment, which must hold the whole cidr; use a prefix from 1 to {}",
+                        "prefix {prefix} is longer than the cidr's /{}. Range blocks share one \
+                         segment, which must hold the whole cidr: use a prefix from 1 to {}",
                         n.prefix, n.prefix
                     ),
                 ));
@@ -691,7 +694,7 @@ fn plan(
                     problems.push((
                         format!("{at}.gateway"),
                         format!(
-                            "gateway {text} is not in the network's segment {lo}/{prefix}; give \
+                            "gateway {text} is not in the network's segment {lo}/{prefix}. Give \
                              the gateway of the segment the cidr {} is in",
                             n.cidr
                         ),
@@ -709,15 +712,15 @@ fn plan(
             ] {
                 if set {
                     let why = if key == "gateway" {
-                        "each subnet block's gateway comes from gatewayPolicy (first, last or none)"
+                        "Each subnet block's gateway comes from gatewayPolicy (first, last or none)"
                     } else {
-                        "a subnet block's prefix is its blockSize"
+                        "A subnet block's prefix is its blockSize"
                     };
                     problems.push((
                         format!("{at}.{key}"),
                         format!(
                             "{key} is for blockKind range, and network {name} hands out subnet \
-                             blocks: {why}; remove {key}"
+                             blocks. {why}: remove {key}"
                         ),
                     ));
                 }
@@ -748,8 +751,8 @@ fn plan(
             problems.push((
                 field,
                 format!(
-                    "exclude entry {text:?} lies outside the cidr {}, so it excludes nothing; \
-                     fix it or remove it",
+                    "exclude entry {text:?} lies outside the cidr {}, so it excludes nothing. \
+                     Fix it or remove it",
                     n.cidr
                 ),
             ));

@@ -19,7 +19,7 @@ use crate::selector::{STRING_SYNTAX, Selector};
 pub const ACCEPTED_KINDS: &str = "apiVersion fn.ipreuse.dev/v1alpha1 kind IPReuse (fields in spec), or apiVersion v1 kind ConfigMap (fields in data)";
 
 /// How a ConfigMap writes a network with blocks, for messages about the `name=cidr` form.
-const LIST_HINT: &str = "a network with blocks is written as a list: [{name: prov, cidr: 172.22.0.0/16, blockSize: 26}]";
+const LIST_HINT: &str = "A network with blocks is written as a list: [{name: prov, cidr: 172.22.0.0/16, blockSize: 26}]";
 
 const TYPED_API_VERSION: &str = "fn.ipreuse.dev/v1alpha1";
 const TYPED_KIND: &str = "IPReuse";
@@ -341,7 +341,7 @@ impl Decoder {
                 self.error(
                     path,
                     format!(
-                        "is not a YAML list of networks ({e}); write [{{name: prov, cidr: 172.22.0.0/16, blockSize: 26}}], or name=cidr,..."
+                        "is not a YAML list of networks: {e}. Write [{{name: prov, cidr: 172.22.0.0/16, blockSize: 26}}], or name=cidr,..."
                     ),
                 );
                 return;
@@ -350,7 +350,7 @@ impl Decoder {
         let Some(value) = value else {
             self.error(
                 path,
-                "is not one YAML list of networks; write [{name: prov, cidr: 172.22.0.0/16, blockSize: 26}], or name=cidr,...",
+                "is not one YAML list of networks. Write [{name: prov, cidr: 172.22.0.0/16, blockSize: 26}], or name=cidr,...",
             );
             return;
         };
@@ -678,7 +678,7 @@ impl Decoder {
                         self.error(
                             path,
                             format!(
-                                "network {item:?} is not name=cidr (e.g. prov=172.22.0.0/16); {LIST_HINT}"
+                                "network {item:?} is not name=cidr (e.g. prov=172.22.0.0/16). {LIST_HINT}"
                             ),
                         );
                         continue;
@@ -687,7 +687,7 @@ impl Decoder {
                         Ok(n) => networks.push(n),
                         // `prov=10.0.0.0/8 blockSize=24`: block fields need the list form.
                         Err(e) if cidr.trim().contains([' ', '\t', '=', '{']) => {
-                            self.error(path, format!("{e}; {LIST_HINT}"))
+                            self.error(path, format!("{e}. {LIST_HINT}"))
                         }
                         Err(e) => self.error(path, e),
                     }

@@ -74,6 +74,9 @@ fn refused(list: Value, path: &str, says: &[&str]) {
         assert!(e[0].message.contains(s), "{s:?} not in {:?}", e[0].message);
     }
     assert!(e[0].is_error());
+    // the decoder puts the field path in front of every message: the message is what follows
+    let message = e[0].message.split_once(": ").map_or("", |(_, m)| m);
+    assert_short_first_sentence(message);
     let e = errors(&config_map(&list));
     assert_eq!(e.len(), 1, "one error for the ConfigMap {list}, got {e:#?}");
     let field = e[0].field.as_ref().map(|f| f.path.as_str());
@@ -86,6 +89,17 @@ fn refused(list: Value, path: &str, says: &[&str]) {
     for s in says {
         assert!(e[0].message.contains(s), "{s:?} not in {:?}", e[0].message);
     }
+}
+
+/// A message's first sentence (to the first ". ") is under 160 characters: what is wrong comes
+/// first, the way out after.
+fn assert_short_first_sentence(message: &str) {
+    let first = message.split(". ").next().unwrap_or(message);
+    assert!(
+        first.chars().count() < 160,
+        "first sentence of {} characters: {message}",
+        first.chars().count()
+    );
 }
 
 fn a(text: &str) -> Addr {
@@ -271,7 +285,7 @@ fn a_block_size_outside_the_cidr_or_too_small_is_an_error() {
         refused(
             json!([{"name": "n", "cidr": cidr, "blockSize": size}]),
             "networks[0].blockSize",
-            &["blockSize", "out of range", says],
+            &[&format!("blockSize {size} is out of range"), says],
         );
     }
     // per family: the error is at the family's value
@@ -331,8 +345,8 @@ fn a_dual_stack_network_needs_a_size_for_each_family() {
                {"name": "prov", "cidr": "fd00:22::/48"}]),
         "networks[1]",
         &[
-            "network prov hands out blocks (blockSize at networks[0])",
-            "no block size for its IPv6 cidr fd00:22::/48",
+            "network prov has no block size for its IPv6 cidr fd00:22::/48",
+            "though it hands out blocks (blockSize at networks[0])",
         ],
     );
 }

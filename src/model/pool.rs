@@ -154,14 +154,14 @@ impl Pool {
         let block_index = r.number_annotation(
             value,
             BLOCK_INDEX_ANNOTATION,
-            "a block index is a non-negative decimal integer (0 is the cidr's first block), written as a string: \"3\"",
+            "A block index is a non-negative decimal integer (0 is the cidr's first block), written as a string: \"3\"",
             u128::MAX,
         );
         let block_size = r
             .number_annotation(
                 value,
                 BLOCK_SIZE_ANNOTATION,
-                "a block size is a prefix length from 0 to 128, written as a string: \"27\"",
+                "A block size is a prefix length from 0 to 128, written as a string: \"27\"",
                 128,
             )
             .and_then(|n| u8::try_from(n).ok());
@@ -244,7 +244,7 @@ impl Reader<'_> {
                 short(&self.object.namespace),
                 short(&self.object.name)
             );
-            self.bad(field, &format!("is {found} on {pool}: {allowed}"));
+            self.bad(field, &format!("is {found} on {pool}. {allowed}"));
         }
         n
     }
@@ -405,17 +405,17 @@ mod tests {
             (
                 BLOCK_INDEX_ANNOTATION,
                 json!("-1"),
-                "a block index is a non-negative decimal integer",
+                "A block index is a non-negative decimal integer",
             ),
-            (BLOCK_INDEX_ANNOTATION, json!("3.0"), "a block index"),
-            (BLOCK_INDEX_ANNOTATION, json!(""), "a block index"),
-            (BLOCK_INDEX_ANNOTATION, json!(" 3"), "a block index"),
-            (BLOCK_INDEX_ANNOTATION, json!(too_big), "a block index"),
+            (BLOCK_INDEX_ANNOTATION, json!("3.0"), "A block index"),
+            (BLOCK_INDEX_ANNOTATION, json!(""), "A block index"),
+            (BLOCK_INDEX_ANNOTATION, json!(" 3"), "A block index"),
+            (BLOCK_INDEX_ANNOTATION, json!(too_big), "A block index"),
             (BLOCK_INDEX_ANNOTATION, json!(3), "the number 3"),
             (
                 BLOCK_SIZE_ANNOTATION,
                 json!("/27"),
-                "a block size is a prefix length from 0 to 128",
+                "A block size is a prefix length from 0 to 128",
             ),
             (BLOCK_SIZE_ANNOTATION, json!("129"), "from 0 to 128"),
             (BLOCK_SIZE_ANNOTATION, json!(["27"]), "written as a string"),
@@ -437,6 +437,8 @@ mod tests {
             assert!(f.message.contains(key), "{}", f.message);
             assert!(f.message.contains("IPPool lab/pool-a"), "{}", f.message);
             assert!(f.message.contains(says), "{says:?} not in {}", f.message);
+            let first = f.message.split(". ").next().unwrap_or_default();
+            assert!(first.chars().count() < 160, "{}", f.message);
         }
     }
 

@@ -136,12 +136,12 @@ fn a_malformed_block_annotation_exits_1_naming_the_pool_and_the_annotation() {
         (
             "ipreuse.dev/block-index",
             "\"-1\"",
-            "a block index is a non-negative decimal integer",
+            "A block index is a non-negative decimal integer",
         ),
         (
             "ipreuse.dev/block-size",
             "\"/27\"",
-            "a block size is a prefix length from 0 to 128",
+            "A block size is a prefix length from 0 to 128",
         ),
     ] {
         let docs = vec![
