@@ -670,7 +670,8 @@ impl Decoder {
                 }
                 self.config.reserve = ranges;
             }
-            "networks" if text.starts_with('[') => self.text_networks(path, text),
+            // a YAML list (flow `[...]` or block `- ...`); a network name never starts with either
+            "networks" if text.starts_with(['[', '-']) => self.text_networks(path, text),
             "networks" => {
                 let mut networks = Vec::new();
                 for item in split_list(text) {

@@ -650,3 +650,14 @@ fn differences_see_the_block_fields() {
     .unwrap();
     assert_eq!(Config::differences(&a, &b), ["networks"]);
 }
+
+#[test]
+fn a_config_map_may_write_the_list_as_block_yaml() {
+    let text = "- name: prov\n  cidr: 172.22.0.0/16\n  blockSize: 26\n  dnsServers: [172.22.0.2]\n";
+    let cm = json!({"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "c"},
+        "data": {"networks": text}});
+    let want = networks(&typed(json!([{"name": "prov", "cidr": "172.22.0.0/16",
+        "blockSize": 26, "dnsServers": ["172.22.0.2"]}])));
+    assert!(want[0].blocks.is_some());
+    assert_eq!(networks(&cm), want);
+}

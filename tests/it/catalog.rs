@@ -124,7 +124,7 @@ fn typed_from_config_map(cm: &Value) -> Value {
 /// `networks` of a ConfigMap: the YAML list as written, or `name=cidr,...` as `{name, cidr}`
 /// objects.
 fn networks(text: &str) -> Value {
-    if text.trim_start().starts_with('[') {
+    if text.trim_start().starts_with(['[', '-']) {
         return serde_saphyr::from_str(text).unwrap_or_else(|_| json!(text));
     }
     json!(
