@@ -553,6 +553,14 @@ fn resolve_network(
             }
         }
     }
+    // A second cidr of a family, or a blockKind that did not parse (its own problem): what
+    // follows would only repeat it.
+    let kind_unread = ks
+        .iter()
+        .any(|&k| entries[k].2.given.contains(&"blockKind") && entries[k].2.kind.is_none());
+    if problems.len() != before || kind_unread {
+        return none;
+    }
     // The per-family form needs the family's cidr.
     for &k in &sized {
         if let Some(SizeWritten::PerFamily { ipv4, ipv6 }) = entries[k].2.size {

@@ -390,6 +390,13 @@ fn a_network_with_blocks_has_one_cidr_per_family() {
         "networks[1]",
         &["two IPv4 cidrs (10.0.0.0/16 at networks[0] and 10.1.0.0/16 here)"],
     );
+    // one error for the one mistake, not one more for the second cidr's size
+    refused(
+        json!([{"name": "prov", "cidr": "10.0.0.0/16", "blockSize": 24},
+               {"name": "prov", "cidr": "10.1.0.0/16"}]),
+        "networks[1]",
+        &["two IPv4 cidrs"],
+    );
     // without blocks, several cidrs of one family stay allowed
     let n = both(json!([{"name": "prov", "cidr": "10.0.0.0/16"},
                         {"name": "prov", "cidr": "10.1.0.0/16"}]));
@@ -437,6 +444,13 @@ fn unknown_kinds_and_policies_list_the_allowed_values() {
                 "gatewayPolicy": "frist"}]),
         "networks[0].gatewayPolicy",
         &["is not one of first, last, none", "did you mean first"],
+    );
+    // an unknown kind is the one error: the policy is not judged against a guessed kind
+    refused(
+        json!([{"name": "n", "cidr": "10.0.0.0/8", "blockSize": 24, "blockKind": "subnets",
+                "gatewayPolicy": "last"}]),
+        "networks[0].blockKind",
+        &["is not one of range, subnet"],
     );
     refused(
         json!([{"name": "n", "cidr": "10.0.0.0/8", "blockSize": 24, "blockKind": 1}]),
