@@ -11,11 +11,14 @@
 //! - [`crd_yaml`] prints the CRD of the typed form (`ipreuse schema`).
 
 pub mod among;
+mod blocks;
 mod decode;
 mod typed;
 
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod tests_blocks;
 
 use std::fmt;
 
@@ -25,8 +28,9 @@ use crate::ipam::{self, Addr, AddrError};
 use crate::results::{Finding, ResourceRef};
 pub use crate::selector::Selector;
 pub use among::{Chosen, ConfigItem, choose};
+pub use blocks::{BlockKind, BlockPlan, GatewayPolicy, last_block_prefix};
 pub use decode::{ACCEPTED_KINDS, decode, resolve};
-pub use typed::{IPReuse, IPReuseSpec, NetworkSpec, crd_yaml};
+pub use typed::{BlockSizeSpec, IPReuse, IPReuseSpec, NetworkSpec, crd_yaml};
 
 // `spec.mode`. (No doc comment: schemars would put it over the field's description in the CRD.)
 #[derive(
@@ -312,14 +316,20 @@ impl ReserveRange {
     }
 }
 
-/// An entry of `networks`: a name and the inclusive range of addresses its CIDR covers.
-#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+/// An entry of `networks`: a name, the inclusive range of addresses its CIDR covers and, when
+/// the network hands out blocks (SPEC §12), how this CIDR does.
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct NetworkCidr {
     pub name: String,
     /// The CIDR as written, for messages.
     pub cidr: String,
     pub first: Addr,
     pub last: Addr,
+    /// The CIDR's prefix length.
+    pub prefix: u8,
+    /// The network's blocks from this CIDR: `Some` exactly when the network has a `blockSize`
+    /// (every entry of such a network has one, one per address family).
+    pub blocks: Option<BlockPlan>,
 }
 
 impl NetworkCidr {
@@ -336,13 +346,16 @@ impl NetworkCidr {
                 "network {name}: cidr {cidr:?} is not a CIDR; write address/prefix, e.g. 172.22.0.0/16"
             ));
         }
-        let (first, last) = ipam::parse_reserve(cidr)
-            .map_err(|e| format!("network {name}: cidr {cidr:?} is not a CIDR: {e}"))?;
+        let not_a_cidr = |e: AddrError| format!("network {name}: cidr {cidr:?} is not a CIDR: {e}");
+        let (first, last) = ipam::parse_reserve(cidr).map_err(not_a_cidr)?;
+        let (_, prefix) = ipam::parse_subnet(cidr).map_err(not_a_cidr)?;
         Ok(NetworkCidr {
             name: name.to_string(),
             cidr: cidr.to_string(),
             first,
             last,
+            prefix,
+            blocks: None,
         })
     }
 }

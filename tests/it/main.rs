@@ -14,6 +14,7 @@ mod abuse;
 mod adopt;
 mod argocd;
 mod bad_input;
+mod blocks_config;
 mod cases;
 mod catalog;
 mod check_results;
