@@ -601,10 +601,9 @@ fn refusal(
         }
         BlockRefusal::NoFreeBlock { .. } => (
             format!(
-                "No free /{size} block of network {name} (cidr {}) is left for {l}. {free_before} were free for the {} pools that asked; \
-                 left without one: {}. Widen the cidr, free a block, or use a smaller block size",
+                "No free /{size} block of network {name} (cidr {}) is left for {l}. {asked} pools asked for the {free_before} free blocks; \
+                 left without one: {}. Widen the cidr, free a block, or use a longer blockSize (smaller blocks)",
                 cidr.cidr,
-                asked,
                 list_some(left.iter().cloned(), 5)
             ),
             "spec.pools".to_string(),
