@@ -15,6 +15,7 @@ mod adopt;
 mod argocd;
 mod bad_input;
 mod blocks_config;
+mod blocks_handout;
 mod cases;
 mod catalog;
 mod check_results;
