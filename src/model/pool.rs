@@ -37,6 +37,9 @@ pub struct Pool {
     /// The annotation `ipreuse.dev/block-size` (SPEC §12): the prefix length of the pool's
     /// block, over the network's `blockSize` (checked against the network where it is used).
     pub block_size: Option<u8>,
+    /// Whether `spec` is a mapping (`{}` too), where a block's `spec.pools` can be written beside
+    /// the entries; `false` when it is missing or `null`.
+    pub spec_mapping: bool,
 }
 
 super::ids::indexes!(super::ids::PoolId => Pool);
@@ -61,6 +64,7 @@ impl Pool {
             bad: false,
         };
         let spec = value.get("spec");
+        let spec_mapping = spec.is_some_and(|s| s.is_object());
         let get = |path: &[&str]| spec.and_then(|s| s.at(path));
         r.text(object.name.as_str(), "metadata.name");
         r.text(object.namespace.as_str(), "metadata.namespace");
@@ -185,6 +189,7 @@ impl Pool {
             network,
             block_index,
             block_size,
+            spec_mapping,
         })
     }
 

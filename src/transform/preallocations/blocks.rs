@@ -622,6 +622,17 @@ fn write(
     blocks: &[Given],
     findings: &mut Vec<Finding>,
 ) -> Option<(PoolSpec, Vec<Edit>)> {
+    if !pool.spec_mapping {
+        findings.push(
+            Finding::error(format!(
+                "{} has no spec mapping to write its block of network {name} into. Write spec with its clusterName, or spec: {{}}",
+                label(pool)
+            ))
+            .on(pool.object.resource_ref())
+            .at("spec"),
+        );
+        return None;
+    }
     let mut spec = pool.spec.clone();
     let spec_path = || vec![Seg::key("spec")];
     let mut edits = Vec::new();

@@ -554,3 +554,26 @@ fn a_dual_stack_network_writes_one_entry_per_family_with_its_fields() {
     assert_eq!(entries.len(), 2);
     assert_eq!(entries[1].prefix, Some(64));
 }
+
+#[test]
+fn a_pool_without_a_spec_mapping_is_refused_at_spec() {
+    for spec in ["", "spec:\n", "spec: null\n"] {
+        let doc = format!(
+            "apiVersion: ipam.metal3.io/v1alpha1\nkind: IPPool\nmetadata:\n  name: p\n  namespace: c1\n  annotations:\n    ipreuse.dev/network: prov\n{spec}"
+        );
+        let r = run(&[doc], &config(subnet_net(), json!({})));
+        assert!(r.out.edits.is_empty(), "{spec:?}");
+        assert!(r.out.refused.contains(&r.id("c1", "p")));
+        assert!(
+            r.errors()
+                .iter()
+                .any(|e| e.contains("has no spec mapping") && e.ends_with("@ spec")),
+            "{spec:?}: {:?}",
+            r.errors()
+        );
+    }
+    // `spec: {}` is a mapping: the block is written into it.
+    let doc = "apiVersion: ipam.metal3.io/v1alpha1\nkind: IPPool\nmetadata:\n  name: p\n  namespace: c1\n  annotations:\n    ipreuse.dev/network: prov\nspec: {}\n";
+    let r = run(&[doc.to_string()], &config(subnet_net(), json!({})));
+    assert_eq!(r.entries("c1", "p"), Some(vec![subnet("10.0.0.0/28")]));
+}
