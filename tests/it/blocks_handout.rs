@@ -304,7 +304,7 @@ fn no_free_block_is_an_error_naming_the_network_the_free_blocks_and_the_pools_le
         "[{name: prov, cidr: 172.22.0.0/25, blockSize: 27, gateway: 172.22.0.1}]",
         &three_clusters(&[]),
         &[
-            "IPPool c3/prov spec.pools: No free /27 block of network prov (cidr 172.22.0.0/25) is left for IPPool c3/prov",
+            "IPPool c3/prov spec.pools: no free /27 block of network prov (cidr 172.22.0.0/25) is left for this pool",
             "1 pools asked for the 0 free blocks",
             "left without one: IPPool c3/prov",
         ],
@@ -318,14 +318,14 @@ fn a_block_index_outside_or_taken_is_an_error_naming_what_holds_it() {
         &three_clusters(&[("ipreuse.dev/block-index", "8")]),
         &[
             "metadata.annotations.[ipreuse.dev/block-index]",
-            "IPPool c3/prov asks for block 8 of network prov, but cidr 172.22.0.0/24 holds 8 blocks of /27 (0 to 7)",
+            "IPPool c3/prov metadata.annotations.[ipreuse.dev/block-index]: this pool asks for block 8 of network prov, but cidr 172.22.0.0/24 holds 8 blocks of /27 (0 to 7)",
         ],
     );
     assert_refused(
         RANGE_NET,
         &three_clusters(&[("ipreuse.dev/block-index", "2")]),
         &[
-            "IPPool c3/prov asks for block 2 of network prov (172.22.0.64/27), which is not free: 172.22.0.64 in it is taken by the ranges of IPPool c2/prov",
+            "this pool asks for block 2 of network prov (172.22.0.64/27), which is not free. Its address 172.22.0.64 is taken by the ranges of IPPool c2/prov",
         ],
     );
 }
@@ -337,7 +337,7 @@ fn a_block_size_out_of_range_is_an_error_naming_the_annotation() {
         &three_clusters(&[("ipreuse.dev/block-size", "31")]),
         &[
             "metadata.annotations.[ipreuse.dev/block-size]",
-            "IPPool c3/prov cannot take a block of network prov (cidr 172.22.0.0/24)",
+            "IPPool c3/prov metadata.annotations.[ipreuse.dev/block-size]: this pool cannot take a block of network prov (cidr 172.22.0.0/24)",
             "use a blockSize from 24 to 30",
         ],
     );

@@ -395,13 +395,12 @@ fn no_network(pool: &Pool, findings: &mut Vec<Finding>) {
         return;
     };
     let why = match &pool.network {
-        Some(n) => format!("its network {n} hands out no blocks (no blockSize in the config)"),
-        None => format!("it names no network ({NETWORK_ANNOTATION})"),
+        Some(n) => format!("Its network {n} hands out no blocks (no blockSize in the config)"),
+        None => format!("It names no network ({NETWORK_ANNOTATION})"),
     };
     findings.push(
         Finding::error(format!(
-            "{} has {annotation} but gets no block: {why}. Annotate the pool with a network that has blockSize, or write spec.pools",
-            label(pool)
+            "this pool has {annotation} but gets no block. {why}: annotate the pool with a network that has blockSize, or write spec.pools"
         ))
         .on(pool.object.resource_ref())
         .at(key_path("metadata.annotations", annotation)),
@@ -429,9 +428,8 @@ fn asks_of(
                 Some(_) if dual => {
                     findings.push(
                         Finding::error(format!(
-                            "{} sets {BLOCK_SIZE_ANNOTATION}, but network {name} has an IPv4 and an IPv6 cidr: one size cannot fit both. \
-                             Remove the annotation and set blockSize per family in the config",
-                            label(pool)
+                            "this pool sets {BLOCK_SIZE_ANNOTATION}, but network {name} has an IPv4 and an IPv6 cidr: one size cannot fit both. \
+                             Remove the annotation and set blockSize per family in the config"
                         ))
                         .on(pool.object.resource_ref())
                         .at(at),
@@ -444,8 +442,7 @@ fn asks_of(
             if let Err(e) = BlockSpace::new(cidr.first.value(), cidr.prefix, family, size) {
                 findings.push(
                     Finding::error(format!(
-                        "{} cannot take a block of network {name} (cidr {}): {BLOCK_SIZE_ANNOTATION} {}",
-                        label(pool),
+                        "this pool cannot take a block of network {name} (cidr {}). {BLOCK_SIZE_ANNOTATION} {}",
                         cidr.cidr,
                         e.to_string().trim_start_matches("blockSize ")
                     ))
@@ -561,7 +558,6 @@ fn refusal(
     asked: usize,
     left: &[String],
 ) -> Finding {
-    let l = label(pool);
     let size = space.block_prefix();
     let pin_at = key_path("metadata.annotations", BLOCK_INDEX_ANNOTATION);
     let block_text = |i: u128| match space.block(i) {
@@ -571,7 +567,7 @@ fn refusal(
     let (message, field) = match why {
         BlockRefusal::IndexOutside { index, count } => (
             format!(
-                "{l} asks for block {index} of network {name}, but cidr {} holds {count} blocks of /{size} (0 to {}). \
+                "this pool asks for block {index} of network {name}, but cidr {} holds {count} blocks of /{size} (0 to {}). \
                  Change {BLOCK_INDEX_ANNOTATION} to a free block of the cidr",
                 cidr.cidr,
                 count.saturating_sub(1)
@@ -580,20 +576,22 @@ fn refusal(
         ),
         BlockRefusal::IndexTaken { index, by } => {
             let holder = match by {
-                BlockHolder::Request(q) => format!("{} asks for it too", label(&idx.pools[*q])),
+                BlockHolder::Request(q) => {
+                    format!("{} asks for it too (first in order)", label(&idx.pools[*q]))
+                }
                 BlockHolder::Address(a) => format!(
-                    "{a} in it is taken by {}",
+                    "Its address {a} is taken by {}",
                     taken.holder(*a).unwrap_or("another pool of the network")
                 ),
                 BlockHolder::Ipv4Mapped => {
-                    "it meets the IPv4-mapped addresses ::ffff:0:0/96, which Metal3 does not accept"
+                    "It meets the IPv4-mapped addresses ::ffff:0:0/96, which Metal3 does not accept"
                         .to_string()
                 }
             };
             (
                 format!(
-                    "{l} asks for block {index} of network {name} ({}), which is not free: {holder}. \
-                     Choose another {BLOCK_INDEX_ANNOTATION}, or remove it to take the lowest free block",
+                    "this pool asks for block {index} of network {name} ({}), which is not free. {holder}: \
+                     choose another {BLOCK_INDEX_ANNOTATION}, or remove it to take the lowest free block",
                     block_text(*index)
                 ),
                 pin_at,
@@ -601,7 +599,7 @@ fn refusal(
         }
         BlockRefusal::NoFreeBlock { .. } => (
             format!(
-                "No free /{size} block of network {name} (cidr {}) is left for {l}. {asked} pools asked for the {free_before} free blocks; \
+                "no free /{size} block of network {name} (cidr {}) is left for this pool. {asked} pools asked for the {free_before} free blocks; \
                  left without one: {}. Widen the cidr, free a block, or use a longer blockSize (smaller blocks)",
                 cidr.cidr,
                 list_some(left.iter().cloned(), 5)
@@ -625,8 +623,7 @@ fn write(
     if !pool.spec_mapping {
         findings.push(
             Finding::error(format!(
-                "{} has no spec mapping to write its block of network {name} into. Write spec with its clusterName, or spec: {{}}",
-                label(pool)
+                "this pool has no spec mapping to write its block of network {name} into. Write spec with its clusterName, or spec: {{}}"
             ))
             .on(pool.object.resource_ref())
             .at("spec"),
@@ -660,11 +657,10 @@ fn write(
     if let [(entry, f)] = entries.as_slice() {
         // One family: the block's prefix, gateway and DNS servers at the pool's top level.
         yaml.push_str(&entry_yaml(entry, None));
-        let l = label(pool);
         let conflict = |field: &str, has: String, want: String| {
             Finding::error(format!(
-                "{l} sets {field} {has}, but its block of network {name} is written with {field} {want}. \
-                 Remove {field} from the pool, or change the network's block settings"
+                "this pool sets {field}, which differs from what its block of network {name} is written with. \
+                 The pool has {has}, the block {want}: remove {field} from the pool, or change the network's block settings"
             ))
             .on(pool.object.resource_ref())
             .at(format!("spec.{field}"))

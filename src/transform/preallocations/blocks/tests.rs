@@ -88,11 +88,13 @@ impl Run {
             .iter()
             .filter(|f| f.is_error())
             .map(|f| {
-                format!(
-                    "{} @ {}",
-                    f.message,
-                    f.field.as_ref().map_or("", |x| x.path.as_str())
-                )
+                let on = f
+                    .resource_ref
+                    .as_ref()
+                    .map(|r| format!("{}/{}", r.namespace.as_deref().unwrap_or(""), r.name))
+                    .unwrap_or_default();
+                let field = f.field.as_ref().map_or("", |x| x.path.as_str());
+                format!("{on}: {} @ {field}", f.message)
             })
             .collect()
     }
@@ -291,7 +293,7 @@ fn range_blocks_skip_the_gateway_dns_servers_and_the_segments_edges() {
     assert!(
         errors
             .iter()
-            .any(|e| e.contains("No free /28 block of network prov")
+            .any(|e| e.contains("no free /28 block of network prov")
                 && e.contains("IPPool c9/p12")
                 && e.ends_with("@ spec.pools")),
         "{errors:?}"
@@ -299,7 +301,7 @@ fn range_blocks_skip_the_gateway_dns_servers_and_the_segments_edges() {
     assert!(
         errors.iter().any(|e| e.contains("asks for block 15")
             && e.contains(
-                "10.0.0.255 in it is taken by the broadcast address of segment 10.0.0.0/24"
+                "Its address 10.0.0.255 is taken by the broadcast address of segment 10.0.0.0/24"
             )),
         "{errors:?}"
     );
@@ -360,7 +362,7 @@ fn a_pinned_index_outside_or_taken_is_an_error_naming_what_holds_it() {
     assert!(
         errors
             .iter()
-            .any(|e| e.contains("IPPool c2/x asks for block 16")
+            .any(|e| e.contains("c2/x: this pool asks for block 16")
                 && e.contains("holds 16 blocks of /28 (0 to 15)")
                 && e.ends_with(field)),
         "{errors:?}"
@@ -368,14 +370,14 @@ fn a_pinned_index_outside_or_taken_is_an_error_naming_what_holds_it() {
     assert!(
         errors
             .iter()
-            .any(|e| e.contains("IPPool c2/y asks for block 1")
-                && e.contains("10.0.0.20 in it is taken by the ranges of IPPool c1/p")),
+            .any(|e| e.contains("c2/y: this pool asks for block 1")
+                && e.contains("Its address 10.0.0.20 is taken by the ranges of IPPool c1/p")),
         "{errors:?}"
     );
     assert!(
         errors
             .iter()
-            .any(|e| e.contains("IPPool c2/zz asks for block 3")
+            .any(|e| e.contains("c2/zz: this pool asks for block 3")
                 && e.contains("IPPool c2/z asks for it too")),
         "{errors:?}"
     );
@@ -396,8 +398,8 @@ fn a_block_size_annotation_overrides_and_is_checked() {
     let errors = r.errors();
     assert!(
         errors.iter().any(
-            |e| e.contains("IPPool c1/bad cannot take a block of network prov")
-                && e.contains("23 is larger than the cidr")
+            |e| e.contains("c1/bad: this pool cannot take a block of network prov")
+                && e.contains("ipreuse.dev/block-size 23 is larger than the cidr")
                 && e.ends_with("@ metadata.annotations.[ipreuse.dev/block-size]")
         ),
         "{errors:?}"
@@ -523,11 +525,11 @@ fn a_pool_that_sets_its_own_fields_keeps_equal_ones_and_is_refused_on_a_conflict
     assert!(r.out.refused.contains(&r.id("c1", "other")));
     let errors = r.errors();
     assert!(
-        errors
-            .iter()
-            .any(|e| e.contains("IPPool c1/other sets prefix 25")
-                && e.contains("written with prefix 24")
-                && e.ends_with("@ spec.prefix")),
+        errors.iter().any(
+            |e| e.contains("c1/other: this pool sets prefix, which differs")
+                && e.contains("The pool has 25, the block 24")
+                && e.ends_with("@ spec.prefix")
+        ),
         "{errors:?}"
     );
 }
@@ -576,4 +578,54 @@ fn a_pool_without_a_spec_mapping_is_refused_at_spec() {
     let doc = "apiVersion: ipam.metal3.io/v1alpha1\nkind: IPPool\nmetadata:\n  name: p\n  namespace: c1\n  annotations:\n    ipreuse.dev/network: prov\nspec: {}\n";
     let r = run(&[doc.to_string()], &config(subnet_net(), json!({})));
     assert_eq!(r.entries("c1", "p"), Some(vec![subnet("10.0.0.0/28")]));
+}
+
+#[test]
+fn every_error_says_what_is_wrong_in_a_first_sentence_under_160_characters() {
+    let long = "a-very-long-pool-name-of-sixty-three-characters-for-the-message";
+    let ns = "a-namespace-that-is-also-long-enough-to-matter";
+    let net = json!([{"name": "a-network-whose-name-is-long-enough", "cidr": "fd00:1234:5678::/48",
+        "blockSize": 64, "blockKind": "subnet", "dnsServers": ["fd00::53", "fd00::54"]}]);
+    let n = "a-network-whose-name-is-long-enough";
+    let other = annotate(
+        fixtures::pool("other", ns)
+            .range(fixtures::subnet("fd00:1234:5678:1::/64"))
+            .dns("fd00::1")
+            .yaml(),
+        &[("ipreuse.dev/network", n)],
+    );
+    let docs = vec![
+        other,
+        asking(long, ns, n, &[("ipreuse.dev/block-index", "1")]),
+        asking(
+            &format!("{long}-2"),
+            ns,
+            n,
+            &[("ipreuse.dev/block-index", "99999999")],
+        ),
+        asking(
+            &format!("{long}-3"),
+            ns,
+            n,
+            &[("ipreuse.dev/block-size", "127")],
+        ),
+        annotate(
+            fixtures::pool(&format!("{long}-4"), ns)
+                .dns("fd00::9")
+                .yaml(),
+            &[("ipreuse.dev/network", n)],
+        ),
+        annotate(
+            fixtures::pool(&format!("{long}-5"), ns).yaml(),
+            &[("ipreuse.dev/block-size", "64")],
+        ),
+    ];
+    let r = run(&docs, &config(net, json!({})));
+    let errors = r.errors();
+    assert_eq!(errors.len(), 5, "{errors:?}");
+    for e in &errors {
+        let message = e.split_once(": ").map_or(e.as_str(), |(_, m)| m);
+        let first = message.split(". ").next().unwrap_or(message);
+        assert!(first.chars().count() < 160, "{e}");
+    }
 }
