@@ -144,19 +144,53 @@ fn members<'i>(
     out
 }
 
-/// Builds what no block of `cidr` may meet. `members` are the other pools of the network,
-/// `valid` their validated ranges, `namespaces` the namespaces with a pool on the network.
+/// The host pins of each (namespace, pool name), as a set: read once per run.
+pub type Pins<'i> = FastMap<(&'i str, &'i str), IntervalSet>;
+
+/// Reads every host pin (`ipreuse.dev/ip.{pool}`) that parses; the others are reported by
+/// allocation.
+fn pins(idx: &Index) -> Pins<'_> {
+    let mut out: Pins = FastMap::default();
+    for host in &idx.hosts {
+        for (pool, text) in &host.pins {
+            if let Ok(p) = ipam::parse_addr(text) {
+                out.entry((host.object.namespace.as_str(), pool.as_str()))
+                    .or_default()
+                    .insert_addr(p.addr());
+            }
+        }
+    }
+    out
+}
+
+/// What a network's blocks are handed out beside.
+pub struct Around<'a> {
+    /// The other pools of the network (not asking).
+    pub members: &'a [PoolId],
+    /// The validated ranges of the pools.
+    pub valid: &'a FastMap<PoolId, ipam::Pool>,
+    /// The namespaces with a pool on the network, asking ones included.
+    pub namespaces: &'a std::collections::BTreeSet<&'a str>,
+    /// The host pins by (namespace, pool).
+    pub pins_of: &'a Pins<'a>,
+}
+
+/// Builds what no block of `cidr` may meet.
 pub fn taken_set(
     idx: &Index,
     cfg: &Config,
     cidr: &NetworkCidr,
     plan: &BlockPlan,
-    members: &[PoolId],
-    valid: &FastMap<PoolId, ipam::Pool>,
-    namespaces: &std::collections::BTreeSet<&str>,
+    around: &Around,
 ) -> Taken {
+    let Around {
+        members,
+        valid,
+        namespaces,
+        pins_of,
+    } = around;
     let mut t = Taken::default();
-    for &q in members {
+    for &q in *members {
         let pool = &idx.pools[q];
         let l = label(pool);
         if let Some(ip) = valid.get(&q) {
@@ -176,19 +210,10 @@ pub fn taken_set(
             }
         }
         t.add(format!("an entry or status.indexes address of {l}"), held);
-        let mut pins = IntervalSet::new();
-        for host in &idx.hosts {
-            if host.object.namespace != pool.object.namespace {
-                continue;
-            }
-            if let Some(p) = host
-                .pins
-                .get(pool.name())
-                .and_then(|v| ipam::parse_addr(v).ok())
-            {
-                pins.insert_addr(p.addr());
-            }
-        }
+        let pins = pins_of
+            .get(&(pool.object.namespace.as_str(), pool.name()))
+            .cloned()
+            .unwrap_or_default();
         t.add(format!("a host pin for {l}"), pins);
     }
     let mut reserve = IntervalSet::new();
@@ -196,7 +221,7 @@ pub fn taken_set(
         reserve.insert_range(r.first.value(), r.last.value());
     }
     t.add("the config's reserve", reserve);
-    for ns in namespaces {
+    for ns in namespaces.iter() {
         let mut eps = IntervalSet::new();
         for (text, _) in idx.endpoints.get(*ns).into_iter().flatten() {
             if let Ok(p) = ipam::parse_addr(text) {
@@ -290,6 +315,7 @@ pub fn hand_out(idx: &Index, cfg: &Config, checking: bool, findings: &mut Vec<Fi
         .filter(|(p, pool)| pool.skipped.is_none() && !asking.contains(p))
         .filter_map(|(p, pool)| ipam::Pool::new(&pool.spec).ok().map(|ip| (p, ip)))
         .collect();
+    let pins_of = pins(idx);
     for (name, cidrs) in &nets {
         let Some(pools) = asking_by_net.get(name) else {
             continue;
@@ -308,7 +334,13 @@ pub fn hand_out(idx: &Index, cfg: &Config, checking: bool, findings: &mut Vec<Fi
         let mut got: BTreeMap<PoolId, Vec<Given>> = BTreeMap::new();
         let mut failed: FastSet<PoolId> = FastSet::default();
         for (cidr, plan) in cidrs {
-            let mut taken = taken_set(idx, cfg, cidr, plan, &members, &valid, &namespaces);
+            let around = Around {
+                members: &members,
+                valid: &valid,
+                namespaces: &namespaces,
+                pins_of: &pins_of,
+            };
+            let mut taken = taken_set(idx, cfg, cidr, plan, &around);
             let asks = asks_of(idx, name, cidr, plan, cidrs.len() > 1, pools, findings);
             for (p, ok) in &asks {
                 if ok.is_none() {
