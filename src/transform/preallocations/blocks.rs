@@ -281,6 +281,11 @@ pub fn hand_out(idx: &Index, cfg: &Config, checking: bool, findings: &mut Vec<Fi
     for list in nets.values_mut() {
         list.sort_by_key(|(n, _)| n.first.family() != Family::V4);
     }
+    let annotated = |p: &Pool| p.block_index.is_some() || p.block_size.is_some();
+    if nets.is_empty() && !idx.pools.iter().any(annotated) {
+        // Nothing hands out blocks and no pool asks: the run costs nothing more.
+        return out;
+    }
     let mut order: Vec<PoolId> = PoolId::all(idx.pools.len()).collect();
     order.sort_by(|&a, &b| {
         let (pa, pb) = (&idx.pools[a].object, &idx.pools[b].object);

@@ -629,3 +629,28 @@ fn every_error_says_what_is_wrong_in_a_first_sentence_under_160_characters() {
         assert!(first.chars().count() < 160, "{e}");
     }
 }
+
+#[test]
+fn a_block_annotation_on_a_network_without_block_size_is_an_error_too() {
+    let net = json!([{"name": "plain", "cidr": "10.0.0.0/24"}]);
+    let docs = vec![asking(
+        "p",
+        "c1",
+        "plain",
+        &[("ipreuse.dev/block-size", "28")],
+    )];
+    let r = run(&docs, &config(net, json!({})));
+    let errors = r.errors();
+    assert!(
+        errors.iter().any(|e| e.contains("gets no block")
+            && e.contains("Its network plain hands out no blocks")
+            && e.ends_with("@ metadata.annotations.[ipreuse.dev/block-size]")),
+        "{errors:?}"
+    );
+    // Without the annotation, such a pool is left to allocation, as before blocks existed.
+    let r = run(
+        &[asking("p", "c1", "plain", &[])],
+        &config(json!([{"name": "plain", "cidr": "10.0.0.0/24"}]), json!({})),
+    );
+    assert!(r.findings.is_empty() && r.out.edits.is_empty());
+}
