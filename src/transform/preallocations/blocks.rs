@@ -309,7 +309,11 @@ pub fn hand_out(idx: &Index, cfg: &Config, checking: bool, findings: &mut Vec<Fi
                 asking_by_net.entry(n).or_default().push(p);
                 asking.insert(p);
             }
-            None => no_network(pool, findings),
+            None => {
+                if no_network(pool, findings) {
+                    out.refused.insert(p);
+                }
+            }
         }
     }
     if asking.is_empty() {
@@ -422,14 +426,14 @@ fn describe(blocks: &[Given]) -> String {
 }
 
 /// A pool with a block annotation and no `spec.pools` that asks no network with `blockSize`:
-/// an error naming the annotation (it would get no block, silently).
-fn no_network(pool: &Pool, findings: &mut Vec<Finding>) {
+/// an error naming the annotation (it would get no block, silently). Whether it was one.
+fn no_network(pool: &Pool, findings: &mut Vec<Finding>) -> bool {
     let annotation = if pool.block_index.is_some() {
         BLOCK_INDEX_ANNOTATION
     } else if pool.block_size.is_some() {
         BLOCK_SIZE_ANNOTATION
     } else {
-        return;
+        return false;
     };
     let why = match &pool.network {
         Some(n) => format!("Its network {n} hands out no blocks (no blockSize in the config)"),
@@ -442,6 +446,7 @@ fn no_network(pool: &Pool, findings: &mut Vec<Finding>) {
         .on(pool.object.resource_ref())
         .at(key_path("metadata.annotations", annotation)),
     );
+    true
 }
 
 /// The request of each asking pool for `cidr`: its size (the annotation over `blockSize`,

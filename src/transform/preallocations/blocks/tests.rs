@@ -420,6 +420,8 @@ fn a_block_annotation_without_a_block_network_is_an_error() {
             && e.ends_with("@ metadata.annotations.[ipreuse.dev/block-index]")),
         "{errors:?}"
     );
+    // Left out of allocation: this error is the one to fix, not the empty ranges.
+    assert!(r.out.refused.contains(&r.id("c1", "p")));
 }
 
 // ---- the edits ---------------------------------------------------------------------------------
