@@ -15,8 +15,9 @@ use std::fmt;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
-use super::{Choice, NetworkCidr, ReserveRange};
-use crate::ipam::{Addr, Family, IntervalSet, parse_addr};
+use super::choice::Choice;
+use super::reserve::ReserveRange;
+use crate::ipam::{self, Addr, AddrError, Family, IntervalSet, parse_addr};
 use crate::names::did_you_mean;
 
 // `networks[].blockKind`: what a pool's block becomes.
@@ -779,4 +780,48 @@ fn plan(
         exclude,
         exclude_ranges,
     })
+}
+
+/// An entry of `networks`: a name, the inclusive range of addresses its CIDR covers and, when
+/// the network hands out blocks (SPEC §12), how this CIDR does.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct NetworkCidr {
+    pub name: String,
+    /// The CIDR as written, for messages.
+    pub cidr: String,
+    pub first: Addr,
+    pub last: Addr,
+    /// The CIDR's prefix length.
+    pub prefix: u8,
+    /// The network's blocks from this CIDR: `Some` exactly when the network has a `blockSize`
+    /// (every entry of such a network has one, one per address family).
+    pub blocks: Option<BlockPlan>,
+}
+
+impl NetworkCidr {
+    /// Parses one entry; the error says why, without repeating the input.
+    pub fn parse(name: &str, cidr: &str) -> Result<NetworkCidr, String> {
+        if !crate::names::is_dns1123_label(name) {
+            return Err(format!(
+                "network name {name:?} is not a DNS-1123 label (lower-case alphanumerics and '-', at most 63)"
+            ));
+        }
+        let cidr = cidr.trim();
+        if !cidr.contains('/') {
+            return Err(format!(
+                "network {name}: cidr {cidr:?} is not a CIDR; write address/prefix, e.g. 172.22.0.0/16"
+            ));
+        }
+        let not_a_cidr = |e: AddrError| format!("network {name}: cidr {cidr:?} is not a CIDR: {e}");
+        let (first, last) = ipam::parse_reserve(cidr).map_err(not_a_cidr)?;
+        let (_, prefix) = ipam::parse_subnet(cidr).map_err(not_a_cidr)?;
+        Ok(NetworkCidr {
+            name: name.to_string(),
+            cidr: cidr.to_string(),
+            first,
+            last,
+            prefix,
+            blocks: None,
+        })
+    }
 }

@@ -1027,8 +1027,8 @@ fn networks_in_both_forms_decode_to_the_same_ranges() {
     let want = |name: &str, cidr: &str, first: &str, last: &str| NetworkCidr {
         name: name.into(),
         cidr: cidr.into(),
-        first: ipam::parse_addr(first).unwrap().addr(),
-        last: ipam::parse_addr(last).unwrap().addr(),
+        first: crate::ipam::parse_addr(first).unwrap().addr(),
+        last: crate::ipam::parse_addr(last).unwrap().addr(),
         prefix: cidr.split_once('/').unwrap().1.parse().unwrap(),
         blocks: None,
     };

@@ -4,6 +4,7 @@
 use serde_json::{Value, json};
 
 use super::*;
+use crate::ipam::Addr;
 use crate::ipam::IntervalSet;
 use crate::results::Finding;
 
