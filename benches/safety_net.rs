@@ -51,7 +51,14 @@ fn main() {
         let model = model::Model::of_nodes(&nodes, &mut findings);
         let run = ipreuse::transform::RunContext::default();
         let plan = mapping::plan(&model, &cfg, run.max_claims, &mut findings);
-        let allocation = allocate::allocate(&model, &plan, &cfg, &run, &mut findings);
+        let allocation = allocate::allocate(
+            &model,
+            &plan,
+            &cfg,
+            &run,
+            &Default::default(),
+            &mut findings,
+        );
         let decide = t.elapsed();
 
         let t = Instant::now();

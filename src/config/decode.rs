@@ -18,6 +18,9 @@ use crate::selector::{STRING_SYNTAX, Selector};
 /// The functionConfig kinds that are accepted, for messages.
 pub const ACCEPTED_KINDS: &str = "apiVersion fn.ipreuse.dev/v1alpha1 kind IPReuse (fields in spec), or apiVersion v1 kind ConfigMap (fields in data)";
 
+/// How a ConfigMap writes a network with blocks, for messages about the `name=cidr` form.
+const LIST_HINT: &str = "A network with blocks is written as a list: [{name: prov, cidr: 172.22.0.0/16, blockSize: 26}]";
+
 const TYPED_API_VERSION: &str = "fn.ipreuse.dev/v1alpha1";
 const TYPED_KIND: &str = "IPReuse";
 
@@ -247,7 +250,7 @@ impl Decoder {
                     self.config.reserve = ranges;
                 }
             }
-            "networks" => self.json_networks(path, value),
+            "networks" => self.json_networks(value),
             "prune" | "labels" | "controllerFlag" | "strictNetworks" => match value.as_bool() {
                 Some(b) => self.set_bool(key, b),
                 None => self.error(
@@ -318,45 +321,44 @@ impl Decoder {
         }
     }
 
-    /// `networks`: a list of `{name, cidr}` objects.
-    fn json_networks(&mut self, path: &str, value: &Value) {
-        let Some(items) = value.as_array() else {
+    /// `networks` of the typed form: a list of `{name, cidr, ...}` objects (block fields
+    /// included), each problem at its own field under `spec`.
+    fn json_networks(&mut self, value: &Value) {
+        let mut problems = Vec::new();
+        self.config.networks = super::blocks::read_networks(value, &mut problems);
+        for (path, message) in problems {
+            self.error(&format!("spec.{path}"), message);
+        }
+    }
+
+    /// `networks` of a ConfigMap written as a YAML (or JSON) list, as the typed form writes it:
+    /// every problem at `data.networks`, its message naming the entry and field.
+    fn text_networks(&mut self, path: &str, text: &str) {
+        let value = match crate::yaml::parse(text) {
+            Ok(docs) if docs.len() == 1 => docs.first().map(|d| d.root.to_json()),
+            Ok(_) => None,
+            Err(e) => {
+                self.error(
+                    path,
+                    format!(
+                        "is not a YAML list of networks: {e}. Write [{{name: prov, cidr: 172.22.0.0/16, blockSize: 26}}], or name=cidr,..."
+                    ),
+                );
+                return;
+            }
+        };
+        let Some(value) = value else {
             self.error(
                 path,
-                format!(
-                    "must be a list of {{name, cidr}} objects, found {}",
-                    json_text(value)
-                ),
+                "is not one YAML list of networks. Write [{name: prov, cidr: 172.22.0.0/16, blockSize: 26}], or name=cidr,...",
             );
             return;
         };
-        let mut networks = Vec::new();
-        for (i, item) in items.iter().enumerate() {
-            let at = format!("{path}[{i}]");
-            let Some(object) = item.as_object() else {
-                self.error(
-                    &at,
-                    format!(
-                        "must be an object {{name, cidr}}, found {}",
-                        json_text(item)
-                    ),
-                );
-                continue;
-            };
-            self.unknown_keys(&at, "a network", object, &["name", "cidr"]);
-            let text = |key: &str| object.get(key).and_then(Value::as_str);
-            match (text("name"), text("cidr")) {
-                (Some(name), Some(cidr)) => match NetworkCidr::parse(name, cidr) {
-                    Ok(n) => networks.push(n),
-                    Err(e) => self.error(&at, e),
-                },
-                _ => self.error(
-                    &at,
-                    format!("needs name and cidr as strings, found {}", json_text(item)),
-                ),
-            }
+        let mut problems = Vec::new();
+        self.config.networks = super::blocks::read_networks(&value, &mut problems);
+        for (at, message) in problems {
+            self.error(path, format!("{at}: {message}"));
         }
-        self.config.networks = networks;
     }
 
     /// A `reserve` entry at `path` (`spec.reserve[i]`, or `data.reserve` for the whole list of
@@ -668,18 +670,26 @@ impl Decoder {
                 }
                 self.config.reserve = ranges;
             }
+            // a YAML list (flow `[...]` or block `- ...`); a network name never starts with either
+            "networks" if text.starts_with(['[', '-']) => self.text_networks(path, text),
             "networks" => {
                 let mut networks = Vec::new();
                 for item in split_list(text) {
                     let Some((name, cidr)) = item.split_once('=') else {
                         self.error(
                             path,
-                            format!("network {item:?} is not name=cidr (e.g. prov=172.22.0.0/16)"),
+                            format!(
+                                "network {item:?} is not name=cidr (e.g. prov=172.22.0.0/16). {LIST_HINT}"
+                            ),
                         );
                         continue;
                     };
                     match NetworkCidr::parse(name.trim(), cidr) {
                         Ok(n) => networks.push(n),
+                        // `prov=10.0.0.0/8 blockSize=24`: block fields need the list form.
+                        Err(e) if cidr.trim().contains([' ', '\t', '=', '{']) => {
+                            self.error(path, format!("{e}. {LIST_HINT}"))
+                        }
                         Err(e) => self.error(path, e),
                     }
                 }

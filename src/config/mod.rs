@@ -11,22 +11,29 @@
 //! - [`crd_yaml`] prints the CRD of the typed form (`ipreuse schema`).
 
 pub mod among;
+mod blocks;
+mod choice;
 mod decode;
+mod reserve;
 mod typed;
 
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod tests_blocks;
 
 use std::fmt;
 
 use serde::{Deserialize, Serialize};
 
-use crate::ipam::{self, Addr, AddrError};
 use crate::results::{Finding, ResourceRef};
 pub use crate::selector::Selector;
 pub use among::{Chosen, ConfigItem, choose};
+pub use blocks::{BlockKind, BlockPlan, GatewayPolicy, NetworkCidr, last_block_prefix};
+pub use choice::Choice;
 pub use decode::{ACCEPTED_KINDS, decode, resolve};
-pub use typed::{IPReuse, IPReuseSpec, NetworkSpec, crd_yaml};
+pub use reserve::ReserveRange;
+pub use typed::{BlockSizeSpec, IPReuse, IPReuseSpec, NetworkSpec, crd_yaml};
 
 // `spec.mode`. (No doc comment: schemars would put it over the field's description in the CRD.)
 #[derive(
@@ -68,44 +75,6 @@ pub enum Strategy {
     Sequential,
     /// Host n takes the candidate at walk position `ordinalOffset + n`.
     Ordinal,
-}
-
-/// A closed set of lower-case words (the config enums).
-pub trait Choice: Sized + Copy + 'static {
-    /// Every value, in the order the spec lists them.
-    const ALL: &'static [Self];
-    /// The word as written in the config.
-    fn as_str(self) -> &'static str;
-    /// Whether this version of ipreuse can run the value. The schema and [`decode`] accept
-    /// every value of [`ALL`](Choice::ALL); [`resolve`] refuses the others, so that nothing
-    /// after it meets them.
-    fn available(self) -> bool {
-        true
-    }
-    /// The value for a word (exact, case-sensitive).
-    fn from_word(word: &str) -> Option<Self> {
-        Self::ALL.iter().copied().find(|c| c.as_str() == word)
-    }
-    /// `a, b, c`, for messages.
-    fn allowed() -> String {
-        Self::ALL
-            .iter()
-            .map(|c| c.as_str())
-            .collect::<Vec<_>>()
-            .join(", ")
-    }
-    /// The available values, `a, b or c`, for messages.
-    fn available_words() -> String {
-        let words: Vec<&str> = Self::ALL
-            .iter()
-            .filter(|c| c.available())
-            .map(|c| c.as_str())
-            .collect();
-        match words.split_last() {
-            Some((last, rest)) if !rest.is_empty() => format!("{} or {last}", rest.join(", ")),
-            _ => words.concat(),
-        }
-    }
 }
 
 impl Choice for Mode {
@@ -293,57 +262,6 @@ impl ConfigSource {
             Some(r) => f.on(r.clone()),
             None => f,
         }
-    }
-}
-
-/// An entry of `reserve` (`10.0.0.5`, `10.0.0.10-10.0.0.20`, `10.0.1.0/28`) as the inclusive
-/// range of addresses it names, parsed by [`ipam::parse_reserve`]: an address is a range of
-/// one, a CIDR its whole network.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub struct ReserveRange {
-    pub first: Addr,
-    pub last: Addr,
-}
-
-impl ReserveRange {
-    /// Parses a `reserve` entry (spaces around it and around `-` allowed).
-    pub fn parse(text: &str) -> Result<ReserveRange, AddrError> {
-        ipam::parse_reserve(text).map(|(first, last)| ReserveRange { first, last })
-    }
-}
-
-/// An entry of `networks`: a name and the inclusive range of addresses its CIDR covers.
-#[derive(Debug, Clone, PartialEq, Eq, Hash)]
-pub struct NetworkCidr {
-    pub name: String,
-    /// The CIDR as written, for messages.
-    pub cidr: String,
-    pub first: Addr,
-    pub last: Addr,
-}
-
-impl NetworkCidr {
-    /// Parses one entry; the error says why, without repeating the input.
-    pub fn parse(name: &str, cidr: &str) -> Result<NetworkCidr, String> {
-        if !crate::names::is_dns1123_label(name) {
-            return Err(format!(
-                "network name {name:?} is not a DNS-1123 label (lower-case alphanumerics and '-', at most 63)"
-            ));
-        }
-        let cidr = cidr.trim();
-        if !cidr.contains('/') {
-            return Err(format!(
-                "network {name}: cidr {cidr:?} is not a CIDR; write address/prefix, e.g. 172.22.0.0/16"
-            ));
-        }
-        let (first, last) = ipam::parse_reserve(cidr)
-            .map_err(|e| format!("network {name}: cidr {cidr:?} is not a CIDR: {e}"))?;
-        Ok(NetworkCidr {
-            name: name.to_string(),
-            cidr: cidr.to_string(),
-            first,
-            last,
-        })
     }
 }
 

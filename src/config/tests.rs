@@ -939,6 +939,38 @@ fn crd_yaml_describes_the_typed_form() {
     );
     assert_eq!(props["mode"]["default"], "fill");
     assert_eq!(props["labels"]["default"], true);
+    let network = &props["networks"]["items"]["properties"];
+    assert_eq!(network["blockKind"]["enum"], json!(["range", "subnet"]));
+    assert_eq!(network["blockKind"]["default"], "range");
+    assert_eq!(
+        network["gatewayPolicy"]["enum"],
+        json!(["first", "last", "none"])
+    );
+    // int or object: no type (a structural schema has none inside anyOf), bounds for both
+    assert!(network["blockSize"].get("type").is_none());
+    assert!(network["blockSize"].get("anyOf").is_none());
+    assert_eq!(
+        network["blockSize"]["x-kubernetes-preserve-unknown-fields"],
+        true
+    );
+    assert_eq!(network["blockSize"]["properties"]["ipv4"]["maximum"], 32.0);
+    let mut keys: Vec<&str> = network
+        .as_object()
+        .unwrap()
+        .keys()
+        .map(String::as_str)
+        .collect();
+    keys.sort_unstable();
+    let mut want: Vec<&str> = blocks::NETWORK_KEYS.to_vec();
+    want.sort_unstable();
+    assert_eq!(keys, want);
+    for (name, prop) in network.as_object().unwrap() {
+        let d = prop["description"].as_str().unwrap_or("");
+        assert!(
+            d.len() > 20,
+            "networks[].{name} needs a description, has {d:?}"
+        );
+    }
     assert!(
         props["mode"]["description"]
             .as_str()
@@ -960,6 +992,17 @@ fn crd_schema_accepts_the_spec_example_and_rejects_bad_values() {
         "networks": [{"name": "prov", "cidr": "172.22.0.0/16"}], "strictNetworks": false,
     });
     assert!(validator.is_valid(&good));
+    // SPEC §12's example, and the per-family block size
+    let blocks = json!({"networks": [
+        {"name": "prov", "cidr": "172.22.0.0/16", "blockSize": 26, "blockKind": "range",
+         "prefix": 16, "gateway": "172.22.0.1", "gatewayPolicy": "none", "dnsServers": [],
+         "exclude": []},
+        {"name": "routed", "cidr": "10.8.0.0/16", "blockSize": {"ipv4": 24, "ipv6": 64},
+         "blockKind": "subnet", "gatewayPolicy": "last", "dnsServers": ["10.8.0.53"],
+         "exclude": ["10.8.0.0/24", "10.8.1.1-10.8.1.9"]},
+        {"name": "routed", "cidr": "fd00:8::/48"},
+    ]});
+    assert!(validator.is_valid(&blocks));
     for bad in [
         json!({"strategy": "random"}),
         json!({"ordinalOffset": -1}),
@@ -968,6 +1011,12 @@ fn crd_schema_accepts_the_spec_example_and_rejects_bad_values() {
         json!({"networks": [{"name": "prov"}]}),
         json!({"networks": [{"name": "Prov", "cidr": "10.0.0.0/8"}]}),
         json!({"strictNetworks": "yes"}),
+        json!({"networks": [{"name": "p", "cidr": "10.0.0.0/8", "blockKind": "subnets"}]}),
+        json!({"networks": [{"name": "p", "cidr": "10.0.0.0/8", "gatewayPolicy": "middle"}]}),
+        json!({"networks": [{"name": "p", "cidr": "10.0.0.0/8", "blockSize": 129}]}),
+        json!({"networks": [{"name": "p", "cidr": "10.0.0.0/8", "blockSize": {"ipv4": 33}}]}),
+        json!({"networks": [{"name": "p", "cidr": "10.0.0.0/8", "prefix": 0}]}),
+        json!({"networks": [{"name": "p", "cidr": "10.0.0.0/8", "dnsServers": "10.0.0.1"}]}),
     ] {
         assert!(!validator.is_valid(&bad), "{bad}");
     }
@@ -978,8 +1027,10 @@ fn networks_in_both_forms_decode_to_the_same_ranges() {
     let want = |name: &str, cidr: &str, first: &str, last: &str| NetworkCidr {
         name: name.into(),
         cidr: cidr.into(),
-        first: ipam::parse_addr(first).unwrap().addr(),
-        last: ipam::parse_addr(last).unwrap().addr(),
+        first: crate::ipam::parse_addr(first).unwrap().addr(),
+        last: crate::ipam::parse_addr(last).unwrap().addr(),
+        prefix: cidr.split_once('/').unwrap().1.parse().unwrap(),
+        blocks: None,
     };
     let expected = vec![
         want("prov", "172.22.0.0/16", "172.22.0.0", "172.22.255.255"),

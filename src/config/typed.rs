@@ -6,7 +6,7 @@ use kube::CustomResource;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-use super::{MappingMode, Mode, Strategy};
+use super::{BlockKind, GatewayPolicy, MappingMode, Mode, Strategy};
 
 /// Configuration of the ipreuse KRM function, which fills Metal3 IPPool
 /// `spec.preAllocations` with `{bmh-name}-{pool-name}: <ip>` entries so that each
@@ -124,7 +124,7 @@ pub struct IPReuseSpec {
 
 /// One entry of `networks`.
 #[derive(Serialize, Deserialize, JsonSchema, Clone, Debug, Default, PartialEq)]
-#[serde(deny_unknown_fields)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct NetworkSpec {
     /// The network's name (a DNS-1123 label), as pools annotated `ipreuse.dev/network` name it.
     #[schemars(regex(pattern = r"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"), length(max = 63))]
@@ -132,6 +132,90 @@ pub struct NetworkSpec {
     /// An IPv4 or IPv6 CIDR (`172.22.0.0/16`, `fd00:22::/64`): a pool whose candidates lie in
     /// the network's CIDRs is on the network.
     pub cidr: String,
+
+    /// The network hands out blocks of this prefix length to the IPPools on it that have no
+    /// `spec.pools` entry (each new cluster's pools): the lowest free aligned block of the CIDR,
+    /// one per address family. An integer (`26`) is the block size of this entry's CIDR;
+    /// `{ipv4: 26, ipv6: 64}` gives one per family for a network listed with an IPv4 and an
+    /// IPv6 CIDR. Between the CIDR's prefix and /30 (IPv4) or /126 (IPv6). A pool's annotation
+    /// `ipreuse.dev/block-size` overrides it, `ipreuse.dev/block-index: "n"` pins block n.
+    /// Unset (default): the network hands out no blocks.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(schema_with = "block_size_schema")]
+    pub block_size: Option<BlockSizeSpec>,
+
+    /// What a block becomes in the pool. `range` (default, one shared segment): `start`/`end`
+    /// of the block with the network's own `prefix`, `gateway` and `dnsServers`. `subnet` (one
+    /// routed subnet per cluster): `subnet: BLOCK`, `prefix: blockSize`, a gateway by
+    /// `gatewayPolicy`, and `dnsServers`. Needs `blockSize`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(extend("default" = "range"))]
+    pub block_kind: Option<BlockKind>,
+
+    /// `blockKind: range`: the prefix written into each pool (the shared segment's), at most
+    /// the CIDR's. Default: the CIDR's prefix. Needs `blockSize`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(range(min = 1, max = 128))]
+    pub prefix: Option<u8>,
+
+    /// `blockKind: range`: the segment's gateway, written into each pool; of this entry's
+    /// family, inside the segment. Blocks that hold it are skipped. Needs `blockSize`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub gateway: Option<String>,
+
+    /// `blockKind: subnet`: each block's gateway, its `first` (default) or `last` usable
+    /// address, or `none`. With `blockKind: range` only `none` is allowed (the pools get
+    /// `gateway`). Needs `blockSize`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub gateway_policy: Option<GatewayPolicy>,
+
+    /// DNS servers written into each pool, of this entry's family. With `blockKind: range`
+    /// blocks that hold one are skipped. Default none. Needs `blockSize`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(extend("default" = []))]
+    pub dns_servers: Option<Vec<String>>,
+
+    /// Addresses no block may meet, of this entry's family: an address (`172.22.0.5`), an
+    /// inclusive range (`172.22.0.10-172.22.0.20`) or a CIDR (`172.22.0.0/28`). Default none.
+    /// Needs `blockSize`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(extend("default" = []))]
+    pub exclude: Option<Vec<String>>,
+}
+
+/// `blockSize`: one prefix length, or one per address family.
+#[derive(Serialize, Deserialize, Clone, Copy, Debug, PartialEq, Eq)]
+#[serde(untagged)]
+pub enum BlockSizeSpec {
+    /// The block size of the entry's CIDR.
+    Prefix(u8),
+    /// One block size per family of the network.
+    PerFamily {
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        ipv4: Option<u8>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        ipv6: Option<u8>,
+    },
+}
+
+/// The schema of `blockSize`, an integer or an object. A CRD's schema must be structural (no
+/// `type` inside `anyOf`), so the node has no type and keeps what it is given
+/// (`x-kubernetes-preserve-unknown-fields`); `minimum`/`maximum` bound it when it is an
+/// integer and `properties` bound the families when it is an object. ipreuse itself refuses
+/// every other shape, naming the field.
+fn block_size_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+    schemars::json_schema!({
+        "x-kubernetes-preserve-unknown-fields": true,
+        "nullable": true,
+        "minimum": 0,
+        "maximum": 128,
+        "properties": {
+            "ipv4": {"type": "integer", "minimum": 0, "maximum": 32,
+                     "description": "The block size of the network's IPv4 CIDR."},
+            "ipv6": {"type": "integer", "minimum": 0, "maximum": 128,
+                     "description": "The block size of the network's IPv6 CIDR."},
+        },
+    })
 }
 
 /// The CRD of the typed functionConfig, as YAML (`ipreuse schema`).

@@ -4,7 +4,7 @@ use super::value::is_template;
 use super::view::View;
 use super::{Object, skipped_for_template};
 use crate::ipam::{AllocationStrategy, EntrySpec, PoolSpec};
-use crate::names::did_you_mean;
+use crate::names::{did_you_mean, short};
 use crate::results::Finding;
 
 /// What `spec.preAllocations` looks like now (decides how new entries are written).
@@ -31,12 +31,27 @@ pub struct Pool {
     pub skipped: Option<String>,
     /// The annotation `ipreuse.dev/network` (SPEC §10): the network the pool is on.
     pub network: Option<String>,
+    /// The annotation `ipreuse.dev/block-index` (SPEC §12): the pool takes block n of its
+    /// network's cidr (the n-th aligned block, from 0), exactly.
+    pub block_index: Option<u128>,
+    /// The annotation `ipreuse.dev/block-size` (SPEC §12): the prefix length of the pool's
+    /// block, over the network's `blockSize` (checked against the network where it is used).
+    pub block_size: Option<u8>,
+    /// Whether `spec` is a mapping (`{}` too), where a block's `spec.pools` can be written beside
+    /// the entries; `false` when it is missing or `null`.
+    pub spec_mapping: bool,
 }
 
 super::ids::indexes!(super::ids::PoolId => Pool);
 
 /// The annotation that puts an IPPool on a network shared across namespaces (SPEC §10).
 pub const NETWORK_ANNOTATION: &str = "ipreuse.dev/network";
+
+/// The annotation that pins an IPPool to block n of its network (SPEC §12): `"3"`.
+pub const BLOCK_INDEX_ANNOTATION: &str = "ipreuse.dev/block-index";
+
+/// The annotation that sets the prefix length of an IPPool's block (SPEC §12): `"27"`.
+pub const BLOCK_SIZE_ANNOTATION: &str = "ipreuse.dev/block-size";
 
 impl Pool {
     /// Reads a pool. Shape errors (a prefix that is not a number, a value that is not a string)
@@ -49,6 +64,7 @@ impl Pool {
             bad: false,
         };
         let spec = value.get("spec");
+        let spec_mapping = spec.is_some_and(|s| s.is_object());
         let get = |path: &[&str]| spec.and_then(|s| s.at(path));
         r.text(object.name.as_str(), "metadata.name");
         r.text(object.namespace.as_str(), "metadata.namespace");
@@ -139,6 +155,20 @@ impl Pool {
                 }
             }
         };
+        let block_index = r.number_annotation(
+            value,
+            BLOCK_INDEX_ANNOTATION,
+            "A block index is a non-negative decimal integer (0 is the cidr's first block), written as a string: \"3\"",
+            u128::MAX,
+        );
+        let block_size = r
+            .number_annotation(
+                value,
+                BLOCK_SIZE_ANNOTATION,
+                "A block size is a prefix length from 0 to 128, written as a string: \"27\"",
+                128,
+            )
+            .and_then(|n| u8::try_from(n).ok());
         let indexes = match value.at(&["status", "indexes"]).and_then(View::entries) {
             Some(entries) => entries
                 .filter_map(|(k, v)| v.scalar_text().map(|v| (k.into_owned(), v)))
@@ -157,6 +187,9 @@ impl Pool {
             indexes,
             skipped: template.map(|(f, _)| f),
             network,
+            block_index,
+            block_size,
+            spec_mapping,
         })
     }
 
@@ -181,6 +214,44 @@ impl Reader<'_> {
                 .on(self.object.resource_ref())
                 .at(field),
         );
+    }
+
+    /// A numeric annotation of the pool: a string of decimal digits, at most `max`. A template
+    /// is noted (the pool is skipped); anything else is an error naming the annotation and
+    /// `allowed`, and `None`.
+    fn number_annotation(
+        &mut self,
+        value: View<'_>,
+        key: &str,
+        allowed: &str,
+        max: u128,
+    ) -> Option<u128> {
+        let v = value
+            .at(&["metadata", "annotations", key])
+            .filter(|v| !v.is_null())?;
+        let field = crate::results::key_path("metadata.annotations", key);
+        let text = v.as_str();
+        if let Some(s) = text.filter(|s| is_template(s)) {
+            self.text(s, &field);
+            return None;
+        }
+        let n = text
+            .filter(|s| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit()))
+            .and_then(|s| s.parse::<u128>().ok())
+            .filter(|n| *n <= max);
+        if n.is_none() {
+            let found = match text {
+                Some(s) => format!("{:?}", short(s)),
+                None => v.kind_of(),
+            };
+            let pool = format!(
+                "IPPool {}/{}",
+                short(&self.object.namespace),
+                short(&self.object.name)
+            );
+            self.bad(field, &format!("is {found} on {pool}. {allowed}"));
+        }
+        n
     }
 
     fn text(&mut self, text: &str, field: &str) {
@@ -283,5 +354,105 @@ impl Reader<'_> {
                 None
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::{Value, json};
+
+    /// An IPPool `lab/pool-a` with these annotations, read: the pool (when usable) and the
+    /// findings.
+    fn read(annotations: Value) -> (Option<Pool>, Vec<Finding>) {
+        let v = json!({"apiVersion": "ipam.metal3.io/v1alpha1", "kind": "IPPool",
+            "metadata": {"name": "pool-a", "namespace": "lab", "annotations": annotations},
+            "spec": {"pools": [{"start": "10.0.0.10", "end": "10.0.0.20"}], "prefix": 24}});
+        let doc = crate::model::view::node_of(&v);
+        let view = View::new(&doc);
+        let object = Object::read(crate::model::ItemId(0), view).expect("an object");
+        let mut findings = Vec::new();
+        let pool = Pool::read(&std::sync::Arc::new(object), view, &mut findings);
+        (pool, findings)
+    }
+
+    #[test]
+    fn block_annotations_are_read_onto_the_pool() {
+        let (pool, findings) = read(json!({
+            BLOCK_INDEX_ANNOTATION: "3", BLOCK_SIZE_ANNOTATION: "27", NETWORK_ANNOTATION: "prov"}));
+        assert!(findings.is_empty(), "{findings:?}");
+        let pool = pool.expect("a pool");
+        assert_eq!(pool.block_index, Some(3));
+        assert_eq!(pool.block_size, Some(27));
+        assert_eq!(pool.network.as_deref(), Some("prov"));
+        let (pool, _) = read(json!({}));
+        let pool = pool.expect("a pool");
+        assert_eq!((pool.block_index, pool.block_size), (None, None));
+        // the ends of the ranges; leading zeros are still decimal
+        let max = u128::MAX.to_string();
+        let (pool, findings) =
+            read(json!({BLOCK_INDEX_ANNOTATION: max, BLOCK_SIZE_ANNOTATION: "128"}));
+        assert!(findings.is_empty(), "{findings:?}");
+        let pool = pool.expect("a pool");
+        assert_eq!(
+            (pool.block_index, pool.block_size),
+            (Some(u128::MAX), Some(128))
+        );
+        let (pool, _) = read(json!({BLOCK_INDEX_ANNOTATION: "007", BLOCK_SIZE_ANNOTATION: "0"}));
+        let pool = pool.expect("a pool");
+        assert_eq!((pool.block_index, pool.block_size), (Some(7), Some(0)));
+    }
+
+    #[test]
+    fn a_malformed_block_annotation_is_an_error_naming_the_pool_and_the_annotation() {
+        let too_big = format!("{}0", u128::MAX);
+        for (key, value, says) in [
+            (
+                BLOCK_INDEX_ANNOTATION,
+                json!("-1"),
+                "A block index is a non-negative decimal integer",
+            ),
+            (BLOCK_INDEX_ANNOTATION, json!("3.0"), "A block index"),
+            (BLOCK_INDEX_ANNOTATION, json!(""), "A block index"),
+            (BLOCK_INDEX_ANNOTATION, json!(" 3"), "A block index"),
+            (BLOCK_INDEX_ANNOTATION, json!(too_big), "A block index"),
+            (BLOCK_INDEX_ANNOTATION, json!(3), "the number 3"),
+            (
+                BLOCK_SIZE_ANNOTATION,
+                json!("/27"),
+                "A block size is a prefix length from 0 to 128",
+            ),
+            (BLOCK_SIZE_ANNOTATION, json!("129"), "from 0 to 128"),
+            (BLOCK_SIZE_ANNOTATION, json!(["27"]), "written as a string"),
+        ] {
+            let (pool, findings) = read(json!({ key: value }));
+            assert!(pool.is_none(), "{key}: {value} must leave the pool unused");
+            assert_eq!(findings.len(), 1, "{findings:?}");
+            let f = &findings[0];
+            assert!(f.is_error());
+            let field = crate::results::key_path("metadata.annotations", key);
+            assert_eq!(
+                f.field.as_ref().map(|x| x.path.as_str()),
+                Some(field.as_str())
+            );
+            assert_eq!(
+                f.resource_ref.as_ref().map(|r| r.name.as_str()),
+                Some("pool-a")
+            );
+            assert!(f.message.contains(key), "{}", f.message);
+            assert!(f.message.contains("IPPool lab/pool-a"), "{}", f.message);
+            assert!(f.message.contains(says), "{says:?} not in {}", f.message);
+            let first = f.message.split(". ").next().unwrap_or_default();
+            assert!(first.chars().count() < 160, "{}", f.message);
+        }
+    }
+
+    #[test]
+    fn a_templated_block_annotation_skips_the_pool() {
+        let (pool, findings) = read(json!({BLOCK_INDEX_ANNOTATION: "${INDEX}"}));
+        let pool = pool.expect("a skipped pool");
+        assert!(pool.skipped.is_some());
+        assert_eq!(pool.block_index, None);
+        assert!(!findings.iter().any(Finding::is_error), "{findings:?}");
     }
 }

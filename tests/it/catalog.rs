@@ -108,6 +108,7 @@ fn typed_from_config_map(cm: &Value) -> Value {
                     .collect::<Vec<_>>()
             ),
             "hostSelector" => label_selector(text),
+            "networks" => networks(text),
             _ => json!(text),
         };
         spec.insert(key.clone(), typed);
@@ -118,6 +119,24 @@ fn typed_from_config_map(cm: &Value) -> Value {
         "metadata": cm["metadata"].clone(),
         "spec": spec,
     })
+}
+
+/// `networks` of a ConfigMap: the YAML list as written, or `name=cidr,...` as `{name, cidr}`
+/// objects.
+fn networks(text: &str) -> Value {
+    if text.trim_start().starts_with(['[', '-']) {
+        return serde_saphyr::from_str(text).unwrap_or_else(|_| json!(text));
+    }
+    json!(
+        text.split(',')
+            .map(str::trim)
+            .filter(|s| !s.is_empty())
+            .map(|item| match item.split_once('=') {
+                Some((name, cidr)) => json!({"name": name.trim(), "cidr": cidr.trim()}),
+                None => json!(item), // left for the schema to refuse
+            })
+            .collect::<Vec<_>>()
+    )
 }
 
 /// A `LabelSelector` from the selector string syntax (`k=v`, `k==v`, `k!=v`, `k in (a,b)`,

@@ -14,6 +14,8 @@ mod abuse;
 mod adopt;
 mod argocd;
 mod bad_input;
+mod blocks_config;
+mod blocks_handout;
 mod cases;
 mod catalog;
 mod check_results;

@@ -7,6 +7,7 @@
 
 pub mod adopt;
 pub mod allocate;
+pub mod blocks;
 pub mod mapping;
 
 use super::{Outcome, RunContext};
@@ -59,13 +60,18 @@ impl AddressPlan {
 pub fn apply(model: &Model, config: &Config, run: &RunContext) -> Output {
     let mut out = Outcome::default();
     let mut plan = mapping::plan(model, config, run.max_claims, &mut out.findings);
-    let allocation = allocate::allocate(model, &plan, config, run, &mut out.findings);
-    out.edits = allocation.edits;
-    out.written = allocation.summaries;
+    // Blocks for new clusters first: the pools given one are filled in the same run.
+    let handout = blocks::hand_out(&model.index, config, run.checking(), &mut out.findings);
+    let allocation = allocate::allocate(model, &plan, config, run, &handout, &mut out.findings);
+    out.edits = handout.edits;
+    out.edits.extend(allocation.edits);
+    out.written = handout.written;
+    out.written.extend(allocation.summaries);
     out.written.extend(allocation.changes.written);
     // `mode: check`: one error per entry fill would add, rewrite or prune, at the entry's own
     // field, naming the host, the pool and the address (SPEC §9).
-    out.check = allocation.changes.check;
+    out.check = handout.check;
+    out.check.extend(allocation.changes.check);
     Output {
         outcome: out,
         plan: AddressPlan {

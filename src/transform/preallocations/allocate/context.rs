@@ -55,6 +55,7 @@ impl<'a> Context<'a> {
         cfg: &'a Config,
         run: RunContext,
         adoption: Adoption,
+        blocks: &crate::transform::preallocations::blocks::Handout,
         findings: &mut Vec<Finding>,
     ) -> Option<Self> {
         let Adoption {
@@ -87,11 +88,14 @@ impl<'a> Context<'a> {
         }
         let mut pools = FastMap::default();
         for (p, pool) in PoolId::all(idx.pools.len()).zip(&idx.pools) {
-            if pool.skipped.is_some() {
+            // A pool that asked for a block and got none was reported already.
+            if pool.skipped.is_some() || blocks.refused.contains(&p) {
                 continue;
             }
             let managed = plan.required.contains_key(&p);
-            match ipam::Pool::new(&pool.spec) {
+            // A pool given a block reads its new ranges (SPEC §12: filled in the same run).
+            let spec = blocks.overlay.get(&p).unwrap_or(&pool.spec);
+            match ipam::Pool::new(spec) {
                 Ok(ip) => {
                     let live = live_of.remove(&p).unwrap_or_default();
                     let out_of_bounds = if managed {

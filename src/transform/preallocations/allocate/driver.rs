@@ -6,6 +6,7 @@ use crate::config::Config;
 use crate::model::Model;
 use crate::results::Finding;
 use crate::transform::RunContext;
+use crate::transform::preallocations::blocks::Handout;
 use crate::transform::preallocations::mapping::Plan;
 
 /// Computes the edits that fill the managed pools; warnings and errors go to `findings`.
@@ -15,11 +16,13 @@ pub fn allocate(
     plan: &Plan,
     cfg: &Config,
     run: &RunContext,
+    blocks: &Handout,
     findings: &mut Vec<Finding>,
 ) -> Allocation {
     let idx = &model.index;
     let adoption = crate::transform::preallocations::adopt::adopt(model, &plan.managed, findings);
-    let Some(mut ctx) = context::Context::build(idx, plan, cfg, *run, adoption, findings) else {
+    let Some(mut ctx) = context::Context::build(idx, plan, cfg, *run, adoption, blocks, findings)
+    else {
         return Allocation::default();
     };
     let mut edits = Vec::new();
