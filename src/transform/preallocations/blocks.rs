@@ -310,7 +310,7 @@ pub fn hand_out(idx: &Index, cfg: &Config, checking: bool, findings: &mut Vec<Fi
                 asking.insert(p);
             }
             None => {
-                if no_network(pool, findings) {
+                if no_network(pool, &nets, cfg, findings) {
                     out.refused.insert(p);
                 }
             }
@@ -425,23 +425,48 @@ fn describe(blocks: &[Given]) -> String {
     parts.join(" and ")
 }
 
-/// A pool with a block annotation and no `spec.pools` that asks no network with `blockSize`:
-/// an error naming the annotation (it would get no block, silently). Whether it was one.
-fn no_network(pool: &Pool, findings: &mut Vec<Finding>) -> bool {
+/// A pool without `spec.pools` that gets no block although it asks for one: it has a block
+/// annotation, or its `ipreuse.dev/network` names a network that hands out no blocks while the
+/// config has networks that do (a misspelt name would otherwise leave the pool with no
+/// addresses and a message about its empty ranges). An error naming the annotation; whether
+/// it was one.
+fn no_network(
+    pool: &Pool,
+    nets: &BTreeMap<&str, Vec<(&NetworkCidr, &BlockPlan)>>,
+    cfg: &Config,
+    findings: &mut Vec<Finding>,
+) -> bool {
     let annotation = if pool.block_index.is_some() {
         BLOCK_INDEX_ANNOTATION
     } else if pool.block_size.is_some() {
         BLOCK_SIZE_ANNOTATION
+    } else if pool.network.is_some() && !nets.is_empty() {
+        NETWORK_ANNOTATION
     } else {
         return false;
     };
+    let giving: Vec<&str> = nets.keys().copied().collect();
     let why = match &pool.network {
-        Some(n) => format!("Its network {n} hands out no blocks (no blockSize in the config)"),
+        Some(n) if cfg.networks.iter().any(|c| &c.name == n) => {
+            format!("Its network {n} hands out no blocks (it has no blockSize in the config)")
+        }
+        Some(n) => format!(
+            "The config has no network named {n}{}",
+            crate::names::did_you_mean(n, &giving)
+        ),
         None => format!("It names no network ({NETWORK_ANNOTATION})"),
+    };
+    let fix = if giving.is_empty() {
+        "give the network blockSize, or write spec.pools".to_string()
+    } else {
+        format!(
+            "annotate it {NETWORK_ANNOTATION} with a network that hands out blocks ({}), or write spec.pools",
+            list_some(giving.iter().map(|g| g.to_string()), 5)
+        )
     };
     findings.push(
         Finding::error(format!(
-            "this pool has {annotation} but gets no block. {why}: annotate the pool with a network that has blockSize, or write spec.pools"
+            "this pool has no spec.pools and gets no block. {why}: {fix}"
         ))
         .on(pool.object.resource_ref())
         .at(key_path("metadata.annotations", annotation)),

@@ -656,3 +656,33 @@ fn a_block_annotation_on_a_network_without_block_size_is_an_error_too() {
     );
     assert!(r.findings.is_empty() && r.out.edits.is_empty());
 }
+
+#[test]
+fn a_misspelt_network_on_a_pool_without_ranges_is_an_error_with_the_name_it_meant() {
+    // `prv` for `prov`: without this error the pool would get no block and its hosts a
+    // message about its empty ranges, which does not say why.
+    let r = run(
+        &[asking("p", "c1", "prv", &[])],
+        &config(subnet_net(), json!({})),
+    );
+    let errors = r.errors();
+    assert!(
+        errors.iter().any(|e| e.contains("gets no block")
+            && e.contains("The config has no network named prv (did you mean prov?)")
+            && e.contains("with a network that hands out blocks (prov)")
+            && e.ends_with("@ metadata.annotations.[ipreuse.dev/network]")),
+        "{errors:?}"
+    );
+    assert!(r.out.refused.contains(&r.id("c1", "p")) && r.out.edits.is_empty());
+    // A pool with ranges is not asking: its annotation names a network of its own, which
+    // SPEC §10 allows (pools that share by annotation only).
+    let with_ranges = annotate(
+        fixtures::pool("q", "c1")
+            .range(range("10.9.0.10", "10.9.0.20"))
+            .prefix(24)
+            .yaml(),
+        &[("ipreuse.dev/network", "elsewhere")],
+    );
+    let r = run(&[with_ranges], &config(subnet_net(), json!({})));
+    assert!(r.errors().is_empty(), "{:?}", r.errors());
+}
