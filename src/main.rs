@@ -68,9 +68,10 @@ struct Cli {
 enum Command {
     /// Print the CustomResourceDefinition of the IPReuse functionConfig.
     Schema,
-    /// Print the address plan (namespace, host, pool, address, and whether the address is
-    /// kept, pinned, live or new): what fill would write, without writing anything. Errors
-    /// are reported as the function reports them (exit 1, nothing on stdout).
+    /// Print the address plan (namespace, host, pool, address, whether the address is
+    /// kept, pinned, live or new, network, cluster), and the blocks of the networks with
+    /// blockSize: what fill would write, without writing anything. Errors are reported as the
+    /// function reports them (exit 1, nothing on stdout).
     Plan {
         /// How the rows are written: aligned columns, CSV, JSON or /etc/hosts lines.
         #[arg(long, value_name = "FORMAT", value_enum, default_value_t = PlanFormat::Table)]
@@ -82,6 +83,11 @@ enum Command {
         /// host name (without it, `{host}-{pool}`).
         #[arg(long, value_name = "NAME")]
         pool: Option<String>,
+        /// List the blocks of the networks with blockSize instead of the hosts' addresses
+        /// (NETWORK, NAMESPACE, POOL, RANGE, INDEX, STATUS new or kept). Without it, the table
+        /// shows them after the hosts' rows and the hosts format as comment lines.
+        #[arg(long)]
+        blocks: bool,
         /// Files or folders to read (stdin when none).
         #[arg(value_name = "PATH")]
         paths: Vec<PathBuf>,
@@ -248,12 +254,14 @@ fn execute(cli: Cli) -> Result<bool, Failure> {
             format,
             config,
             pool,
+            blocks,
             paths,
             limits,
         }) => {
             return plan(
                 format,
                 pool.as_deref(),
+                blocks,
                 config.as_deref(),
                 &paths,
                 limits.limits(),
@@ -371,6 +379,7 @@ fn read_sources(
 fn plan(
     format: PlanFormat,
     pool: Option<&str>,
+    only_blocks: bool,
     config: Option<&Path>,
     paths: &[PathBuf],
     limits: Limits,
@@ -402,7 +411,11 @@ fn plan(
     if outcome.has_errors() {
         return Ok(false);
     }
-    let text = cli::plan::format(&outcome.plan, format, pool)
+    let listed = cli::plan::Plan {
+        rows: &outcome.plan,
+        blocks: &outcome.blocks,
+    };
+    let text = cli::plan::format(&listed, format, pool, only_blocks)
         .map_err(|e| Failure::Usage(anyhow::anyhow!(e)))?;
     print(&text).map_err(Failure::Input)?;
     Ok(true)

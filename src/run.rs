@@ -36,6 +36,9 @@ pub struct Outcome {
     /// filled, and where it comes from (`ipreuse plan`). Empty when there is an error result,
     /// and unless [`Options::plan`] asks for it.
     pub plan: Vec<crate::transform::preallocations::allocate::Row>,
+    /// The blocks of the networks with `blockSize` (SPEC §12), new and kept, for `ipreuse plan`;
+    /// empty when [`Outcome::plan`] is.
+    pub blocks: Vec<crate::transform::preallocations::blocks::BlockRow>,
     /// Whether the run checked (`mode: check`, or `--mode check`): its results are its output.
     pub check: bool,
     /// Whether the input is a ResourceList from a caller that shows its results to people
@@ -118,6 +121,7 @@ pub fn run_with(
     let mut edits: Vec<ItemEdit> = Vec::new();
     let mut summaries = Vec::new();
     let mut plan = Vec::new();
+    let mut blocks = Vec::new();
     // Every item's identity as the index read it, kept through the write to name the object of
     // a failure: an item taken as it was parsed has no tree left to read it from.
     let mut objects: Vec<Option<Arc<model::Object>>> = Vec::new();
@@ -165,10 +169,11 @@ pub fn run_with(
                         });
                     }
                 };
-                let applied = transform::apply(&model, &cfg, &context);
+                let mut applied = transform::apply(&model, &cfg, &context);
                 let index = &model.index;
                 if options.plan {
                     plan = applied.plan.rows(index);
+                    blocks = std::mem::take(&mut applied.plan.blocks);
                 }
                 for out in applied.outcomes {
                     findings.extend(out.findings);
@@ -192,6 +197,7 @@ pub fn run_with(
         edits.clear();
         summaries.clear();
         plan.clear();
+        blocks.clear();
     }
     // An item read as it was parsed keeps no tree to splice an edit into: its kind must be one
     // no transformation writes (`registry::KINDS`). Loud if that ever breaks, never a lost edit.
@@ -227,7 +233,7 @@ pub fn run_with(
             let framing = input.framing;
             let results_shown = krm::locate::caller_shows_results(&input, sources);
             Ok(Outcome::new(framing, sources, outputs, if_written)
-                .with_plan(plan)
+                .with_plan(plan, blocks)
                 .with_mode(check, results_shown))
         }
         Err(failures) => {
@@ -337,6 +343,7 @@ impl Outcome {
             changed,
             findings,
             plan: Vec::new(),
+            blocks: Vec::new(),
             check: false,
             results_shown: false,
         }
@@ -348,8 +355,13 @@ impl Outcome {
         self
     }
 
-    fn with_plan(mut self, plan: Vec<crate::transform::preallocations::allocate::Row>) -> Outcome {
+    fn with_plan(
+        mut self,
+        plan: Vec<crate::transform::preallocations::allocate::Row>,
+        blocks: Vec<crate::transform::preallocations::blocks::BlockRow>,
+    ) -> Outcome {
         self.plan = plan;
+        self.blocks = blocks;
         self
     }
 }

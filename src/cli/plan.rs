@@ -5,6 +5,7 @@ use std::fmt::Write as _;
 
 use ipreuse::natural;
 use ipreuse::transform::preallocations::allocate::Row;
+use ipreuse::transform::preallocations::blocks::BlockRow;
 
 /// NETWORK and CLUSTER come last, so that scripts reading the first five columns keep working.
 const HEADER: [&str; 7] = [
@@ -30,19 +31,49 @@ pub enum PlanFormat {
     Hosts,
 }
 
-/// The rows, ordered by namespace, host (natural order) and pool, in `format`. With `pool`, only that pool's rows, and `hosts`
-/// names each address by its bare host name. Refused (the message says why): a `pool` no row
-/// has, and `hosts` lines where one name would stand for two addresses.
-pub fn format(rows: &[Row], format: PlanFormat, pool: Option<&str>) -> Result<String, String> {
-    let mut rows: Vec<&Row> = rows.iter().collect();
+/// The blocks' columns (`--blocks`, and the second table of `--format table`).
+const BLOCK_HEADER: [&str; 6] = ["NETWORK", "NAMESPACE", "POOL", "RANGE", "INDEX", "STATUS"];
+
+/// What `plan` lists: the rows of the hosts' addresses and the networks' blocks.
+pub struct Plan<'a> {
+    pub rows: &'a [Row],
+    pub blocks: &'a [BlockRow],
+}
+
+/// The plan in `format`. Hosts' rows are ordered by namespace, host (natural order) and pool;
+/// blocks by network, namespace, pool and address. `table` shows the hosts' rows, then the
+/// blocks (when a network hands out blocks) as a second table; `hosts` writes each block as a
+/// comment line first; `csv` and `json` write one kind of row: the hosts', or with
+/// `only_blocks` (`--blocks`) the blocks'. With `pool`, only that pool's rows and blocks, and
+/// `hosts` names each address by its bare host name. Refused (the message says why): a `pool`
+/// nothing has, and `hosts` lines where one name would stand for two addresses.
+pub fn format(
+    plan: &Plan,
+    format: PlanFormat,
+    pool: Option<&str>,
+    only_blocks: bool,
+) -> Result<String, String> {
+    let mut rows: Vec<&Row> = if only_blocks {
+        Vec::new()
+    } else {
+        plan.rows.iter().collect()
+    };
+    let mut blocks: Vec<&BlockRow> = plan.blocks.iter().collect();
     if let Some(pool) = pool {
         let mut pools: Vec<&str> = rows.iter().map(|r| r.pool.as_str()).collect();
+        pools.extend(blocks.iter().map(|b| b.pool.as_str()));
         pools.sort_unstable();
         pools.dedup();
         rows.retain(|r| r.pool == pool);
-        if rows.is_empty() && !pools.is_empty() {
+        blocks.retain(|b| b.pool == pool);
+        if rows.is_empty() && blocks.is_empty() && !pools.is_empty() {
+            let what = if only_blocks {
+                "no block is in a pool of that name"
+            } else {
+                "no host has an address in a pool of that name"
+            };
             return Err(format!(
-                "--pool {pool}: no host has an address in a pool of that name; the pools are {}",
+                "--pool {pool}: {what}; the pools are {}",
                 pools.join(", ")
             ));
         }
@@ -54,11 +85,86 @@ pub fn format(rows: &[Row], format: PlanFormat, pool: Option<&str>) -> Result<St
             .then_with(|| a.pool.cmp(&b.pool))
     });
     Ok(match format {
-        PlanFormat::Table => table(&rows),
+        PlanFormat::Table if only_blocks => block_table(&blocks),
+        PlanFormat::Table if blocks.is_empty() => table(&rows),
+        PlanFormat::Table => format!("{}\n{}", table(&rows), block_table(&blocks)),
+        PlanFormat::Csv if only_blocks => block_csv(&blocks),
         PlanFormat::Csv => csv(&rows),
-        PlanFormat::Json => json(&rows),
-        PlanFormat::Hosts => hosts(&rows, pool.is_none())?,
+        PlanFormat::Json if only_blocks => to_json(&blocks),
+        PlanFormat::Json => to_json(&rows),
+        PlanFormat::Hosts => {
+            let mut text = block_comments(&blocks);
+            text.push_str(&hosts(&rows, pool.is_none())?);
+            text
+        }
     })
+}
+
+/// The cells of a block: its index empty when it has none (a kept range that is not one
+/// whole block; `-` in the table).
+fn block_fields(b: &BlockRow) -> [String; 6] {
+    [
+        b.network.clone(),
+        b.namespace.clone(),
+        b.pool.clone(),
+        b.range.clone(),
+        b.index.map(|i| i.to_string()).unwrap_or_default(),
+        b.status.as_str().to_string(),
+    ]
+}
+
+fn block_table(blocks: &[&BlockRow]) -> String {
+    let cells: Vec<[String; 6]> = blocks.iter().map(|b| block_fields(b)).collect();
+    let mut widths = BLOCK_HEADER.map(str::len);
+    for c in &cells {
+        for (w, f) in widths.iter_mut().zip(c) {
+            *w = (*w).max(f.chars().count());
+        }
+    }
+    let mut out = String::new();
+    let header = BLOCK_HEADER.map(str::to_string);
+    for row in std::iter::once(&header).chain(&cells) {
+        let mut l = String::new();
+        for (i, (c, w)) in row.iter().zip(widths).enumerate() {
+            let c = if c.is_empty() { "-" } else { c.as_str() };
+            if i + 1 == row.len() {
+                l.push_str(c);
+            } else {
+                let _ = write!(l, "{c:<w$}  ");
+            }
+        }
+        out.push_str(l.trim_end());
+        out.push('\n');
+    }
+    out
+}
+
+fn block_csv(blocks: &[&BlockRow]) -> String {
+    let mut out = String::from("network,namespace,pool,range,index,status\n");
+    for b in blocks {
+        let cells: Vec<String> = block_fields(b).iter().map(|f| csv_cell(f)).collect();
+        out.push_str(&cells.join(","));
+        out.push('\n');
+    }
+    out
+}
+
+/// One comment line per block, before the `/etc/hosts` lines.
+fn block_comments(blocks: &[&BlockRow]) -> String {
+    let mut out = String::new();
+    for b in blocks {
+        let _ = writeln!(
+            out,
+            "# block {} of network {}: {}/{} {}{}",
+            b.range,
+            b.network,
+            b.namespace,
+            b.pool,
+            b.status.as_str(),
+            b.index.map_or(String::new(), |i| format!(" index {i}"))
+        );
+    }
+    out
 }
 
 /// The cells of a row; a pool on no network has an empty network, a host of no Cluster stamped
@@ -108,24 +214,25 @@ fn table(rows: &[&Row]) -> String {
 }
 
 /// RFC 4180: a field with a comma, quote or line break is quoted, quotes doubled.
+fn csv_cell(f: &str) -> String {
+    if f.contains([',', '"', '\n', '\r']) {
+        format!("\"{}\"", f.replace('"', "\"\""))
+    } else {
+        f.to_string()
+    }
+}
+
 fn csv(rows: &[&Row]) -> String {
-    let cell = |f: &str| {
-        if f.contains([',', '"', '\n', '\r']) {
-            format!("\"{}\"", f.replace('"', "\"\""))
-        } else {
-            f.to_string()
-        }
-    };
     let mut out = String::from("namespace,host,pool,address,status,network,cluster\n");
     for r in rows {
-        let cells: Vec<String> = fields(r).iter().map(|f| cell(f)).collect();
+        let cells: Vec<String> = fields(r).iter().map(|f| csv_cell(f)).collect();
         out.push_str(&cells.join(","));
         out.push('\n');
     }
     out
 }
 
-fn json(rows: &[&Row]) -> String {
+fn to_json<T: serde::Serialize>(rows: &[T]) -> String {
     let mut text = serde_json::to_string_pretty(rows).unwrap_or_else(|_| "[]".into());
     text.push('\n');
     text

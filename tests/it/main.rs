@@ -45,6 +45,7 @@ mod network_properties;
 mod networks;
 mod ordinal;
 mod plan;
+mod plan_blocks;
 mod pre_commit;
 mod precedence;
 mod properties;

@@ -48,6 +48,59 @@ pub struct Handout {
     pub written: Vec<Finding>,
     /// `mode: check`: one error per pool that asks for a block and has none.
     pub check: Vec<Finding>,
+    /// `ipreuse plan`: every block of the networks with `blockSize`, the ones this run gives
+    /// (`new`) and, when the plan is asked for, the ranges pools of those networks already
+    /// have (`kept`); ordered by network, namespace, pool and address.
+    pub rows: Vec<BlockRow>,
+}
+
+/// One block as `ipreuse plan` shows it.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct BlockRow {
+    pub network: String,
+    pub namespace: String,
+    pub pool: String,
+    /// The block as a CIDR (`172.22.0.64/26`) when it is one, else `start-end` (a kept range
+    /// written by hand).
+    pub range: String,
+    /// Its index among the blocks of its cidr at the pool's block size; none for a kept range
+    /// that is not one whole aligned block.
+    pub index: Option<u128>,
+    pub status: BlockStatus,
+    /// Sort key: the block's first address.
+    #[serde(skip)]
+    lo: u128,
+}
+
+/// Whether a block is given by this run or already the pool's.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum BlockStatus {
+    /// Given by this run: fill writes it into the pool's `spec.pools`.
+    New,
+    /// The pool's own range already (written by an earlier run, or by hand): never changed.
+    Kept,
+}
+
+impl BlockStatus {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            BlockStatus::New => "new",
+            BlockStatus::Kept => "kept",
+        }
+    }
+}
+
+/// `lo/len` when `lo..=hi` is one aligned CIDR of `family`, else `lo-hi`.
+fn range_text(lo: u128, hi: u128, family: Family) -> String {
+    let len = hi.wrapping_sub(lo).wrapping_add(1);
+    let (a, b) = (Addr::from_value(lo), Addr::from_value(hi));
+    if len != 0 && len.is_power_of_two() && lo.is_multiple_of(len) {
+        let prefix = family.bits() - len.trailing_zeros() as u8;
+        format!("{a}/{prefix}")
+    } else {
+        format!("{a}-{b}")
+    }
 }
 
 /// One block given to a pool: the cidr it is of, its index, first and last value.
@@ -269,7 +322,14 @@ struct Ask {
 
 /// Hands out the blocks of every network with `blockSize` to the pools that ask, in byte order
 /// of (namespace, name); errors go to `findings`. `checking`: the run is `mode: check`.
-pub fn hand_out(idx: &Index, cfg: &Config, checking: bool, findings: &mut Vec<Finding>) -> Handout {
+/// `plan`: the run is `ipreuse plan`, which lists the kept blocks too ([`Handout::rows`]).
+pub fn hand_out(
+    idx: &Index,
+    cfg: &Config,
+    checking: bool,
+    plan: bool,
+    findings: &mut Vec<Finding>,
+) -> Handout {
     let mut out = Handout::default();
     // Network name → its cidrs with blocks, IPv4 first.
     let mut nets: BTreeMap<&str, Vec<(&NetworkCidr, &BlockPlan)>> = BTreeMap::new();
@@ -316,7 +376,7 @@ pub fn hand_out(idx: &Index, cfg: &Config, checking: bool, findings: &mut Vec<Fi
             }
         }
     }
-    if asking.is_empty() {
+    if asking.is_empty() && !plan {
         return out;
     }
     let valid: FastMap<PoolId, ipam::Pool> = PoolId::all(idx.pools.len())
@@ -324,6 +384,13 @@ pub fn hand_out(idx: &Index, cfg: &Config, checking: bool, findings: &mut Vec<Fi
         .filter(|(p, pool)| pool.skipped.is_none() && !asking.contains(p))
         .filter_map(|(p, pool)| ipam::Pool::new(&pool.spec).ok().map(|ip| (p, ip)))
         .collect();
+    if plan {
+        out.rows = kept_rows(idx, &nets, &asking, &valid);
+    }
+    if asking.is_empty() {
+        sort_rows(&mut out.rows);
+        return out;
+    }
     let pins_of = pins(idx);
     for (name, cidrs) in &nets {
         let Some(pools) = asking_by_net.get(name) else {
@@ -397,6 +464,15 @@ pub fn hand_out(idx: &Index, cfg: &Config, checking: bool, findings: &mut Vec<Fi
                             .into_iter()
                             .map(|e| ItemEdit::new(pool.object.index, e)),
                     );
+                    out.rows.extend(blocks.iter().map(|g| BlockRow {
+                        network: name.to_string(),
+                        namespace: pool.object.namespace.clone(),
+                        pool: pool.name().to_string(),
+                        range: range_text(g.lo, g.hi, g.cidr.first.family()),
+                        index: Some(g.index),
+                        status: BlockStatus::New,
+                        lo: g.lo,
+                    }));
                     out.overlay.insert(p, spec);
                 }
                 None => {
@@ -405,7 +481,78 @@ pub fn hand_out(idx: &Index, cfg: &Config, checking: bool, findings: &mut Vec<Fi
             }
         }
     }
+    sort_rows(&mut out.rows);
     out
+}
+
+/// By network, namespace (bytes), pool (bytes), then address.
+fn sort_rows(rows: &mut [BlockRow]) {
+    rows.sort_by(|a, b| {
+        (
+            a.network.as_str(),
+            a.namespace.as_bytes(),
+            a.pool.as_bytes(),
+            a.lo,
+        )
+            .cmp(&(
+                b.network.as_str(),
+                b.namespace.as_bytes(),
+                b.pool.as_bytes(),
+                b.lo,
+            ))
+    });
+}
+
+/// The ranges pools of each network with `blockSize` already have (`kept`): each `spec.pools`
+/// entry of a valid pool on the network (annotated, or with candidates in its cidrs) that lies
+/// inside one of its cidrs, with its block index when it is one whole block of the pool's size.
+fn kept_rows(
+    idx: &Index,
+    nets: &BTreeMap<&str, Vec<(&NetworkCidr, &BlockPlan)>>,
+    asking: &FastSet<PoolId>,
+    valid: &FastMap<PoolId, ipam::Pool>,
+) -> Vec<BlockRow> {
+    let mut rows = Vec::new();
+    for (name, cidrs) in nets {
+        let mut union = IntervalSet::new();
+        for (c, _) in cidrs {
+            union.insert_range(c.first.value(), c.last.value());
+        }
+        for p in members(idx, name, &union, asking, valid) {
+            let pool = &idx.pools[p];
+            for e in valid[&p].entries() {
+                let (lo, hi) = match (e.subnet, e.start, e.end) {
+                    (Some(s), _, _) => (s.network().value(), s.last().value()),
+                    (None, Some(a), Some(b)) if a <= b => (a.value(), b.value()),
+                    _ => continue,
+                };
+                let Some((cidr, plan)) = cidrs
+                    .iter()
+                    .find(|(c, _)| c.first.value() <= lo && hi <= c.last.value())
+                else {
+                    continue;
+                };
+                let family = cidr.first.family();
+                let size = pool.block_size.unwrap_or(plan.size);
+                let index = BlockSpace::new(cidr.first.value(), cidr.prefix, family, size)
+                    .ok()
+                    .and_then(|space| {
+                        let i = space.index_of(lo)?;
+                        (space.block(i) == Some((lo, hi))).then_some(i)
+                    });
+                rows.push(BlockRow {
+                    network: name.to_string(),
+                    namespace: pool.object.namespace.clone(),
+                    pool: pool.name().to_string(),
+                    range: range_text(lo, hi, family),
+                    index,
+                    status: BlockStatus::Kept,
+                    lo,
+                });
+            }
+        }
+    }
+    rows
 }
 
 /// `block 1 (10.0.0.32-10.0.0.63)`, and ` and block 4 (fd00::...)` for a second family.

@@ -37,6 +37,8 @@ pub struct AddressPlan {
     /// Where the rows of Clusters stamped from a ClusterClass come from
     /// ([`mapping::Plan::origins`]).
     origins: std::collections::BTreeMap<(PoolId, HostId), std::collections::BTreeSet<String>>,
+    /// Every block of the networks with `blockSize`, new and kept ([`blocks::Handout::rows`]).
+    pub blocks: Vec<blocks::BlockRow>,
 }
 
 impl AddressPlan {
@@ -61,8 +63,15 @@ pub fn apply(model: &Model, config: &Config, run: &RunContext) -> Output {
     let mut out = Outcome::default();
     let mut plan = mapping::plan(model, config, run.max_claims, &mut out.findings);
     // Blocks for new clusters first: the pools given one are filled in the same run.
-    let handout = blocks::hand_out(&model.index, config, run.checking(), &mut out.findings);
+    let handout = blocks::hand_out(
+        &model.index,
+        config,
+        run.checking(),
+        run.plan,
+        &mut out.findings,
+    );
     let allocation = allocate::allocate(model, &plan, config, run, &handout, &mut out.findings);
+    let blocks = handout.rows;
     out.edits = handout.edits;
     out.edits.extend(allocation.edits);
     out.written = handout.written;
@@ -78,6 +87,7 @@ pub fn apply(model: &Model, config: &Config, run: &RunContext) -> Output {
             rows: allocation.rows,
             networks: allocation.networks,
             origins: std::mem::take(&mut plan.origins),
+            blocks,
         },
         managed: plan.mapped,
     }

@@ -57,7 +57,7 @@ fn run(docs: &[String], cfg: &Config) -> Run {
         "the test input itself is wrong: {findings:?}"
     );
     let mut findings = Vec::new();
-    let out = hand_out(&model.index, cfg, false, &mut findings);
+    let out = hand_out(&model.index, cfg, false, true, &mut findings);
     Run {
         model,
         out,
