@@ -297,16 +297,23 @@ pub fn taken_set(
         for d in &plan.dns_servers {
             t.add_addr(format!("a DNS server of network {}", cidr.name), *d);
         }
+        // The segment's edges as the pools' reserved rule 2 skips them: the network address
+        // (IPv4 to /30, IPv6 to /126), the broadcast address (IPv4 to /30; IPv6 has none).
         if let Some((lo, hi)) = segment(cidr, plan.prefix) {
+            let family = cidr.first.family();
             let seg = format!("{}/{}", Addr::from_value(lo), plan.prefix);
-            t.add_addr(
-                format!("the network address of segment {seg}"),
-                Addr::from_value(lo),
-            );
-            t.add_addr(
-                format!("the broadcast address of segment {seg}"),
-                Addr::from_value(hi),
-            );
+            if ipam::reserves_network(family, plan.prefix) {
+                t.add_addr(
+                    format!("the network address of segment {seg}"),
+                    Addr::from_value(lo),
+                );
+            }
+            if ipam::reserves_broadcast(family, plan.prefix) {
+                t.add_addr(
+                    format!("the broadcast address of segment {seg}"),
+                    Addr::from_value(hi),
+                );
+            }
         }
     }
     t

@@ -308,6 +308,27 @@ fn range_blocks_skip_the_gateway_dns_servers_and_the_segments_edges() {
     assert!(r.out.refused.contains(&r.id("c9", "p12")));
 }
 
+#[test]
+fn ipv6_range_blocks_skip_the_segments_network_address_and_have_no_broadcast() {
+    // fd00::/120 as segment /64: fd00:: is its network address (block 0); IPv6 has no
+    // broadcast address, so the last block (15) is given like any other.
+    let net = json!([{"name": "v6", "cidr": "fd00::/120", "blockSize": 124, "prefix": 64}]);
+    let docs = vec![
+        asking("a", "c9", "v6", &[]),
+        asking("z", "c9", "v6", &[("ipreuse.dev/block-index", "15")]),
+    ];
+    let r = run(&docs, &config(net, json!({})));
+    assert!(r.errors().is_empty(), "{:?}", r.errors());
+    assert_eq!(
+        r.entries("c9", "a"),
+        Some(vec![start_end("fd00::10", "fd00::1f")])
+    );
+    assert_eq!(
+        r.entries("c9", "z"),
+        Some(vec![start_end("fd00::f0", "fd00::ff")])
+    );
+}
+
 // ---- pins, locks and order ---------------------------------------------------------------------
 
 #[test]
