@@ -83,6 +83,9 @@ enum Command {
         /// host name (without it, `{host}-{pool}`).
         #[arg(long, value_name = "NAME")]
         pool: Option<String>,
+        /// Only the rows of the host NAME (in every namespace), and the blocks of its pools.
+        #[arg(long, value_name = "NAME")]
+        host: Option<String>,
         /// List the blocks of the networks with blockSize instead of the hosts' addresses
         /// (NETWORK, NAMESPACE, POOL, RANGE, INDEX, STATUS new or kept). Without it, the table
         /// shows them after the hosts' rows and the hosts format as comment lines.
@@ -254,13 +257,18 @@ fn execute(cli: Cli) -> Result<bool, Failure> {
             format,
             config,
             pool,
+            host,
             blocks,
             paths,
             limits,
         }) => {
+            let filter = cli::plan::Filter {
+                pool: pool.as_deref(),
+                host: host.as_deref(),
+            };
             return plan(
                 format,
-                pool.as_deref(),
+                &filter,
                 blocks,
                 config.as_deref(),
                 &paths,
@@ -378,7 +386,7 @@ fn read_sources(
 /// `ipreuse plan`: the run in fill mode, nothing written, the plan on stdout.
 fn plan(
     format: PlanFormat,
-    pool: Option<&str>,
+    filter: &cli::plan::Filter,
     only_blocks: bool,
     config: Option<&Path>,
     paths: &[PathBuf],
@@ -415,7 +423,7 @@ fn plan(
         rows: &outcome.plan,
         blocks: &outcome.blocks,
     };
-    let text = cli::plan::format(&listed, format, pool, only_blocks)
+    let text = cli::plan::format(&listed, format, filter, only_blocks)
         .map_err(|e| Failure::Usage(anyhow::anyhow!(e)))?;
     print(&text).map_err(Failure::Input)?;
     Ok(true)

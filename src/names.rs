@@ -125,7 +125,7 @@ fn suggestion<'a>(unknown: &str, known: &[&'a str]) -> Option<&'a str> {
 }
 
 /// ` (did you mean x?)` when `unknown` is close to one of `known`, else nothing.
-pub(crate) fn did_you_mean(unknown: &str, known: &[&str]) -> String {
+pub fn did_you_mean(unknown: &str, known: &[&str]) -> String {
     suggestion(unknown, known)
         .map(|k| format!(" (did you mean {k}?)"))
         .unwrap_or_default()

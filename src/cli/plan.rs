@@ -34,6 +34,15 @@ pub enum PlanFormat {
 /// The blocks' columns (`--blocks`, and the second table of `--format table`).
 const BLOCK_HEADER: [&str; 6] = ["NETWORK", "NAMESPACE", "POOL", "RANGE", "INDEX", "STATUS"];
 
+/// `--pool` and `--host`: which rows and blocks `plan` keeps.
+#[derive(Debug, Default, Clone, Copy)]
+pub struct Filter<'a> {
+    /// Only this pool's rows and blocks (every namespace).
+    pub pool: Option<&'a str>,
+    /// Only this host's rows (every namespace), and the blocks of their pools.
+    pub host: Option<&'a str>,
+}
+
 /// What `plan` lists: the rows of the hosts' addresses and the networks' blocks.
 pub struct Plan<'a> {
     pub rows: &'a [Row],
@@ -44,21 +53,40 @@ pub struct Plan<'a> {
 /// blocks by network, namespace, pool and address. `table` shows the hosts' rows, then the
 /// blocks (when a network hands out blocks) as a second table; `hosts` writes each block as a
 /// comment line first; `csv` and `json` write one kind of row: the hosts', or with
-/// `only_blocks` (`--blocks`) the blocks'. With `pool`, only that pool's rows and blocks, and
-/// `hosts` names each address by its bare host name. Refused (the message says why): a `pool`
+/// `only_blocks` (`--blocks`) the blocks'. With a pool filter, only that pool's rows and
+/// blocks, and `hosts` names each address by its bare host name; with a host filter, only that
+/// host's rows and the blocks of their pools. Refused (the message says why): a pool or host
 /// nothing has, and `hosts` lines where one name would stand for two addresses.
 pub fn format(
     plan: &Plan,
     format: PlanFormat,
-    pool: Option<&str>,
+    filter: &Filter,
     only_blocks: bool,
 ) -> Result<String, String> {
-    let mut rows: Vec<&Row> = if only_blocks {
-        Vec::new()
-    } else {
-        plan.rows.iter().collect()
-    };
+    let pool = filter.pool;
+    let mut rows: Vec<&Row> = plan.rows.iter().collect();
     let mut blocks: Vec<&BlockRow> = plan.blocks.iter().collect();
+    if let Some(host) = filter.host {
+        let mut hosts: Vec<&str> = rows.iter().map(|r| r.host.as_str()).collect();
+        hosts.sort_unstable();
+        hosts.dedup();
+        rows.retain(|r| r.host == host);
+        if rows.is_empty() {
+            return Err(format!(
+                "--host {host}: no host of that name has an address in the plan{}; the hosts are {}",
+                ipreuse::names::did_you_mean(host, &hosts),
+                ipreuse::names::list_some(hosts.iter().map(|h| h.to_string()), 10)
+            ));
+        }
+        // The blocks of the pools the host has addresses in.
+        blocks.retain(|b| {
+            rows.iter()
+                .any(|r| r.namespace == b.namespace && r.pool == b.pool)
+        });
+    }
+    if only_blocks {
+        rows.clear();
+    }
     if let Some(pool) = pool {
         let mut pools: Vec<&str> = rows.iter().map(|r| r.pool.as_str()).collect();
         pools.extend(blocks.iter().map(|b| b.pool.as_str()));

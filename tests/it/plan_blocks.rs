@@ -279,3 +279,46 @@ fn a_run_without_block_networks_shows_no_block_table() {
         .expect("run");
     assert_eq!(stdout(&out).trim(), "[]");
 }
+
+#[test]
+fn the_host_filter_keeps_that_hosts_rows_and_its_pools_blocks() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let (cfg, pkg) = setup(tmp.path());
+    let csv = stdout(&run(
+        &["plan", "--format", "csv", "--host", "node-1"],
+        &cfg,
+        &pkg,
+    ));
+    let rows: Vec<&str> = csv.lines().skip(1).collect();
+    assert_eq!(rows.len(), 2, "{csv}");
+    assert!(rows.iter().all(|r| r.starts_with("c2,node-1,")), "{csv}");
+    // Its blocks: c2's two new ones, not c1's or c3's.
+    let json: Value = serde_json::from_str(&stdout(&run(
+        &["plan", "--blocks", "--format", "json", "--host", "node-1"],
+        &cfg,
+        &pkg,
+    )))
+    .expect("JSON");
+    let pools: Vec<(&str, &str)> = json
+        .as_array()
+        .expect("array")
+        .iter()
+        .map(|b| {
+            (
+                b["namespace"].as_str().unwrap_or(""),
+                b["pool"].as_str().unwrap_or(""),
+            )
+        })
+        .collect();
+    assert_eq!(pools, [("c2", "prov"), ("c2", "v6")]);
+    // A host the plan does not have: exit 2, the name it likely meant.
+    let out = run(&["plan", "--host", "node1"], &cfg, &pkg);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains(
+            "--host node1: no host of that name has an address in the plan (did you mean node-1?)"
+        ),
+        "{err}"
+    );
+}
