@@ -20,7 +20,12 @@
 //!   or rewritten, and an added `labels:` key of `metadata`), and in controller flag lines (SPEC §8: a flag arg or
 //!   clusterctl variable whose value became true, everything else on its line unchanged; an
 //!   added `- --flag=true` item or `VARIABLE: "true"` entry, with the `args:` or
-//!   `stringData:` key that holds it when that is new too).
+//!   `stringData:` key that holds it when that is new too), and in the lines of a block for a
+//!   new cluster (SPEC §12): added to the `spec` of an IPPool document, a `pools:` key with its
+//!   `- start:` / `end:` or `- subnet:` items (per item, for dual-stack, `prefix:`, `gateway:`
+//!   and `dnsServers:` with its `- "A"` items), and `prefix:`, `gateway:` and `dnsServers:`
+//!   keys; addresses double-quoted in canonical text, as ipreuse writes them. A removed line
+//!   is never one of these.
 //!
 //! `kpt` and `git` must be installed: without them these tests fail, they never skip.
 //! `KPT=/path/to/kpt` chooses another kpt. `UPDATE_EXPECTED=1` rewrites `.expected/` from
@@ -813,6 +818,145 @@ fn written_entry<'a>(lines: &[&'a str], at: usize) -> Option<(usize, &'a str, Ip
         .then_some((indent, key, addr))
 }
 
+// ---- the lines a block for a new cluster adds (SPEC §12) ----
+
+fn indent_of(line: &str) -> usize {
+    line.len() - line.trim_start_matches(' ').len()
+}
+
+fn is_blank_or_comment(line: &str) -> bool {
+    let t = line.trim();
+    t.is_empty() || t.starts_with('#')
+}
+
+/// Whether the YAML document holding line `at` is an IPPool: a `kind: IPPool` line at column
+/// 0 between the `---` separators around it.
+fn in_ippool(lines: &[&str], at: usize) -> bool {
+    let start = lines[..at]
+        .iter()
+        .rposition(|l| l.starts_with("---"))
+        .map_or(0, |p| p + 1);
+    let end = lines[at..]
+        .iter()
+        .position(|l| l.starts_with("---"))
+        .map_or(lines.len(), |p| at + p);
+    lines[start..end]
+        .iter()
+        .any(|l| l.trim_end() == "kind: IPPool")
+}
+
+/// The line that holds line `at`: the nearest line above it (blank and comment lines skipped)
+/// that is less indented, or, for a sequence item (`- `), as indented and not an item itself
+/// (the key of a sequence written without indentation).
+fn owner(lines: &[&str], at: usize) -> Option<usize> {
+    let own = indent_of(lines[at]);
+    let item = lines[at].trim_start().starts_with("- ");
+    (0..at).rev().find(|&k| {
+        let l = lines[k];
+        if is_blank_or_comment(l) {
+            return false;
+        }
+        let i = indent_of(l);
+        i < own || item && i == own && !l.trim_start().starts_with("- ")
+    })
+}
+
+/// A double-quoted address in canonical text, as the function writes it.
+fn is_quoted_addr(value: &str) -> bool {
+    value
+        .strip_prefix('"')
+        .and_then(|v| v.strip_suffix('"'))
+        .and_then(|t| t.parse::<IpAddr>().ok().map(|a| a.to_string() == t))
+        .unwrap_or(false)
+}
+
+/// A double-quoted `address/length` with the address in canonical text.
+fn is_quoted_cidr(value: &str) -> bool {
+    let Some((addr, len)) = value
+        .strip_prefix('"')
+        .and_then(|v| v.strip_suffix('"'))
+        .and_then(|t| t.split_once('/'))
+    else {
+        return false;
+    };
+    let max = match addr.parse::<IpAddr>() {
+        Ok(a) if a.to_string() == addr => {
+            if a.is_ipv4() {
+                32
+            } else {
+                128
+            }
+        }
+        _ => return false,
+    };
+    len.parse::<u8>()
+        .is_ok_and(|n| n <= max && n.to_string() == len)
+}
+
+/// What a line of a block written into an IPPool is.
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum BlockLine {
+    /// `pools:`, a key of the IPPool's `spec`.
+    Pools,
+    /// `- start: "A"` (true) or `- subnet: "C"` (false): the one item of a family.
+    Item(bool),
+    /// `dnsServers:`, of `spec` or of an item.
+    Dns,
+    /// `end:`, `prefix:` or `gateway:`, of `spec` or of an item, or a `- "A"` DNS server.
+    Leaf,
+}
+
+/// Whether line `at` of `b` is one the function writes when it gives an IPPool its block: an
+/// added line (`added[at]`) of one of the shapes above, held by `spec:` of an IPPool document
+/// or by another such added line (`- start:` by `pools:`, `end:` by `- start:`, a DNS server
+/// by `dnsServers:`, ...). A `pools:` key, `prefix:`, `gateway:` or `dnsServers:` anywhere
+/// else, an item added to `pools:` that was there before, or an unquoted or non-canonical
+/// address is none.
+fn block_line(b: &[&str], at: usize, added: &[bool]) -> Option<BlockLine> {
+    if !added[at] {
+        return None;
+    }
+    let own = indent_of(b[at]);
+    let text = b[at].trim_start();
+    let held_by = owner(b, at)?;
+    let by_spec = b[held_by] == "spec:" && in_ippool(b, at);
+    // held by a `- start:` / `- subnet:` item, as its field (the item's text is 2 further in)
+    let by_item = |start_only: bool| {
+        own == indent_of(b[held_by]) + 2
+            && match block_line(b, held_by, added) {
+                Some(BlockLine::Item(start)) => start || !start_only,
+                _ => false,
+            }
+    };
+    let (key, value) = text.split_once(": ").unwrap_or((text, ""));
+    let shape = match (key, value) {
+        ("pools:", "") if by_spec => BlockLine::Pools,
+        ("dnsServers:", "") if by_spec || by_item(false) => BlockLine::Dns,
+        ("prefix", v) if v.parse::<u8>().is_ok_and(|n| n <= 128) && (by_spec || by_item(false)) => {
+            BlockLine::Leaf
+        }
+        ("gateway", v) if is_quoted_addr(v) && (by_spec || by_item(false)) => BlockLine::Leaf,
+        ("end", v) if is_quoted_addr(v) && by_item(true) => BlockLine::Leaf,
+        ("- start", v) | ("- subnet", v)
+            if (if key == "- start" {
+                is_quoted_addr(v)
+            } else {
+                is_quoted_cidr(v)
+            }) && block_line(b, held_by, added) == Some(BlockLine::Pools) =>
+        {
+            BlockLine::Item(key == "- start")
+        }
+        (item, "")
+            if item.strip_prefix("- ").is_some_and(is_quoted_addr)
+                && block_line(b, held_by, added) == Some(BlockLine::Dns) =>
+        {
+            BlockLine::Leaf
+        }
+        _ => return None,
+    };
+    Some(shape)
+}
+
 /// Everything in the change from `before` to `after` that the lossless guarantee does not allow.
 fn lossless_problems(before: &str, after: &str) -> Vec<String> {
     let a: Vec<&str> = before.lines().collect();
@@ -826,6 +970,10 @@ fn lossless_problems(before: &str, after: &str) -> Vec<String> {
         .collect();
     let written: Vec<(usize, &str, IpAddr)> =
         added.iter().filter_map(|&j| written_entry(&b, j)).collect();
+    let mut is_added = vec![false; b.len()];
+    for &j in &added {
+        is_added[j] = true;
+    }
     for op in &ops {
         match *op {
             Op::Same(..) => {}
@@ -838,9 +986,10 @@ fn lossless_problems(before: &str, after: &str) -> Vec<String> {
                     && !labels_added
                     && label_line(&b, j).is_none()
                     && !flag_line_added(&a, &b, j, &ops)
+                    && block_line(&b, j, &is_added).is_none()
                 {
                     problems.push(format!(
-                        "line {} was added but is not a preAllocations entry or a label ipreuse writes: {:?}",
+                        "line {} was added but is not a preAllocations entry, a label or a block ipreuse writes: {:?}",
                         j + 1,
                         b[j]
                     ));
@@ -1065,6 +1214,87 @@ fn the_lossless_check_itself() {
         lossless_problems("spec:\n  pools: []\n  preAllocations: {}\n", emptied_only).len(),
         1
     );
+}
+
+#[test]
+fn the_lossless_check_allows_a_block_written_into_an_ippool_and_nothing_else() {
+    const POOL: &str = "apiVersion: ipam.metal3.io/v1alpha1\nkind: IPPool\nmetadata:\n  name: p\n  \
+                        annotations:\n    ipreuse.dev/network: prov\nspec:\n  clusterName: c\n";
+    let with = |added: &str| format!("{POOL}{added}");
+    // A range block as kpt writes it (sequences not indented), with the hosts' entries.
+    let range = "  pools:\n  - start: \"172.22.1.0\"\n    end: \"172.22.1.63\"\n  prefix: 22\n  \
+                 gateway: \"172.22.0.1\"\n  dnsServers:\n  - \"172.22.0.2\"\n  preAllocations:\n    \
+                 h-0-p: \"172.22.1.0\"\n";
+    assert_eq!(lossless_problems(POOL, &with(range)), Vec::<String>::new());
+    // A subnet block with indented sequences, as the pipe writes it.
+    let subnet = "  pools:\n    - subnet: \"fd00:22:0:3::/64\"\n  prefix: 64\n  gateway: \
+                  \"fd00:22:0:3::1\"\n  dnsServers:\n    - \"fd00:ff::53\"\n";
+    assert_eq!(lossless_problems(POOL, &with(subnet)), Vec::<String>::new());
+    // Dual-stack: two items, each with its own prefix, gateway and DNS servers.
+    let dual = "  pools:\n  - start: \"10.0.0.64\"\n    end: \"10.0.0.127\"\n    prefix: 24\n    \
+                gateway: \"10.0.0.1\"\n    dnsServers:\n      - \"10.0.0.2\"\n  - subnet: \
+                \"fd00::/64\"\n    prefix: 64\n    gateway: \"fd00::1\"\n";
+    assert_eq!(lossless_problems(POOL, &with(dual)), Vec::<String>::new());
+    // The IPPool after another document in the same file.
+    let other = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: x\n---\n";
+    assert_eq!(
+        lossless_problems(
+            &format!("{other}{POOL}"),
+            &format!("{other}{}", with(range))
+        ),
+        Vec::<String>::new()
+    );
+
+    // The same lines in a document that is not an IPPool: every one refused but the entry.
+    let config_map = POOL.replace("kind: IPPool", "kind: ConfigMap");
+    assert_eq!(
+        lossless_problems(&config_map, &format!("{config_map}{subnet}")).len(),
+        6
+    );
+    // An IPPool, then another document that gets the lines.
+    let after_pool = format!("{POOL}---\n{config_map}");
+    assert_eq!(
+        lossless_problems(&after_pool, &format!("{after_pool}{subnet}")).len(),
+        6
+    );
+    // An item added to ranges the pool had: a pool with ranges never gets a block.
+    let had = with("  pools:\n  - start: \"172.22.0.64\"\n    end: \"172.22.0.127\"\n");
+    let grown = format!("{had}  - start: \"172.22.1.0\"\n    end: \"172.22.1.63\"\n");
+    assert_eq!(lossless_problems(&had, &grown).len(), 2);
+    // An unrelated line among the block's, unquoted or non-canonical addresses, a bad prefix,
+    // `end` of a subnet item, the lines under metadata: each refused on its own.
+    for (added, problems) in [
+        (
+            range.replace("  prefix: 22\n", "  prefix: 22\n  namePrefix: x\n"),
+            1,
+        ),
+        (range.replace("\"172.22.0.1\"", "172.22.0.1"), 1),
+        (
+            subnet.replace("\"fd00:22:0:3::1\"", "\"fd00:22:0:3:0::1\""),
+            1,
+        ),
+        (subnet.replace("/64", "/129"), 1),
+        (subnet.replace("/64", "/064"), 1),
+        (range.replace("  prefix: 22\n", "  prefix: 22x\n"), 1),
+        (
+            subnet.replace("::/64\"\n", "::/64\"\n      end: \"fd00:22:0:3::9\"\n"),
+            1,
+        ),
+    ] {
+        assert_eq!(
+            lossless_problems(POOL, &with(&added)).len(),
+            problems,
+            "{added}"
+        );
+    }
+    let in_metadata = POOL.replace(
+        "  name: p\n",
+        "  name: p\n  prefix: 22\n  gateway: \"172.22.0.1\"\n",
+    );
+    assert_eq!(lossless_problems(POOL, &in_metadata).len(), 2);
+    // Removed lines stay refused: an empty `pools: []` the block would replace.
+    let empty = with("  pools: []\n");
+    assert_eq!(lossless_problems(&empty, &with(subnet)).len(), 1);
 }
 
 /// Every error and warning of every example sits at a field its object has (or that fill

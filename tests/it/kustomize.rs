@@ -67,7 +67,7 @@ fn kustomize() -> &'static str {
     tools::kustomize()
 }
 
-fn kubectl() -> Command {
+pub(crate) fn kubectl() -> Command {
     match Command::new("kubectl")
         .args(["version", "--client"])
         .output()
@@ -119,7 +119,7 @@ fn build_pipe(pkg: &Path) -> Output {
 }
 
 /// `kubectl kustomize DIR | ipreuse --config CONFIG`, as a user's shell runs it.
-fn kustomize_pipe(dir: &Path, config: &Path) -> Output {
+pub(crate) fn kustomize_pipe(dir: &Path, config: &Path) -> Output {
     kubectl(); // checked, for the message
     run(Command::new("bash")
         .args([
@@ -311,7 +311,7 @@ impl Drop for DockerApi {
 }
 
 /// The documents of a stream, sorted by apiVersion, kind, namespace and name.
-fn sorted_docs(text: &str) -> Vec<Value> {
+pub(crate) fn sorted_docs(text: &str) -> Vec<Value> {
     let mut docs: Vec<Value> =
         serde_saphyr::from_multiple(text).unwrap_or_else(|e| panic!("not YAML: {e}\n{text}"));
     docs.retain(|d| !d.is_null());

@@ -43,6 +43,7 @@ mod layers;
 mod namespaces;
 mod network_properties;
 mod networks;
+mod new_cluster;
 mod ordinal;
 mod plan;
 mod plan_blocks;
