@@ -353,6 +353,7 @@ pub fn hand_out(
         // Nothing hands out blocks and no pool asks: the run costs nothing more.
         return out;
     }
+    stale_pins(idx, cfg, &nets, findings);
     let mut order: Vec<PoolId> = PoolId::all(idx.pools.len()).collect();
     order.sort_by(|&a, &b| {
         let (pa, pb) = (&idx.pools[a].object, &idx.pools[b].object);
@@ -490,6 +491,86 @@ pub fn hand_out(
     }
     sort_rows(&mut out.rows);
     out
+}
+
+/// A pool that has ranges keeps them (a lock), whatever its block annotations say; when it
+/// pins a block index its ranges are not (a stale pin, or one set after the fact), a warning
+/// at the annotation says which block the ranges are, so that the pin is not read as a promise.
+fn stale_pins(
+    idx: &Index,
+    cfg: &Config,
+    nets: &BTreeMap<&str, Vec<(&NetworkCidr, &BlockPlan)>>,
+    findings: &mut Vec<Finding>,
+) {
+    for pool in &idx.pools {
+        let (Some(index), Some(name)) = (pool.block_index, pool.network.as_deref()) else {
+            continue;
+        };
+        let Some(cidrs) = nets.get(name) else {
+            continue;
+        };
+        if pool.skipped.is_some()
+            || pool.spec.entries.is_empty()
+            || !crate::transform::preallocations::mapping::manages(cfg, pool)
+        {
+            continue;
+        }
+        let Ok(ip) = ipam::Pool::new(&pool.spec) else {
+            continue;
+        };
+        let extents: Vec<(u128, u128)> = ip
+            .entries()
+            .iter()
+            .filter_map(|e| match (e.subnet, e.start, e.end) {
+                (Some(s), _, _) => Some((s.network().value(), s.last().value())),
+                (None, Some(a), Some(b)) => Some((a.value(), b.value())),
+                _ => None,
+            })
+            .collect();
+        // The block each cidr's range is, when it is one whole block of the pool's size.
+        let mut is: Vec<String> = Vec::new();
+        let mut matches = true;
+        for (cidr, plan) in cidrs {
+            let family = cidr.first.family();
+            let size = pool.block_size.unwrap_or(plan.size);
+            let Ok(space) = BlockSpace::new(cidr.first.value(), cidr.prefix, family, size) else {
+                matches = false;
+                continue;
+            };
+            let inside: Vec<&(u128, u128)> = extents
+                .iter()
+                .filter(|(lo, hi)| cidr.first.value() <= *lo && *hi <= cidr.last.value())
+                .collect();
+            let whole = match inside.as_slice() {
+                [(lo, hi)] => space
+                    .index_of(*lo)
+                    .filter(|i| space.block(*i) == Some((*lo, *hi))),
+                _ => None,
+            };
+            match whole {
+                Some(i) if i == index => {}
+                Some(i) => {
+                    matches = false;
+                    is.push(format!("block {i} of cidr {}", cidr.cidr));
+                }
+                None => {
+                    matches = false;
+                    is.push(format!("no single /{size} block of cidr {}", cidr.cidr));
+                }
+            }
+        }
+        if matches {
+            continue;
+        }
+        findings.push(
+            Finding::warning(format!(
+                "this pool keeps its ranges, so its {BLOCK_INDEX_ANNOTATION} {index} is not used: they are {} of network {name}. Set the annotation to the block the pool has, or remove it",
+                is.join(" and ")
+            ))
+            .on(pool.object.resource_ref())
+            .at(key_path("metadata.annotations", BLOCK_INDEX_ANNOTATION)),
+        );
+    }
 }
 
 /// By network, namespace (bytes), pool (bytes), then address.

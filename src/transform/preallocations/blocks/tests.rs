@@ -359,7 +359,16 @@ fn a_pool_with_ranges_never_gets_a_block() {
     );
     let r = run(&[locked], &config(subnet_net(), json!({})));
     assert!(r.out.overlay.is_empty() && r.out.edits.is_empty());
-    assert!(r.findings.is_empty(), "{:?}", r.findings);
+    // Only the warning that the pin is not what the pool has.
+    assert!(r.errors().is_empty(), "{:?}", r.findings);
+    assert!(
+        r.findings.len() == 1
+            && r.findings[0]
+                .message
+                .contains("they are no single /28 block of cidr 10.0.0.0/24"),
+        "{:?}",
+        r.findings
+    );
 }
 
 #[test]
@@ -706,4 +715,45 @@ fn a_misspelt_network_on_a_pool_without_ranges_is_an_error_with_the_name_it_mean
     );
     let r = run(&[with_ranges], &config(subnet_net(), json!({})));
     assert!(r.errors().is_empty(), "{:?}", r.errors());
+}
+
+#[test]
+fn a_block_index_that_a_pools_ranges_are_not_is_a_warning_and_the_ranges_stay() {
+    let pinned = |index: &str| {
+        annotate(
+            fixtures::pool("p", "c1")
+                .range(range("10.0.0.16", "10.0.0.31"))
+                .prefix(24)
+                .yaml(),
+            &[
+                ("ipreuse.dev/network", "prov"),
+                ("ipreuse.dev/block-index", index),
+            ],
+        )
+    };
+    // Block 1 is 10.0.0.16/28: the pin is what the pool has, nothing to say.
+    let r = run(&[pinned("1")], &config(subnet_net(), json!({})));
+    assert!(r.findings.is_empty(), "{:?}", r.findings);
+    // Block 7 is not: a warning naming the block the ranges are; no edit.
+    let r = run(&[pinned("7")], &config(subnet_net(), json!({})));
+    let warnings: Vec<String> = r
+        .findings
+        .iter()
+        .filter(|f| f.severity == crate::results::Severity::Warning)
+        .map(|f| {
+            format!(
+                "{} @ {}",
+                f.message,
+                f.field.as_ref().map_or("", |x| x.path.as_str())
+            )
+        })
+        .collect();
+    assert_eq!(warnings.len(), 1, "{:?}", r.findings);
+    assert!(
+        warnings[0].contains("ipreuse.dev/block-index 7 is not used")
+            && warnings[0].contains("they are block 1 of cidr 10.0.0.0/24 of network prov")
+            && warnings[0].ends_with("@ metadata.annotations.[ipreuse.dev/block-index]"),
+        "{warnings:?}"
+    );
+    assert!(r.out.edits.is_empty() && r.errors().is_empty());
 }
