@@ -38,6 +38,7 @@ mod image;
 mod ipam_upstream;
 mod kpt_pipeline;
 mod kustomize;
+mod kustomize_paths;
 mod labels;
 mod layers;
 mod namespaces;

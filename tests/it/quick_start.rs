@@ -33,7 +33,7 @@ use std::process::{Command, Output};
 /// Lines of the quick start not run here (by how they start), with the test that runs them.
 const NEEDS_A_CONTAINER_RUNTIME: [(&str, &str, &str); 2] = [
     (
-        "kpt fn eval \"$demo/basic\" --image localhost/ipreuse:",
+        "kpt fn eval \"$demo/eval\" --image localhost/ipreuse:",
         "tests/it/image.rs",
         "kpt_eval_image_matches_exec",
     ),
@@ -232,6 +232,13 @@ fn assert_did_the_work(out: &Output, demo: &Path) {
     let original =
         std::fs::read_to_string(repo_root().join("examples/basic/ippools.yaml")).expect("read");
     assert!(!original.contains("node-10-provisioning-pool"));
+    // `kpt fn eval --exec` filled its own copy (a copy the in-place run did not fill first, so
+    // that the eval shows its change rather than "kept").
+    let evaluated = std::fs::read_to_string(demo.join("eval/ippools.yaml")).expect("read");
+    assert!(
+        evaluated.contains("node-10-provisioning-pool: \"172.22.0.14\""),
+        "kpt fn eval filled its copy:\n{evaluated}"
+    );
     // `plan --format hosts`: a line for node-10's provisioning address.
     assert!(
         stdout.lines().any(|l| l.starts_with("172.22.0.14\t")),
@@ -280,7 +287,7 @@ fn the_quick_start_blocks_are_found() {
         "ipreuse --in-place ",
         "ipreuse --mode check ",
         "ipreuse plan --format hosts ",
-        "kpt fn eval \"$demo/basic\" --exec ipreuse",
+        "kpt fn eval \"$demo/eval\" --exec ipreuse",
         "kpt fn render ",
         "kustomize build --enable-alpha-plugins --enable-exec ",
         "set -o pipefail; kubectl kustomize ",
