@@ -979,3 +979,95 @@ fn every_file_names_the_same_images() {
         "argocd/README.md names {ipreuse_image}"
     );
 }
+
+/// The ` ```sh ` lines of the README's "## Try it locally" section, as written.
+fn try_locally_lines() -> Vec<String> {
+    let readme = std::fs::read_to_string(argocd_dir().join("README.md")).expect("README");
+    let start = readme
+        .find("\n## Try it locally\n")
+        .expect("the argocd README has a \"## Try it locally\" section");
+    let section = &readme[start + 1..];
+    let section = &section[..section[1..].find("\n## ").map_or(section.len(), |i| i + 1)];
+    let mut lines = Vec::new();
+    let mut inside = false;
+    for line in section.lines() {
+        match (inside, line) {
+            (false, "```sh") => inside = true,
+            (true, "```") => inside = false,
+            (true, l) => lines.push(l.to_string()),
+            _ => {}
+        }
+    }
+    lines
+}
+
+#[test]
+fn the_try_it_locally_recipe_runs_as_written_and_prints_the_filled_manifests() {
+    let lines = try_locally_lines();
+    assert_eq!(lines.len(), 2, "{lines:?}");
+    require("python3", "apt-get install -y python3 python3-yaml");
+    // The tested kustomize (4.5.4) as `kustomize`, the built binary as `ipreuse`, first on PATH.
+    let tmp = tempfile::tempdir().expect("tmp");
+    let bin = tmp.path().join("bin");
+    std::fs::create_dir(&bin).expect("mkdir");
+    std::os::unix::fs::symlink(BIN, bin.join("ipreuse")).expect("symlink");
+    std::os::unix::fs::symlink(crate::support::tools::kustomize(), bin.join("kustomize"))
+        .expect("symlink");
+    let mut dirs = vec![bin];
+    dirs.extend(std::env::split_paths(
+        &std::env::var_os("PATH").unwrap_or_default(),
+    ));
+    let path = std::env::join_paths(dirs).expect("PATH");
+    let app = argocd_dir().join("example-app");
+    let before: Vec<(PathBuf, Vec<u8>)> = std::fs::read_dir(&app)
+        .expect("example-app")
+        .map(|e| {
+            let p = e.expect("entry").path();
+            let b = std::fs::read(&p).expect("read");
+            (p, b)
+        })
+        .collect();
+    for line in &lines {
+        let out = Command::new("bash")
+            .args(["-euo", "pipefail", "-c", line])
+            .current_dir(env!("CARGO_MANIFEST_DIR"))
+            .env("PATH", &path)
+            .output()
+            .expect("bash");
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(out.status.success(), "{line}: {}\n{stderr}", out.status);
+        // The manifests, with the pool filled; the summary on stderr only.
+        assert!(
+            stdout.contains("preAllocations:") && stdout.contains("node-1-provisioning: "),
+            "{line}: {stdout}"
+        );
+        assert!(!stdout.contains("0 kept, 2 added"), "{stdout}");
+        assert!(
+            stderr.contains("discover: ipreuse.yaml matches; plugin ipreuse-v1")
+                && stderr.contains("2 added"),
+            "{line}: {stderr}"
+        );
+    }
+    // Run on a copy: the application folder is as it was.
+    for (p, b) in before {
+        assert_eq!(
+            std::fs::read(&p).expect("read"),
+            b,
+            "{} changed",
+            p.display()
+        );
+    }
+    // A folder the plugin would not be chosen for: exit 1, saying so.
+    let out = Command::new(argocd_dir().join("try-locally.py"))
+        .arg(crate::support::image::repo_root().join("examples/basic"))
+        .env("PATH", &path)
+        .output()
+        .expect("try-locally.py");
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("Argo CD would not choose this plugin"),
+        "{}",
+        show(&out)
+    );
+}
