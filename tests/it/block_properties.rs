@@ -10,7 +10,10 @@
 //! gateways and DNS servers, hosts holding an entry (some also live in `status.indexes`) or a
 //! pin, foreign live claims, maybe a Cluster whose control-plane endpoint is an address of the
 //! network) and 1–4 new clusters (a pool `prov` annotated onto the network with no ranges, some
-//! with `ipreuse.dev/block-index` or `ipreuse.dev/block-size`, 0–4 hosts, maybe an endpoint).
+//! with `ipreuse.dev/block-index` or `ipreuse.dev/block-size`, 0–4 hosts, maybe an endpoint,
+//! some hosts pinned (mostly inside the block the pool gets: a pin of a pool that asks is not
+//! what blocks avoid), and on a one-family network some pools already setting `prefix` or
+//! `gateway`, mostly to what the block comes with).
 //! Every random choice comes from one list of numbers, so that proptest shrinks a case towards
 //! fewer features (a zero turns a feature off).
 //!
@@ -20,8 +23,10 @@
 //! servers and the network and broadcast address of its segment. The asking pools, in byte
 //! order of namespace, take every `block-index` first, then the lowest block whose addresses
 //! are all unmarked (and meet no block given before); then each new pool's hosts, in natural
-//! order, take its usable addresses in walk order (IPv4 block first). No block, or too few
-//! addresses for the hosts, is a failed run.
+//! order, take its usable addresses in walk order (IPv4 block first) after the pinned hosts
+//! took their pins. No block, too few addresses for the hosts, a pin the pool cannot hand out
+//! (or two hosts pinned to one address), or a preset field that differs from the block's is a
+//! failed run.
 //!
 //! Properties:
 //! 1. `blocks_and_entries_are_the_oracles`: a run fails exactly when the oracle does, with every
@@ -178,6 +183,11 @@ struct New {
     size: Option<u8>,
     hosts: usize,
     endpoint: Option<(usize, u128)>,
+    /// Host number → its pin `ipreuse.dev/ip.prov` (family index, offset).
+    pins: BTreeMap<usize, (usize, u128)>,
+    /// `spec.prefix` and `spec.gateway` the pool sets already (one family only).
+    set_prefix: Option<u8>,
+    set_gateway: Option<u128>,
 }
 
 #[derive(Clone, Debug)]
@@ -372,6 +382,9 @@ fn build(nums: &[u32]) -> Case {
             size,
             hosts,
             endpoint,
+            pins: BTreeMap::new(),
+            set_prefix: None,
+            set_gateway: None,
         });
     }
     // The existing clusters' hosts and claims, each on an address of its pool's ranges that
@@ -400,7 +413,7 @@ fn build(nums: &[u32]) -> Case {
         }
     }
     let shuffle = (0..12).map(|_| d.next()).collect();
-    Case {
+    let mut c = Case {
         fams: net,
         kind,
         policy,
@@ -408,7 +421,54 @@ fn build(nums: &[u32]) -> Case {
         olds,
         news,
         shuffle,
+    };
+    // Some hosts of the new pools are pinned: mostly to an address of the block the pool gets
+    // (a pin of a pool that asks is not part of what the blocks avoid, so the blocks are the
+    // same with the pins), else anywhere in the network.
+    let blocks = c.oracle_blocks().unwrap_or_default();
+    // Some new pools of a one-family network already set the prefix (or, with range blocks,
+    // the gateway) their block comes with, mostly the same, sometimes another.
+    if c.fams.len() == 1 {
+        for i in 0..c.news.len() {
+            if d.p(15) {
+                let want = match c.kind {
+                    Kind::Range => c.fams[0].seg_prefix(),
+                    Kind::Subnet => c.size_of(&c.news[i], 0),
+                };
+                c.news[i].set_prefix = Some(if d.p(70) { want } else { want - 1 });
+            }
+            if c.kind == Kind::Range
+                && let Some(g) = c.fams[0].gateway
+                && d.p(15)
+            {
+                c.news[i].set_gateway = Some(if d.p(70) {
+                    g
+                } else {
+                    (g + 1) % c.fams[0].fam.n()
+                });
+            }
+        }
     }
+    for i in 0..c.news.len() {
+        for h in 0..c.news[i].hosts {
+            if !d.p(12) {
+                continue;
+            }
+            let mine = blocks.get(c.news[i].ns).filter(|b| !b.is_empty());
+            let pin = match mine {
+                Some(b) if d.p(80) => {
+                    let (f, lo, hi, _) = b[d.n(b.len() as u128) as usize];
+                    (f, lo + d.n(hi - lo + 1))
+                }
+                _ => {
+                    let f = d.n(c.fams.len() as u128) as usize;
+                    (f, d.n(c.fams[f].fam.n()))
+                }
+            };
+            c.news[i].pins.insert(h, pin);
+        }
+    }
+    c
 }
 
 fn case() -> impl Strategy<Value = Case> {
@@ -564,11 +624,24 @@ impl Case {
             if let Some(s) = n.size {
                 ann.push(("ipreuse.dev/block-size".into(), s.to_string()));
             }
-            docs.push(annotate(pool("prov", n.ns).yaml(), &ann));
+            let mut p = pool("prov", n.ns);
+            if let Some(x) = n.set_prefix {
+                p = p.prefix(u32::from(x));
+            }
+            if let Some(g) = n.set_gateway {
+                p = p.gateway(&self.quoted(0, g));
+            }
+            docs.push(annotate(p.yaml(), &ann));
             if let Some((f, a)) = n.endpoint {
                 docs.push(cluster("cl", n.ns, &self.quoted(f, a)));
             }
-            docs.extend((0..n.hosts).map(|h| host(&format!("n{h}"), n.ns).yaml()));
+            for h in 0..n.hosts {
+                let mut y = host(&format!("n{h}"), n.ns);
+                if let Some((f, a)) = n.pins.get(&h) {
+                    y = y.pin("prov", &self.text(*f, *a));
+                }
+                docs.push(y.yaml());
+            }
         }
         docs
     }
@@ -717,13 +790,30 @@ impl Case {
         let mut out = Given::new();
         for n in &self.news {
             let b = blocks.get(n.ns).cloned().unwrap_or_default();
+            // A field the pool sets already must be the one its block comes with.
+            if let Some(first) = b.first() {
+                let (prefix, gateway, _) = self.fields(first);
+                if n.set_prefix.is_some_and(|x| x != prefix)
+                    || n.set_gateway.is_some_and(|g| Some(g) != gateway)
+                {
+                    return None;
+                }
+            }
             let usable = self.usable(&b);
-            if n.hosts > usable.len() {
+            // A pin must be an address the pool can hand out, held by no other pin.
+            let pinned: BTreeSet<(usize, u128)> = n.pins.values().copied().collect();
+            if pinned.len() < n.pins.len() || !pinned.iter().all(|p| usable.contains(p)) {
                 return None;
             }
-            let entries = (0..n.hosts)
-                .map(|h| (format!("n{h}-prov"), usable[h].1, usable[h].0))
-                .collect();
+            let mut free = usable.iter().filter(|a| !pinned.contains(a));
+            let mut entries = Vec::new();
+            for h in 0..n.hosts {
+                let (f, a) = match n.pins.get(&h) {
+                    Some(p) => *p,
+                    None => *free.next()?,
+                };
+                entries.push((format!("n{h}-prov"), a, f));
+            }
             out.insert(n.ns, (b, entries));
         }
         Some(out)
