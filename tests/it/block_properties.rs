@@ -3,11 +3,12 @@
 //! clusters").
 //!
 //! Each case draws one network `prov` with `blockSize`: IPv4 10.9.0.0/24–/26 with /28–/30
-//! blocks, IPv6 fd00:9::/120–/124 with /121–/126 blocks, or both (dual-stack); `blockKind`
+//! blocks, IPv6 fd00:9::/120–/124 with /124–/126 blocks (/125–/126 on a /124), or both (dual-stack); `blockKind`
 //! range (random `prefix`, `gateway`, `dnsServers`) or subnet (random `gatewayPolicy`,
 //! `dnsServers`); random `exclude` and config `reserve`. Then 1–5 existing clusters (a pool
-//! `prov` with a range per family inside the network, annotated or on it by its cidr, entry
-//! gateways and DNS servers, hosts holding an entry (some also live in `status.indexes`) or a
+//! `prov` with a range per family inside the network, some written as an aligned `subnet` as a
+//! subnet block is, annotated or on it by its cidr, some with a `block-index` it does not heed,
+//! entry gateways and DNS servers, hosts holding an entry (some also live in `status.indexes`) or a
 //! pin, foreign live claims, maybe a Cluster whose control-plane endpoint is an address of the
 //! network) and 1–4 new clusters (a pool `prov` annotated onto the network with no ranges, some
 //! with `ipreuse.dev/block-index` or `ipreuse.dev/block-size`, 0–4 hosts, maybe an endpoint,
@@ -168,6 +169,11 @@ struct Old {
     annotated: bool,
     /// (family index, first, last, the entry's gateway).
     ranges: Vec<(usize, u128, u128, Option<u128>)>,
+    /// Range index → prefix, for the ranges written as a `subnet` (as a subnet block is): its
+    /// first address is no candidate.
+    subnets: BTreeMap<usize, u8>,
+    /// `ipreuse.dev/block-index`, which a pool with ranges does not heed.
+    block_index: Option<u128>,
     dns: Option<(usize, u128)>,
     /// Host number → what it holds (family index, offset).
     hosts: BTreeMap<usize, (HostHas, usize, u128)>,
@@ -329,21 +335,39 @@ fn build(nums: &[u32]) -> Case {
     for ns in pick_names(&mut d, &OLD_NAMES, n_old) {
         let annotated = d.p(60);
         let mut ranges = Vec::new();
+        let mut subnets = BTreeMap::new();
         for (f, nf) in net.iter().enumerate() {
             if d.p(70) || (f + 1 == net.len() && ranges.is_empty()) {
                 let n = nf.fam.n();
-                let start = d.n(n);
-                let len = 1 + d.n((n - start).min(n / 16));
+                let (start, len) = if d.p(25) {
+                    // A subnet of about the block size, aligned: its first address and an
+                    // IPv4 subnet's last are reserved in the pool, so no host holds them.
+                    let size = (nf.fam.bs + d.n(2) as u8).min(nf.fam.max_bs());
+                    let len = nf.fam.block_len(size);
+                    let start = d.n(n / len) * len;
+                    subnets.insert(ranges.len(), size);
+                    used.insert((f, start));
+                    if !nf.fam.v6 {
+                        used.insert((f, start + len - 1));
+                    }
+                    (start, len)
+                } else {
+                    let start = d.n(n);
+                    (start, 1 + d.n((n - start).min(n / 16)))
+                };
                 let gw = d.p(30).then(|| d.n(n));
                 ranges.push((f, start, start + len - 1, gw));
             }
         }
+        let block_index = d.p(10).then(|| d.n(4));
         let dns = d.p(20).then(|| (0, d.n(net[0].fam.n())));
         let endpoint = endpoint(&mut d, 40, &mut used);
         olds.push(Old {
             ns,
             annotated,
             ranges,
+            subnets,
+            block_index,
             dns,
             hosts: BTreeMap::new(),
             foreign: Vec::new(),
@@ -577,9 +601,15 @@ impl Case {
         let mut docs = Vec::new();
         for o in &self.olds {
             let mut p = pool("prov", o.ns);
-            for (f, lo, hi, gw) in &o.ranges {
-                let mut r = range(&self.quoted(*f, *lo), &self.quoted(*f, *hi))
-                    .prefix(u32::from(self.fams[*f].fam.prefix));
+            for (i, (f, lo, hi, gw)) in o.ranges.iter().enumerate() {
+                let fam = &self.fams[*f].fam;
+                let mut r = match o.subnets.get(&i) {
+                    Some(size) => {
+                        subnet(&format!("\"{}/{size}\"", fam.text(*lo))).prefix(u32::from(*size))
+                    }
+                    None => range(&self.quoted(*f, *lo), &self.quoted(*f, *hi))
+                        .prefix(u32::from(fam.prefix)),
+                };
                 if let Some(g) = gw {
                     r = r.gateway(&self.quoted(*f, *g));
                 }
@@ -599,11 +629,14 @@ impl Case {
             for (k, (f, a)) in o.foreign.iter().enumerate() {
                 p = p.live(&format!("legacy-{k}"), &self.quoted(*f, *a));
             }
-            let ann = if o.annotated {
+            let mut ann = if o.annotated {
                 vec![net_annotation()]
             } else {
                 vec![]
             };
+            if let Some(i) = o.block_index {
+                ann.push(("ipreuse.dev/block-index".into(), i.to_string()));
+            }
             docs.push(annotate(p.yaml(), &ann));
             if let Some((f, a)) = o.endpoint {
                 docs.push(cluster("cl", o.ns, &self.quoted(f, a)));
@@ -650,8 +683,14 @@ impl Case {
     fn marked(&self) -> Vec<BTreeSet<u128>> {
         let mut out: Vec<BTreeSet<u128>> = vec![BTreeSet::new(); self.fams.len()];
         for o in &self.olds {
-            for (f, lo, hi, gw) in &o.ranges {
-                out[*f].extend(*lo..=*hi);
+            for (i, (f, lo, hi, gw)) in o.ranges.iter().enumerate() {
+                // A subnet's candidates start after its first address.
+                let first = if o.subnets.contains_key(&i) {
+                    lo + 1
+                } else {
+                    *lo
+                };
+                out[*f].extend(first..=*hi);
                 out[*f].extend(*gw);
             }
             if let Some((f, a)) = o.dns {
