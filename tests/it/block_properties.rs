@@ -208,6 +208,9 @@ struct Case {
     news: Vec<New>,
     /// A permutation seed for the shuffled run.
     shuffle: Vec<u32>,
+    /// How IPv6 control-plane endpoints are spelled: 0 RFC 5952, 1 upper case, 2 every group
+    /// written out, 3 with a dotted tail (all the same address).
+    spelling: u32,
 }
 
 fn pick_names(d: &mut Draw, names: &[&'static str], k: usize) -> Vec<&'static str> {
@@ -445,6 +448,7 @@ fn build(nums: &[u32]) -> Case {
         olds,
         news,
         shuffle,
+        spelling: 0,
     };
     // Some hosts of the new pools are pinned: mostly to an address of the block the pool gets
     // (a pin of a pool that asks is not part of what the blocks avoid, so the blocks are the
@@ -492,6 +496,9 @@ fn build(nums: &[u32]) -> Case {
             c.news[i].pins.insert(h, pin);
         }
     }
+    if d.p(30) {
+        c.spelling = 1 + d.n(3) as u32;
+    }
     c
 }
 
@@ -531,6 +538,28 @@ type Given = BTreeMap<&'static str, (Vec<Block>, Vec<(String, u128, usize)>)>;
 impl Case {
     fn text(&self, f: usize, off: u128) -> String {
         self.fams[f].fam.text(off)
+    }
+
+    /// An endpoint's text, double-quoted, in the case's spelling.
+    fn endpoint_text(&self, f: usize, off: u128) -> String {
+        let fam = &self.fams[f].fam;
+        if !fam.v6 {
+            return self.quoted(f, off);
+        }
+        let a = Ipv6Addr::from(fam.base() + off);
+        let g = a.segments();
+        let text = match self.spelling {
+            1 => a.to_string().to_uppercase(),
+            2 => g.map(|x| format!("{x:04x}")).join(":"),
+            3 => {
+                let v4 =
+                    Ipv4Addr::from(u32::try_from((fam.base() + off) & 0xffff_ffff).unwrap_or(0));
+                let head: Vec<String> = g[..6].iter().map(|x| format!("{x:x}")).collect();
+                format!("{}:{v4}", head.join(":"))
+            }
+            _ => a.to_string(),
+        };
+        format!("\"{text}\"")
     }
 
     /// The text double-quoted, for the fields the builders write plain (`fd00:9::` ends in a
@@ -639,7 +668,7 @@ impl Case {
             }
             docs.push(annotate(p.yaml(), &ann));
             if let Some((f, a)) = o.endpoint {
-                docs.push(cluster("cl", o.ns, &self.quoted(f, a)));
+                docs.push(cluster("cl", o.ns, &self.endpoint_text(f, a)));
             }
             for (h, (has, f, a)) in &o.hosts {
                 let mut y = host(&format!("h{h}"), o.ns);
@@ -666,7 +695,7 @@ impl Case {
             }
             docs.push(annotate(p.yaml(), &ann));
             if let Some((f, a)) = n.endpoint {
-                docs.push(cluster("cl", n.ns, &self.quoted(f, a)));
+                docs.push(cluster("cl", n.ns, &self.endpoint_text(f, a)));
             }
             for h in 0..n.hosts {
                 let mut y = host(&format!("n{h}"), n.ns);
@@ -1112,4 +1141,27 @@ proptest! {
         prop_assert_eq!(&again.outputs, &vec![text.clone()], "the second run changes the output");
         prop_assert!(again.changed.iter().all(|x| !x));
     }
+}
+
+/// What the endpoint spellings of the properties found: a control-plane endpoint written as an
+/// IPv6 address with a dotted tail (`fd00:9::0.0.0.1` is `fd00:9::1`) was reserved nowhere, so
+/// the new pool's block held it and its host was given it.
+#[test]
+fn an_ipv6_endpoint_with_a_dotted_tail_is_avoided_by_blocks_and_hosts() {
+    let cfg = config(json!({
+        "controllerFlag": false,
+        "networks": [{"name": "prov", "cidr": "fd00:9::/124", "blockSize": 126,
+                      "blockKind": "subnet", "gatewayPolicy": "none"}],
+    }));
+    let docs = vec![
+        annotate(pool("prov", "a").yaml(), &[net_annotation()]),
+        cluster("cl", "a", "\"fd00:9::0.0.0.1\""),
+        host("n0", "a").yaml(),
+    ];
+    let o = run_docs(&docs, Some(&cfg));
+    assert!(errors(&o).is_empty(), "{}", dump(&o));
+    let out = items(&o.outputs.concat());
+    let p = &out[&key("IPPool", "a", "prov")];
+    assert_eq!(p["spec"]["pools"][0]["subnet"], "fd00:9::4/126", "{p}");
+    assert_eq!(p["spec"]["preAllocations"]["n0-prov"], "fd00:9::5", "{p}");
 }
