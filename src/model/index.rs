@@ -222,7 +222,7 @@ impl Indexing {
                     idx.endpoints
                         .entry(o.namespace.clone())
                         .or_default()
-                        .push((host.to_string(), o.index));
+                        .push((endpoint_text(host), o.index));
                 }
                 Some(())
             }
@@ -258,7 +258,7 @@ impl Indexing {
                 .endpoints
                 .entry(o.namespace.clone())
                 .or_default()
-                .push((host.to_string(), o.index));
+                .push((endpoint_text(host), o.index));
         }
         self.idx.objects.push(Some(o));
     }
@@ -343,6 +343,16 @@ impl Seen {
 
 /// Whether `o` is a machine or data template, which count for the mixed-namespace warning as
 /// hosts and pools do: a template placed elsewhere references nothing.
+/// A control-plane endpoint as the canonical text of its address. [`cluster::endpoint`] takes
+/// whatever `IpAddr` parses, so an IPv6 address written with a dotted tail (`fd00::0.0.0.1`,
+/// which is `fd00::1`) too, while the readers of [`Index::endpoints`] parse it as the IPAM does
+/// (`ipam::parse_addr`, which refuses that spelling): kept as written, such an endpoint was
+/// reserved nowhere and a host or a block could take its address.
+fn endpoint_text(host: &str) -> String {
+    host.parse::<std::net::IpAddr>()
+        .map_or_else(|_| host.to_string(), |a| a.to_string())
+}
+
 fn is_template(o: &Object) -> bool {
     o.is(CAPM3_GROUP, "Metal3MachineTemplate") || o.is(CAPM3_GROUP, "Metal3DataTemplate")
 }

@@ -14,6 +14,7 @@ mod abuse;
 mod adopt;
 mod argocd;
 mod bad_input;
+mod block_properties;
 mod blocks_config;
 mod blocks_handout;
 mod cases;
