@@ -816,11 +816,11 @@ impl Case {
             Kind::Range => (nf.seg_prefix(), nf.gateway, nf.dns.clone()),
             Kind::Subnet => {
                 // The first or last usable address of the subnet. The IPAM keeps an IPv4
-                // subnet's broadcast address from hosts; an IPv6 subnet has none, but the tool
-                // takes the address before the last for both families (see the report of
-                // this test; src/transform/preallocations/blocks/tests.rs asserts it).
+                // subnet's broadcast address from hosts; an IPv6 subnet has none, so its last
+                // address is usable.
                 let gw = match self.policy {
                     None | Some("first") => Some(lo + 1),
+                    Some("last") if nf.fam.v6 => Some(hi),
                     Some("last") => Some(hi - 1),
                     _ => None,
                 };

@@ -1077,7 +1077,12 @@ pub fn fields(g: &Given) -> Fields {
             prefix: g.size,
             gateway: match g.plan.gateway_policy {
                 GatewayPolicy::First => Some(Addr::from_value(g.lo + 1)),
-                GatewayPolicy::Last => Some(Addr::from_value(g.hi - 1)),
+                // The last usable address: before an IPv4 block's broadcast address; an IPv6
+                // block has none, so its last address.
+                GatewayPolicy::Last if ipam::reserves_broadcast(g.cidr.first.family(), g.size) => {
+                    Some(Addr::from_value(g.hi - 1))
+                }
+                GatewayPolicy::Last => Some(Addr::from_value(g.hi)),
                 GatewayPolicy::None => None,
             },
             dns: g.plan.dns_servers.clone(),

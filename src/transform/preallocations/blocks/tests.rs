@@ -497,7 +497,7 @@ fn a_range_block_writes_start_end_and_the_networks_fields() {
 fn subnet_blocks_take_their_gateway_by_policy_in_canonical_text() {
     for (policy, gateway) in [
         ("first", Some("fd00:1:0:2::1")),
-        ("last", Some("fd00:1:0:2:ffff:ffff:ffff:fffe")),
+        ("last", Some("fd00:1:0:2:ffff:ffff:ffff:ffff")),
         ("none", None),
     ] {
         let net = json!([{"name": "v6", "cidr": "FD00:1::/48", "blockSize": 64,
