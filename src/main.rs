@@ -432,14 +432,18 @@ fn run_units(
         check |= outcome.check;
         if outcome.has_errors() {
             ok = false;
+            // Every item as it was read; a ResourceList comes back with its results in it.
+            texts = sources.iter().map(|s| s.text.clone()).collect();
+            if outcome.framing == krm::Framing::ResourceList {
+                for (&i, text) in unit.members.iter().zip(outcome.outputs) {
+                    texts[i] = text;
+                }
+            }
             break;
         }
         for (&i, text) in unit.members.iter().zip(outcome.outputs) {
             texts[i] = text;
         }
-    }
-    if !ok {
-        texts = sources.iter().map(|s| s.text.clone()).collect();
     }
     let changed = texts
         .iter()
