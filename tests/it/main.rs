@@ -37,6 +37,7 @@ mod hardening;
 mod image;
 mod ipam_upstream;
 mod kpt_pipeline;
+mod kptfile_config;
 mod kustomize;
 mod labels;
 mod layers;
