@@ -27,6 +27,8 @@ use cli::plan::PlanFormat;
 /// With PATHs (files, or folders read recursively for *.yaml / *.yml without following
 /// symlinks to folders; each file read once), prints the stream, or rewrites the changed files
 /// with --in-place.
+/// A folder whose Kptfile runs ipreuse is read with that step's config (configPath or
+/// configMap), as `kpt fn render` passes it; nested packages run deepest first, as kpt renders.
 /// A folder named like a subcommand is read as `./plan` or `-- plan`.
 /// Exit codes: 0 no error, 1 an error result (every item returned unchanged), 2 usage error
 /// or, with --in-place, files that cannot be rewritten (none is changed then).
@@ -35,7 +37,8 @@ use cli::plan::PlanFormat;
 struct Cli {
     #[command(subcommand)]
     command: Option<Command>,
-    /// The functionConfig (IPReuse or ConfigMap) for a plain stream or files.
+    /// The functionConfig (IPReuse or ConfigMap) for a plain stream or files; it wins over a
+    /// package's Kptfile, with a warning when they differ.
     #[arg(long, value_name = "FILE")]
     config: Option<PathBuf>,
     /// Rewrite the changed files among PATHs, all or none: every new file is written beside
