@@ -438,3 +438,70 @@ fn nested_package_as_kpt_renders_it() {
         .unwrap_or_else(|| panic!("{}", show(&out)));
     assert!(sub < top, "{}", show(&out));
 }
+
+/// A `configPath` step: the file is the config given (an info names the Kptfile), and the same
+/// file among the items agrees with it, so the among-inputs rule says nothing of its own.
+#[test]
+fn config_path_is_the_config_given() {
+    let tmp = examples::tempdir();
+    let pkg = tmp.path().join("dual-stack");
+    copy_dir(
+        &Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/dual-stack"),
+        &pkg,
+    );
+    let out = run_in(tmp.path(), &["dual-stack"]);
+    assert!(out.status.success(), "{}", show(&out));
+    let stderr = text(&out.stderr);
+    assert!(
+        stderr.contains(
+            "info: config from Kptfile dual-stack/Kptfile, pipeline.mutators[0] (configPath ipreuse-config.yaml): "
+        ),
+        "{}",
+        show(&out)
+    );
+    assert!(
+        !stderr.contains("is the config of this run"),
+        "{}",
+        show(&out)
+    );
+    assert!(
+        !stderr.contains("differs from the functionConfig"),
+        "{}",
+        show(&out)
+    );
+    // The file named by configPath is read even when it is no item of the walk.
+    std::fs::rename(
+        pkg.join("ipreuse-config.yaml"),
+        pkg.join("ipreuse-config.txt"),
+    )
+    .expect("renaming");
+    let kptfile = pkg.join("Kptfile");
+    let text_ = std::fs::read_to_string(&kptfile).expect("reading");
+    std::fs::write(
+        &kptfile,
+        text_.replace(
+            "configPath: ipreuse-config.yaml",
+            "configPath: ipreuse-config.txt",
+        ),
+    )
+    .expect("writing");
+    let again = run_in(tmp.path(), &["dual-stack"]);
+    assert!(again.status.success(), "{}", show(&again));
+    // The same items, but the config file, which is no item now.
+    let without_config: Vec<_> = keyed(&text(&out.stdout))
+        .into_iter()
+        .filter(|(k, _)| !k.starts_with("IPReuse "))
+        .collect();
+    assert_ne!(without_config.len(), keyed(&text(&out.stdout)).len());
+    assert_eq!(
+        keyed(&text(&again.stdout)),
+        without_config,
+        "{}",
+        show(&again)
+    );
+    assert!(
+        text(&again.stderr).contains("(configPath ipreuse-config.txt)"),
+        "{}",
+        show(&again)
+    );
+}
