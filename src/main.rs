@@ -14,7 +14,7 @@ use clap::{Parser, Subcommand};
 use ipreuse::config::Mode;
 use ipreuse::krm::{self, Source};
 use ipreuse::limits::Limits;
-use ipreuse::results::Severity;
+use ipreuse::results::{Finding, Severity};
 use ipreuse::run::{self, Options, RunError};
 
 use cli::in_place::{self, WriteError};
@@ -27,6 +27,8 @@ use cli::plan::PlanFormat;
 /// With PATHs (files, or folders read recursively for *.yaml / *.yml without following
 /// symlinks to folders; each file read once), prints the stream, or rewrites the changed files
 /// with --in-place.
+/// A folder whose Kptfile runs ipreuse is read with that step's config (configPath or
+/// configMap), as `kpt fn render` passes it; nested packages run deepest first, as kpt renders.
 /// A folder named like a subcommand is read as `./plan` or `-- plan`.
 /// Exit codes: 0 no error, 1 an error result (every item returned unchanged), 2 usage error
 /// or, with --in-place, files that cannot be rewritten (none is changed then).
@@ -35,7 +37,8 @@ use cli::plan::PlanFormat;
 struct Cli {
     #[command(subcommand)]
     command: Option<Command>,
-    /// The functionConfig (IPReuse or ConfigMap) for a plain stream or files.
+    /// The functionConfig (IPReuse or ConfigMap) for a plain stream or files; it wins over a
+    /// package's Kptfile, with a warning when they differ.
     #[arg(long, value_name = "FILE")]
     config: Option<PathBuf>,
     /// Rewrite the changed files among PATHs, all or none: every new file is written beside
@@ -304,30 +307,32 @@ fn execute(cli: Cli) -> Result<bool, Failure> {
         limits,
         plan: false,
     };
+    let config_file = cli.config.as_deref().zip(config.as_ref());
     let mut runs = Vec::with_capacity(groups.len());
     for paths in &groups {
         let (sources, named) = read_sources(paths, &mut budget)?;
-        let outcome = run::run_with(&sources, config.as_ref(), &options).map_err(|e| match e {
-            RunError::ConfigTwice => Failure::Usage(e.into()),
-            e => Failure::Input(e.into()),
-        })?;
+        let units = match &named {
+            Some(named) => cli::render::units(paths, &named.files).map_err(Failure::Usage)?,
+            None => vec![cli::render::Unit {
+                package: None,
+                members: vec![0],
+                kptfile: None,
+            }],
+        };
         if groups.len() > 1 {
             eprintln!("ipreuse: package {}", paths[0].display());
         }
-        eprint!(
-            "{}",
-            krm::stderr_results(outcome.framing, outcome.results_shown, &outcome.findings)
-        );
-        runs.push((outcome, named));
+        let rendered = run_units(&sources, &units, config_file, &options)?;
+        runs.push((rendered, named));
     }
-    let ok = !runs.iter().any(|(o, _)| o.has_errors());
-    let check = runs.iter().any(|(o, _)| o.check);
+    let ok = runs.iter().all(|(r, _)| r.ok);
+    let check = runs.iter().any(|(r, _)| r.check);
     let mut outputs = Vec::new();
     let mut changed = Vec::new();
     let mut nameds = Vec::new();
-    for (mut outcome, named) in runs {
-        outputs.append(&mut outcome.outputs);
-        changed.append(&mut outcome.changed);
+    for (mut rendered, named) in runs {
+        outputs.append(&mut rendered.outputs);
+        changed.append(&mut rendered.changed);
         nameds.extend(named);
     }
     if cli.in_place {
@@ -353,6 +358,115 @@ fn execute(cli: Cli) -> Result<bool, Failure> {
         print_stream(&outputs).map_err(Failure::Input)?;
     }
     Ok(ok)
+}
+
+/// What the runs of one input made: each source's final text, whether it changed, whether
+/// every run was free of errors and whether any checked.
+struct Rendered {
+    outputs: Vec<String>,
+    changed: Vec<bool>,
+    ok: bool,
+    check: bool,
+}
+
+/// Runs the `units` of a file run in order ([`cli::render`]), each on what the runs before it
+/// left of its files, each run's results on stderr. The first run with an error stops them
+/// (kpt stops a render at a failing step): every source is then returned as it was read.
+fn run_units(
+    sources: &[Source],
+    units: &[cli::render::Unit],
+    config_file: Option<(&Path, &serde_json::Value)>,
+    options: &Options,
+) -> Result<Rendered, Failure> {
+    let mut texts: Vec<String> = sources.iter().map(|s| s.text.clone()).collect();
+    let mut ok = true;
+    let mut check = options.mode == Some(Mode::Check);
+    for unit in units {
+        let unit_sources: Vec<Source> = unit
+            .members
+            .iter()
+            .map(|&i| Source {
+                name: sources[i].name.clone(),
+                text: texts[i].clone(),
+            })
+            .collect();
+        // SPEC §1 "Kptfile": the step's config, unless --config is given (it wins).
+        let mut said = Vec::new();
+        let config = match (config_file, &unit.kptfile) {
+            (Some((path, given)), Some(k)) => {
+                if let Some(fields) = cli::kptfile::differences(given, k.step.config.as_ref()) {
+                    said.push(Finding::warning(format!(
+                        "--config {} differs from the config of Kptfile {}, {} ({}) in {fields}, \
+                         and wins: kpt fn render of this package uses the Kptfile's",
+                        path.display(),
+                        k.path.display(),
+                        k.step.label,
+                        k.step.given
+                    )));
+                }
+                Some(given)
+            }
+            (Some((_, given)), None) => Some(given),
+            (None, Some(k)) => {
+                said.push(Finding::info(k.info()));
+                k.step.config.as_ref()
+            }
+            (None, None) => None,
+        };
+        if units.len() > 1
+            && let Some(dir) = &unit.package
+        {
+            eprintln!("ipreuse: package {}", dir.display());
+        }
+        let mut outcome = run::run_with(&unit_sources, config, options).map_err(|e| match e {
+            RunError::ConfigTwice => Failure::Usage(e.into()),
+            e => Failure::Input(e.into()),
+        })?;
+        for f in said {
+            // Errors first, then warnings, then infos, as the run sorts its own.
+            let rank = |s: Severity| match s {
+                Severity::Error => 0,
+                Severity::Warning => 1,
+                Severity::Info => 2,
+            };
+            let at = outcome
+                .findings
+                .iter()
+                .position(|o| rank(o.severity) >= rank(f.severity))
+                .unwrap_or(outcome.findings.len());
+            outcome.findings.insert(at, f);
+        }
+        eprint!(
+            "{}",
+            krm::stderr_results(outcome.framing, outcome.results_shown, &outcome.findings)
+        );
+        check |= outcome.check;
+        if outcome.has_errors() {
+            ok = false;
+            // Every item as it was read; a ResourceList comes back with its results in it.
+            texts = sources.iter().map(|s| s.text.clone()).collect();
+            if outcome.framing == krm::Framing::ResourceList {
+                for (&i, text) in unit.members.iter().zip(outcome.outputs) {
+                    texts[i] = text;
+                }
+            }
+            break;
+        }
+        for (&i, text) in unit.members.iter().zip(outcome.outputs) {
+            texts[i] = text;
+        }
+    }
+    let changed = texts
+        .iter()
+        .zip(sources)
+        .map(|(t, s)| *t != s.text)
+        .collect();
+    Ok(Rendered {
+        outputs: texts,
+        changed,
+        ok,
+        check,
+    })
 }
 
 /// The sources to read: stdin when no path is named, else the named files and folders (with
@@ -397,7 +511,14 @@ fn plan(
         None => None,
     };
     let mut budget = krm::Budget::new(limits.max_input_bytes);
-    let (sources, _) = read_sources(paths, &mut budget)?;
+    let (sources, named) = read_sources(paths, &mut budget)?;
+    // Without --config, the Kptfiles' config (SPEC §1 "Kptfile"): plan is one run, so the
+    // packages it reads must agree on it.
+    let from_kptfile = match (&config, &named) {
+        (None, Some(named)) => kptfile_config(paths, &named.files)?,
+        _ => None,
+    };
+    let config = config.or(from_kptfile);
     let options = Options {
         mode: Some(Mode::Fill),
         limits,
@@ -427,6 +548,35 @@ fn plan(
         .map_err(|e| Failure::Usage(anyhow::anyhow!(e)))?;
     print(&text).map_err(Failure::Input)?;
     Ok(true)
+}
+
+/// The one config the Kptfiles under the named `paths` give `ipreuse plan`: `None` when none
+/// runs ipreuse; a usage error when two say different things (plan makes one run).
+fn kptfile_config(
+    paths: &[PathBuf],
+    files: &[PathBuf],
+) -> Result<Option<serde_json::Value>, Failure> {
+    let units = cli::render::units(paths, files).map_err(Failure::Usage)?;
+    let kptfiles: Vec<_> = units.iter().filter_map(|u| u.kptfile.as_ref()).collect();
+    let Some(first) = kptfiles.first() else {
+        return Ok(None);
+    };
+    for other in &kptfiles[1..] {
+        let differ = match (&first.step.config, &other.step.config) {
+            (Some(a), b) => cli::kptfile::differences(a, b.as_ref()),
+            (None, Some(b)) => cli::kptfile::differences(b, None),
+            (None, None) => None,
+        };
+        if let Some(fields) = differ {
+            return Err(Failure::Usage(anyhow::anyhow!(
+                "plan makes one run, but Kptfile {} and Kptfile {} configure ipreuse differently \
+                 ({fields}): pass --config FILE, or plan one package at a time",
+                first.path.display(),
+                other.path.display()
+            )));
+        }
+    }
+    Ok(first.step.config.clone())
 }
 
 /// The outputs as one stream ([`krm::join_stream`]), written piece by piece, without a copy.

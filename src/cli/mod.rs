@@ -1,8 +1,11 @@
 //! The binary's file-system edge, used by `main.rs` only: reading the named paths
-//! ([`walk`]), the packages named files belong to ([`packages`]) and writing changed files
+//! ([`walk`]), the packages named files belong to ([`packages`]), the runs of nested kpt
+//! packages and their Kptfiles' configs ([`render`], [`kptfile`]) and writing changed files
 //! back all or nothing ([`in_place`]).
 
 pub mod in_place;
+pub mod kptfile;
 pub mod packages;
 pub mod plan;
+pub mod render;
 pub mod walk;

@@ -46,9 +46,9 @@ use std::sync::OnceLock;
 use serde::Deserialize;
 
 /// One package of `examples/`.
-struct Example {
-    name: String,
-    dir: PathBuf,
+pub(crate) struct Example {
+    pub(crate) name: String,
+    pub(crate) dir: PathBuf,
 }
 
 impl Example {
@@ -124,7 +124,7 @@ fn updating() -> bool {
 }
 
 /// Every folder of `examples/` with a Kptfile, in name order.
-fn examples() -> Vec<Example> {
+pub(crate) fn examples() -> Vec<Example> {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples");
     let mut found = Vec::new();
     for entry in
@@ -160,7 +160,7 @@ fn examples() -> Vec<Example> {
 }
 
 /// The kpt to run: `$KPT`, else `kpt` on PATH. Panics (the test fails) when it cannot run.
-fn kpt() -> &'static str {
+pub(crate) fn kpt() -> &'static str {
     static KPT: OnceLock<String> = OnceLock::new();
     KPT.get_or_init(|| {
         let kpt = std::env::var("KPT").unwrap_or_else(|_| "kpt".to_string());
@@ -221,7 +221,7 @@ fn run_ok(cmd: &mut Command, what: &str) -> String {
 
 /// A copy of the example in `tmp/<name>` (kpt names the package after its folder), with the
 /// Kptfile's `exec:` (every step's) replaced by `exec`, committed to a fresh git repository.
-fn prepare(example: &Example, tmp: &Path, exec: &str) -> PathBuf {
+pub(crate) fn prepare(example: &Example, tmp: &Path, exec: &str) -> PathBuf {
     let steps = example.kptfile().steps();
     let pkg = tmp.join(&example.name);
     copy_dir(&example.dir, &pkg);
@@ -290,11 +290,11 @@ fn diff(pkg: &Path, what: &str) -> String {
 }
 
 /// The `exec:` of every step of every example: the name kpt looks up on `PATH`.
-const EXEC: &str = "ipreuse";
+pub(crate) const EXEC: &str = "ipreuse";
 
 /// `kpt fn render PKG --allow-exec --results-dir RESULTS`, run from the package's parent,
 /// the binary under test first on `PATH`.
-fn render(pkg: &Path, results: &Path) -> Output {
+pub(crate) fn render(pkg: &Path, results: &Path) -> Output {
     Command::new(kpt())
         .current_dir(pkg.parent().expect("a parent"))
         .env("PATH", path_support::path_with_bin())
@@ -307,7 +307,7 @@ fn render(pkg: &Path, results: &Path) -> Output {
         .unwrap_or_else(|e| panic!("cannot run kpt: {e}"))
 }
 
-fn output_text(out: &Output) -> String {
+pub(crate) fn output_text(out: &Output) -> String {
     format!(
         "{}\nkpt stdout:\n{}\nkpt stderr:\n{}",
         out.status,
@@ -351,7 +351,7 @@ fn finish(failures: Vec<String>) {
     }
 }
 
-fn tempdir() -> tempfile::TempDir {
+pub(crate) fn tempdir() -> tempfile::TempDir {
     tempfile::Builder::new()
         .prefix("ipreuse-examples-")
         .tempdir()

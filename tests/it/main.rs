@@ -38,6 +38,7 @@ mod hardening;
 mod image;
 mod ipam_upstream;
 mod kpt_pipeline;
+mod kptfile_config;
 mod kustomize;
 mod kustomize_paths;
 mod labels;
