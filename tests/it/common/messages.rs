@@ -60,7 +60,14 @@ pub const RULES: [&str; 9] = [
 
 /// The rules every message is held to now; the others are reported only under
 /// `IPREUSE_MESSAGE_AUDIT`, until the messages that break them are rewritten.
-pub const ENFORCED: &[&str] = &["SPEC §"];
+pub const ENFORCED: &[&str] = &[
+    "(rule ",
+    "SPEC §",
+    "the walk",
+    "IPAM's walk",
+    "walk position",
+    "candidates",
+];
 
 /// What is wrong with a message, given as its text, its field path and its object's label
 /// (`Kind ns/name`): one `(rule, why)` per rule of [`RULES`] it breaks, enforced or not.
