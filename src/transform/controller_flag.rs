@@ -240,9 +240,8 @@ pub fn apply(model: &Model, config: &Config) -> Outcome {
         // says it, so it stays short).
         let mut f = Finding::warning(format!(
             "controllerFlag is on, but nothing in the input turns CAPM3's BMH-name-based \
-             preallocation on, without which the preallocations are not used: turn it on where \
-             CAPM3 is installed, or set controllerFlag: false when that is done elsewhere (see \
-             {CONTROLLER_FLAG_DOC})"
+             preallocation on: turn it on where CAPM3 runs, or set controllerFlag: false. Without \
+             it the preallocations are not used (see {CONTROLLER_FLAG_DOC})"
         ));
         if let Some(r) = &source.resource_ref {
             f = f.on(r.clone()).at(source.path("controllerFlag", None));

@@ -296,7 +296,7 @@ fn a_pool_of_two_to_the_128_addresses_is_walked_as_far_as_the_ipam_walks() {
         &input,
         &[
             "IPPool n/all spec.preAllocations.h-9-all",
-            "past the IPAM's walk",
+            "past the last address the IPAM reaches",
         ],
     );
 }

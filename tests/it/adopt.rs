@@ -428,8 +428,9 @@ fn an_annotation_pin_of_another_host_on_a_live_address_is_an_error() {
             path: Some("metadata.annotations.[ipreuse.dev/ip.prov]"),
             object: Some(("BareMetalHost", "node-3")),
             says: &[
-                "172.22.0.17 is in use by claim workers-3-prov of host node-2 in IPPool lab/prov \
-                 (IPAddress prov-172-22-0-17), while this gives it to host node-3 in IPPool lab/prov",
+                "172.22.0.17 is in use by claim workers-3-prov of host node-2: choose another address",
+                "holds it in IPPool lab/prov (IPAddress prov-172-22-0-17), while this gives it to host \
+                 node-3 in IPPool lab/prov",
             ],
         },
     );
@@ -456,9 +457,9 @@ fn an_adopted_live_address_is_named_as_the_live_claim_it_is_in_a_clash() {
             path: Some("spec.preAllocations.node-3-prov2"),
             object: Some(("IPPool", "prov2")),
             says: &[
-                "entry node-3-prov2: 172.22.0.17 is in use by claim workers-3-prov of host node-2 in \
-                 IPPool lab/prov (IPAddress prov-172-22-0-17), while this gives it to host node-3 in \
-                 IPPool lab/prov2",
+                "entry node-3-prov2: 172.22.0.17 is in use by claim workers-3-prov of host node-2",
+                "holds it in IPPool lab/prov (IPAddress prov-172-22-0-17), while this gives it to host \
+                 node-3 in IPPool lab/prov2",
             ],
         },
     );
@@ -508,8 +509,9 @@ fn a_live_address_only_an_ip_address_shows_is_reported_at_that_ip_address() {
             path: Some("spec.address"),
             object: Some(("IPAddress", "prov-172-22-0-30")),
             says: &[
-                "claim node-3-prov holds 172.22.0.30 now (IPAddress prov-172-22-0-30), which cannot be \
-                 preallocated to it: it is reserved (rule 3): in spec.reserve[0] of the ipreuse config",
+                "claim node-3-prov cannot keep 172.22.0.30",
+                "The claim holds it now (IPAddress prov-172-22-0-30), but it is reserved: in \
+                 spec.reserve[0] of the ipreuse config",
             ],
         },
     );

@@ -324,7 +324,7 @@ fn kpt_eval_image_reports_errors() {
         "entry host-1-bmv4-pool = 10.1.0.99 is not an address this pool hands out",
         "entries host-2-bmv4-pool and host-4-bmv4-pool both hold 10.1.0.20",
         "has a leading zero in an octet",
-        "10.1.0.11 is reserved (rule 1): the gateway of spec.pools[0]",
+        "10.1.0.11 is reserved: the gateway of spec.pools[0]",
     ] {
         assert!(
             stderr.contains(message),

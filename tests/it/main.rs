@@ -43,6 +43,7 @@ mod kustomize;
 mod kustomize_paths;
 mod labels;
 mod layers;
+mod messages;
 mod namespaces;
 mod network_properties;
 mod networks;

@@ -236,10 +236,9 @@ fn a_pool_in_two_networks_is_an_error_naming_both() {
             path: Some("metadata.annotations.[ipreuse.dev/network]"),
             object: Some(("IPPool", "provisioning-pool")),
             says: &[
-                "c2/provisioning-pool",
-                "two networks",
+                "This pool would be on two networks",
                 "ext (annotated ipreuse.dev/network: ext)",
-                "prov (its candidates lie in cidr 172.22.0.0/16 of spec.networks[0])",
+                "prov (its addresses lie in cidr 172.22.0.0/16 of spec.networks[0])",
             ],
         },
     );
@@ -286,10 +285,10 @@ fn a_pool_partly_inside_a_networks_cidr_is_on_it_with_a_warning() {
         path: Some("spec.pools"),
         object: Some(("IPPool", "provisioning-pool")),
         says: &[
-            "IPPool c1/provisioning-pool has candidates both inside and outside the cidrs of network \
-             prov (172.22.0.128/25 of spec.networks[0] holds some; 172.22.0.100 is outside every \
-             cidr of prov)",
-            "it is taken as on network prov",
+            "Some of this pool's addresses lie outside the cidrs of network prov",
+            "172.22.0.128/25 of spec.networks[0] holds some; 172.22.0.100 is outside every cidr \
+             of prov",
+            "The pool is taken as on network prov",
         ],
     };
     assert_warning(&o, partly);
@@ -299,7 +298,7 @@ fn a_pool_partly_inside_a_networks_cidr_is_on_it_with_a_warning() {
             &o,
             Severity::Warning,
             Want {
-                says: &["both inside and outside"],
+                says: &["lie outside the cidrs of network"],
                 ..Want::default()
             }
         )
@@ -364,7 +363,7 @@ fn a_dual_stack_pool_whose_families_lie_in_the_networks_two_cidrs_is_on_it() {
             &o,
             Severity::Warning,
             Want {
-                says: &["both inside and outside"],
+                says: &["lie outside the cidrs of network"],
                 ..Want::default()
             }
         )
@@ -380,20 +379,26 @@ fn a_dual_stack_pool_whose_families_lie_in_the_networks_two_cidrs_is_on_it() {
         entry_of(&o, "c2", "prov", "b-0-prov").as_deref(),
         Some("172.22.0.11")
     );
-    for ns in ["c1", "c2"] {
-        let says = format!(
-            "IPPool {ns}/prov has candidates both inside and outside the cidrs of network prov \
-             (172.22.0.0/24 of spec.networks[0] holds some; fd00:22::10 is outside every cidr of prov)"
-        );
-        assert_warning(
-            &o,
-            Want {
-                path: Some("spec.pools"),
-                says: &[&says],
-                ..Want::default()
-            },
-        );
-    }
+    // One warning for each cluster's pool.
+    let found = matching(
+        &o,
+        Severity::Warning,
+        Want {
+            path: Some("spec.pools"),
+            says: &[
+                "outside the cidrs of network prov: make its cidrs cover the pool (one per \
+                     address family), or narrow spec.pools to the network. 172.22.0.0/24 of \
+                     spec.networks[0] holds some; fd00:22::10 is outside every cidr of prov",
+            ],
+            ..Want::default()
+        },
+    );
+    let mut namespaces: Vec<&str> = found
+        .iter()
+        .filter_map(|f| f.resource_ref.as_ref()?.namespace.as_deref())
+        .collect();
+    namespaces.sort();
+    assert_eq!(namespaces, ["c1", "c2"], "{}", dump(&o));
 }
 
 #[test]
@@ -624,9 +629,9 @@ fn a_live_address_of_another_clusters_host_stops_an_entry() {
         let o = run_docs(&docs, Some(&prov_config(json!({}))));
         assert_transactional(&o, &[stream(&docs).as_str()]);
         let says = format!(
-            "entry b-0-prov: 172.22.0.15 is in use by claim a-0-prov of host a-0 in IPPool \
-             {live_ns}/prov (status.indexes), while this gives it to host b-0 in IPPool {entry_ns}/prov: \
-             both claims would hold it at once"
+            "entry b-0-prov: 172.22.0.15 is in use by claim a-0-prov of host a-0: choose another \
+             address. That claim holds it in IPPool {live_ns}/prov (status.indexes), while this \
+             gives it to host b-0 in IPPool {entry_ns}/prov: both claims would hold it at once"
         );
         let found = matching(
             &o,
@@ -715,7 +720,7 @@ fn control_plane_endpoints_of_every_cluster_on_the_network_are_reserved() {
         &o,
         Want {
             says: &[
-                "172.22.0.10 is reserved (rule 4): the control-plane endpoint of Cluster c1/one in \
+                "172.22.0.10 is reserved: the control-plane endpoint of Cluster c1/one in \
                  namespace c1, on network prov with this pool",
             ],
             ..Want::default()

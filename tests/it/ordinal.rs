@@ -145,8 +145,7 @@ fn a_reserved_position_is_an_error_never_a_shift() {
             path: Some("metadata.name"),
             object: Some(("BareMetalHost", "node-1")),
             says: &[
-                "walk position 1",
-                "10.0.0.11",
+                "cannot take 10.0.0.11, position 1 of IPPool",
                 "reserved",
                 "gateway",
                 "never shifts",
@@ -182,7 +181,11 @@ fn a_position_past_the_last_candidate_is_an_error() {
         Want {
             path: Some("metadata.name"),
             object: Some(("BareMetalHost", "node-31")),
-            says: &["walk position 31", "holds no candidate", "0 to 30"],
+            says: &[
+                "needs position 31",
+                "which holds no address",
+                "positions 0 to 30",
+            ],
         },
     );
     // Position 30 is the last candidate, 10.0.0.40.
@@ -205,10 +208,12 @@ fn a_position_past_the_walk_cap_says_the_cap_is_the_cause_not_the_ranges() {
             path: Some("metadata.name"),
             object: Some(("BareMetalHost", "node-1")),
             says: &[
-                "needs walk position 1048577",
-                "past 1048576 (2^20)",
+                "needs position 1048577",
+                "past the last the IPAM reaches",
+                "up to 1048576 (2^20)",
                 "widening spec.pools cannot help",
-                "lower ordinalOffset (1048576) or the host's number",
+                "lower ordinalOffset or the host's number",
+                "ordinalOffset is 1048576",
             ],
         },
     );

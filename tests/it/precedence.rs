@@ -89,7 +89,8 @@ fn an_entry_on_the_live_address_of_another_pools_host_fails_the_binary_and_write
         let stderr = String::from_utf8_lossy(&out.stderr);
         assert_eq!(out.status.code(), Some(1), "{args:?}: {stderr}");
         assert!(
-            stderr.contains("claim node-1-prov of host node-1 in IPPool a/prov")
+            stderr.contains("claim node-1-prov of host node-1: choose another address")
+                && stderr.contains("holds it in IPPool a/prov (status.indexes)")
                 && stderr.contains("host node-7 in IPPool a/prov2"),
             "{stderr}"
         );

@@ -1010,11 +1010,11 @@ fn check_run(
                 // A pool that runs out says so at spec.pools, with the oracle's count of hosts
                 // and at most the free addresses the oracle counts before any pool is filled.
                 let (needed, free_upper) = v.counts[&(ns.clone(), r.name.clone())];
-                let head = format!("IPPool {ns}/{} has ", r.name);
+                let head = "This pool has ";
                 let tail = format!(" free address(es) but {needed} host(s) need a new one");
                 let free: Option<usize> = f
                     .message
-                    .strip_prefix(&head)
+                    .strip_prefix(head)
                     .and_then(|m| m.split_once(&tail))
                     .and_then(|(n, _)| n.parse().ok());
                 prop_assert!(
@@ -1031,7 +1031,9 @@ fn check_run(
                 prop_assert!(
                     r.kind == "BareMetalHost"
                         && path == Some("metadata.name")
-                        && f.message.contains(&format!("host {} has number", r.name))
+                        && f.message
+                            .to_lowercase()
+                            .contains(&format!("host {} has number", r.name))
                         && f.message.contains(&format!("of IPPool {ns}/")),
                     "{:?} at {:?}: {}",
                     r,

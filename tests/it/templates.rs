@@ -1065,7 +1065,7 @@ fn the_control_plane_copy_uses_the_data_template_its_patch_names_in_both_version
                 path: None,
                 object: Some(("Cluster", "test1")),
                 says: &[
-                    "stamped from ClusterClass metal3/metal3-class",
+                    "Stamped from ClusterClass metal3/metal3-class: its machines use the class's templates",
                     "control plane: test1-controlplane (data template test1-cp-alt)",
                     "MachineDeployment md-0 (class worker): test1-workers (data template test1-workers-template)",
                 ],
@@ -1545,8 +1545,8 @@ fn a_class_no_cluster_uses_contributes_nothing() {
             path: None,
             object: Some(("ClusterClass", "metal3-class")),
             says: &[
-                "no Cluster of the input is stamped from it",
-                "test1-controlplane, test1-workers contribute nothing",
+                "no Cluster of the input is stamped from this class",
+                "They are test1-controlplane, test1-workers.",
             ],
         },
     );

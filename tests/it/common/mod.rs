@@ -5,7 +5,9 @@
 //! read the output back with an independent YAML parser (`serde-saphyr`).
 
 mod fields;
+pub mod messages;
 pub use fields::{assert_fields_resolve, field_problems};
+pub use messages::assert_messages_for_people;
 
 use std::collections::BTreeMap;
 use std::fmt::{self, Write as _};
@@ -65,6 +67,7 @@ pub fn run_sources(sources: &[(String, String)], cfg: Option<&Value>) -> Outcome
     match run(&srcs, cfg) {
         Ok(o) => {
             assert_fields_resolve(&srcs, cfg, &o);
+            assert_messages_for_people(&o.findings);
             o
         }
         Err(e) => panic!("run failed: {e}"),

@@ -333,8 +333,11 @@ impl<'a> Context<'a> {
                 let (on, field) = self.place_of(&g);
                 findings.push(
                     Finding::error(format!(
-                        "{} gives {} to host {} while {} gives it to host {}: one address cannot \
-                         belong to two hosts of overlapping pools; change one of them",
+                        "{} goes to two hosts of overlapping pools, {} and {}: change one of them. \
+                         {} gives {} to host {} while {} gives it to host {}",
+                        g.addr,
+                        short(self.idx.hosts[g.host].name()),
+                        short(self.idx.hosts[first.host].name()),
                         self.describe(&g, false),
                         g.addr,
                         short(self.idx.hosts[g.host].name()),
@@ -369,10 +372,15 @@ impl<'a> Context<'a> {
                 let (on, field) = self.place_of(&g);
                 findings.push(
                     Finding::error(format!(
-                        "network {}: IPPool {}/{} gives {} to host {} of namespace {} ({}) while IPPool {}/{} \
-                         gives it to host {} of namespace {} ({}): one address cannot belong to two \
-                         hosts of one network; change one of them",
+                        "{} goes to two hosts of network {}, {} of namespace {} and {} of namespace {}: \
+                         change one of them. IPPool {}/{} gives {} to host {} of namespace {} ({}) while \
+                         IPPool {}/{} gives it to host {} of namespace {} ({})",
+                        g.addr,
                         net.name,
+                        short(self.idx.hosts[g.host].name()),
+                        short(ns),
+                        short(self.idx.hosts[first.host].name()),
+                        short(ons),
                         short(ns),
                         short(pool.name()),
                         g.addr,

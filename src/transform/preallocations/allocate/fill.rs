@@ -184,8 +184,7 @@ fn fill(
                 // Outside every entry it is already an error (SPEC §5 "In use").
                 if !v.st.out_of_bounds.contains(&claim) {
                     let why = if !v.st.ipam.is_candidate(l) {
-                        "not a candidate of this pool (the IPAM's walk of spec.pools never reaches it)"
-                            .to_string()
+                        "not among the addresses the IPAM hands out from spec.pools".to_string()
                     } else if let Some(reason) = v.reserved_reason(l) {
                         reason
                     } else {
@@ -194,8 +193,8 @@ fn fill(
                     let (on, field, shown) = ctx.live_place(p, &claim);
                     findings.push(
                         Finding::warning(format!(
-                            "claim {claim} holds {} now ({shown}), which cannot be preallocated to it: it is {why}; \
-                             a new address is chosen and host {} moves when it is re-provisioned",
+                            "claim {claim} cannot keep {}: a new address is chosen, and host {} moves when \
+                             it is re-provisioned. The claim holds it now ({shown}), but it is {why}",
                             l,
                             short(host.name())
                         ))
@@ -379,10 +378,8 @@ fn sequential(
         let shown = list_some(left.iter().map(|h| short(h).into_owned()), 20);
         findings.push(
             Finding::error(format!(
-                "IPPool {}/{} has {free_before} free address(es) but {needed} host(s) need a new one; \
-                 left without an address: {shown}. Widen spec.pools, or narrow hostSelector",
-                short(v.ns),
-                short(v.name)
+                "This pool has {free_before} free address(es) but {needed} host(s) need a new one: \
+                 widen spec.pools, or narrow hostSelector. Left without an address: {shown}."
             ))
             .on(v.rref.clone())
             .at("spec.pools"),

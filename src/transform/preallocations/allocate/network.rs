@@ -170,7 +170,7 @@ pub fn membership(
             };
             on.entry(name).or_insert_with(|| {
                 format!(
-                    "{partly}its candidates lie in {noun} {}",
+                    "{partly}its addresses lie in {noun} {}",
                     holding.join(" and ")
                 )
             });
@@ -195,10 +195,8 @@ pub fn membership(
                 };
                 findings.push(
                     Finding::error(format!(
-                        "IPPool {}/{} would be on two networks: {}; a pool is on one network \
-                         only: fix the annotation or the cidrs of the config's networks",
-                        short(&pool.object.namespace),
-                        short(pool.name()),
+                        "This pool would be on two networks, and a pool is on one network only: \
+                         fix the annotation or the cidrs of the config's networks. It would be on {}.",
                         both.join(" and ")
                     ))
                     .on(pool.object.resource_ref())
@@ -221,13 +219,11 @@ fn partly_inside(
     cfg: &Config,
 ) -> Finding {
     let text = format!(
-        "IPPool {}/{} has candidates both inside and outside the cidrs of network {name} ({} holds \
-         some; {} is outside every cidr of {name}): it is taken as on network {name}, so all its \
-         addresses are kept apart from the other pools of {name}, but an address outside the cidrs \
-         may belong to another network; make the network's cidrs cover the pool (one per address \
-         family), or narrow spec.pools to the network",
-        short(&pool.object.namespace),
-        short(pool.name()),
+        "Some of this pool's addresses lie outside the cidrs of network {name}: make its cidrs \
+         cover the pool (one per address family), or narrow spec.pools to the network. {} holds \
+         some; {} is outside every cidr of {name}. The pool is taken as on network {name}, so all \
+         its addresses are kept apart from the other pools of {name}, but an address outside the \
+         cidrs may belong to another network",
         holding.join(" and "),
         outside,
     );
@@ -453,9 +449,9 @@ pub fn overlap_finding(
         list_some(names, NAMED)
     };
     let text = format!(
-        "the candidates of this pool overlap IPPool {shown} on network {}, in another namespace: \
-         preallocations never collide, but each cluster's IPAM could hand out one address outside \
-         them; give each cluster its own range",
+        "This pool's addresses overlap IPPool {shown} of another namespace on network {}: give \
+         each cluster its own range. Preallocations never collide, but each cluster's IPAM could \
+         hand out one address outside them",
         net.name
     );
     let pool = &idx.pools[p];

@@ -155,34 +155,37 @@ pub fn assign(
         if past_limit {
             // The cap, not the ranges: no spec.pools reaches such a position.
             findings.push(error(format!(
-                "host {} has number {} ({}), so claim {claim} needs walk position {} of IPPool {}/{}, \
-                 past {} (2^20), the last walk position ipreuse counts as reachable (the IPAM walks one \
-                 address at a time on every reconcile): widening spec.pools cannot help; lower \
-                 ordinalOffset ({offset}) or the host's number",
-                short(host.name()),
-                n.value(),
-                n.source(),
+                "claim {claim} needs position {} of IPPool {}/{}, past the last the IPAM reaches: \
+                 lower ordinalOffset or the host's number. Host {} has number {} ({}) and \
+                 ordinalOffset is {offset}; ipreuse counts positions up to {} (2^20) as reachable, \
+                 as the IPAM tries one address at a time on every reconcile, so widening spec.pools \
+                 cannot help",
                 position.map_or("beyond 2^64".to_string(), |p| p.to_string()),
                 short(v.ns),
                 short(v.name),
+                short(host.name()),
+                n.value(),
+                n.source(),
                 ipam::POSITION_LIMIT,
             )));
             continue;
         }
         let Some(a) = position.and_then(|p| v.st.ipam.addr_at(p)) else {
             findings.push(error(format!(
-                "host {} has number {} ({}), so claim {claim} needs walk position {} of IPPool {}/{}, \
-                 which holds no candidate ({}): widen spec.pools, or change ordinalOffset or the \
-                 host's number",
-                short(host.name()),
-                n.value(),
-                n.source(),
+                "claim {claim} needs position {} of IPPool {}/{}, which holds no address: widen \
+                 spec.pools, or change ordinalOffset or the host's number. Host {} has number {} \
+                 ({}); {}",
                 position.map_or("beyond 2^64".to_string(), |p| p.to_string()),
                 short(v.ns),
                 short(v.name),
-                v.st.ipam.last_position().map_or("it has none".to_string(), |l| format!(
-                    "its candidates are at walk positions 0 to {l}"
-                ))
+                short(host.name()),
+                n.value(),
+                n.source(),
+                v.st.ipam
+                    .last_position()
+                    .map_or("the pool has no addresses".to_string(), |l| format!(
+                        "the pool's addresses are at positions 0 to {l}"
+                    ))
             )));
             continue;
         };
@@ -195,15 +198,16 @@ pub fn assign(
         };
         if let Some(why) = why {
             findings.push(error(format!(
-                "host {} has number {} ({}), so claim {claim} takes walk position {} of IPPool {}/{}: {}, \
-                 which is {why}. The ordinal strategy never shifts to another address; change \
-                 ordinalOffset or the host's number, or free the address",
-                short(host.name()),
-                n.value(),
-                n.source(),
+                "claim {claim} cannot take {}, position {} of IPPool {}/{}: change ordinalOffset or \
+                 the host's number, or free the address. Host {} has number {} ({}) and {} is {why}; \
+                 the ordinal strategy never shifts to another address",
+                a,
                 offset + n.value(),
                 short(v.ns),
                 short(v.name),
+                short(host.name()),
+                n.value(),
+                n.source(),
                 a,
             )));
             continue;

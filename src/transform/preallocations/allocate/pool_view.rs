@@ -101,16 +101,16 @@ impl<'a> PoolView<'a> {
                     })
                     .unwrap_or_else(|| "a gateway or DNS server of the pool".into())
             };
-            Some(format!("reserved (rule 1): {field}"))
+            Some(format!("reserved: {field}"))
         } else if ip.is_reserved_rule2(a) {
             Some(match ip.entry_of(a) {
                 Some(i) => format!(
-                    "reserved (rule 2): the network or broadcast address of spec.pools[{i}] (of its \
+                    "reserved: the network or broadcast address of spec.pools[{i}] (of its \
                      subnet, or of its {} prefix)",
                     ip.effective_prefix(i)
                         .map_or("effective".to_string(), |p| format!("/{p}"))
                 ),
-                None => "reserved (rule 2): the network or broadcast address of its subnet".into(),
+                None => "reserved: the network or broadcast address of its subnet".into(),
             })
         } else if self.ctx.reserve.contains_addr(a) {
             let i = self
@@ -120,12 +120,12 @@ impl<'a> PoolView<'a> {
                 .iter()
                 .position(|r| r.first <= a && a <= r.last);
             Some(format!(
-                "reserved (rule 3): in {} of the ipreuse config",
+                "reserved: in {} of the ipreuse config",
                 self.ctx.cfg.source.path("reserve", i)
             ))
         } else if let Some(o) = self.endpoint_of(self.ns, a) {
             Some(format!(
-                "reserved (rule 4): the control-plane endpoint of {o} in the pool's namespace"
+                "reserved: the control-plane endpoint of {o} in the pool's namespace"
             ))
         } else {
             // SPEC §10: the endpoints of every namespace on the pool's network.
@@ -135,7 +135,7 @@ impl<'a> PoolView<'a> {
                 .iter()
                 .find_map(|ns| Some((ns, self.endpoint_of(ns, a)?)))?;
             Some(format!(
-                "reserved (rule 4): the control-plane endpoint of {o} in namespace {}, on network {} with this pool",
+                "reserved: the control-plane endpoint of {o} in namespace {}, on network {} with this pool",
                 short(ns),
                 net.name
             ))
@@ -296,21 +296,21 @@ impl<'a> PoolView<'a> {
             );
             let finding = match held_for {
                 Some(other) => Finding::error(format!(
-                    "{what} {claim}: {text} is in use by claim {} of host {} in {label} ({shown}), while \
-                     this gives it to {host} in {this}: both claims would hold it at once; choose \
-                     another address",
+                    "{what} {claim}: {text} is in use by claim {} of host {}: choose another address. \
+                     That claim holds it in {label} ({shown}), while this gives it to {host} in {this}: \
+                     both claims would hold it at once",
                     short(holder),
                     short(ctx.idx.hosts[other].name()),
                 )),
                 None if q == self.pool_id => Finding::warning(format!(
-                    "{what} {claim}: {text} is in use by claim {} in {label} ({shown}), a claim of no \
-                     host of the input; {host} gets it once that claim is gone",
+                    "{what} {claim}: {text} is in use by claim {}, a claim of no host of the input: \
+                     {host} gets it once that claim is gone. That claim holds it in {label} ({shown})",
                     short(holder)
                 )),
                 None => Finding::warning(format!(
-                    "{what} {claim}: {text} is in use by claim {} in {label} ({shown}), a claim of no \
-                     host of the input; the IPAMs of the two pools do not see each other's claims, so \
-                     make sure that claim is gone before {host} is provisioned",
+                    "{what} {claim}: {text} is in use by claim {}, a claim of no host of the input: \
+                     remove that claim before {host} is provisioned. That claim holds it in {label} \
+                     ({shown}); the IPAMs of the two pools do not see each other's claims",
                     short(holder)
                 )),
             };

@@ -50,8 +50,9 @@ pub fn existing<'a>(
         if !v.st.ipam.is_candidate(a) {
             findings.push(
                 Finding::error(format!(
-                    "entry {} = {text} is not an address this pool hands out (outside spec.pools, or past the IPAM's walk); \
-                     the claim would fail with \"Pre-allocated IP out of bounds\"",
+                    "entry {} = {text} is not an address this pool hands out: change it, or widen spec.pools. \
+                     It is outside spec.pools, or past the last address the IPAM reaches; the claim \
+                     would fail with \"Pre-allocated IP out of bounds\"",
                     short(&e.key)
                 ))
                 .on(v.rref.clone())

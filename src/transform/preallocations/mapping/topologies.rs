@@ -141,10 +141,9 @@ pub(crate) fn read(model: &Model, findings: &mut Vec<Finding>) -> Topologies {
                 .map(|(_, name)| *name)
                 .collect();
             let message = format!(
-                "{}: its ClusterClass {}/{} is not in the input{}, so the Metal3MachineTemplates of its \
-                 machines are unknown and it adds no hosts to the mapping; add the class and its templates \
-                 to map them",
-                cluster.object.display(),
+                "its ClusterClass {}/{} is not in the input{}: add the class and its templates to \
+                 map its machines. Until then the Metal3MachineTemplates of its machines are unknown \
+                 and it adds no hosts to the mapping",
                 short(&topology.class_namespace),
                 short(&topology.class),
                 crate::names::did_you_mean(&topology.class, &here)
@@ -202,9 +201,8 @@ pub(crate) fn read(model: &Model, findings: &mut Vec<Finding>) -> Topologies {
         }
         findings.push(
             Finding::info(format!(
-                "{}: no Cluster of the input is stamped from it, so its Metal3MachineTemplates {} contribute \
-                 nothing (CAPM3 only reads each Cluster's copies of them)",
-                class.object.display(),
+                "no Cluster of the input is stamped from this class, so its Metal3MachineTemplates \
+                 contribute nothing: CAPM3 only reads each Cluster's copies of them. They are {}.",
                 names.join(", ")
             ))
             .on(class.object.resource_ref()),
@@ -268,8 +266,8 @@ fn cluster_info(cluster: &Cluster, class: &ClusterClass, mine: &[Effective]) -> 
         parts.join("; ")
     };
     Finding::info(format!(
-        "{}: stamped from {}, its machines use the class's templates with the class's patches applied: {what}",
-        cluster.object.display(),
+        "Stamped from {}: its machines use the class's templates with the class's patches \
+         applied. Templates: {what}",
         class.object.display(),
     ))
     .on(cluster.object.resource_ref())
