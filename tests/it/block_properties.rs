@@ -751,10 +751,12 @@ impl Case {
                 out[f].extend(nf.gateway);
                 out[f].extend(nf.dns.iter().copied());
                 // The segment's network address is the cidr's first (10.9.0.0 and fd00:9::
-                // are aligned far beyond any prefix drawn); its last may be past the cidr.
+                // are aligned far beyond any prefix drawn, all of them at most IPv4 /30 and
+                // IPv6 /126, where the pools reserve it). Its broadcast address, IPv4 only (an
+                // IPv6 segment has none), may be past the cidr.
                 out[f].insert(0);
                 let seg_last = nf.fam.block_len(nf.seg_prefix()) - 1;
-                if seg_last < nf.fam.n() {
+                if !nf.fam.v6 && seg_last < nf.fam.n() {
                     out[f].insert(seg_last);
                 }
             }
