@@ -518,15 +518,7 @@ fn stale_pins(
         let Ok(ip) = ipam::Pool::new(&pool.spec) else {
             continue;
         };
-        let extents: Vec<(u128, u128)> = ip
-            .entries()
-            .iter()
-            .filter_map(|e| match (e.subnet, e.start, e.end) {
-                (Some(s), _, _) => Some((s.network().value(), s.last().value())),
-                (None, Some(a), Some(b)) => Some((a.value(), b.value())),
-                _ => None,
-            })
-            .collect();
+        let extents: Vec<(u128, u128)> = ip.entries().iter().filter_map(extent).collect();
         // The block each cidr's range is, when it is one whole block of the pool's size.
         let mut is: Vec<String> = Vec::new();
         let mut matches = true;
@@ -573,6 +565,16 @@ fn stale_pins(
     }
 }
 
+/// The addresses a `spec.pools` entry spans as written (first, last): its whole `subnet`, or
+/// `start` to `end`; none for an entry with neither.
+fn extent(e: &ipam::Entry) -> Option<(u128, u128)> {
+    match (e.subnet, e.start, e.end) {
+        (Some(s), _, _) => Some((s.network().value(), s.last().value())),
+        (None, Some(a), Some(b)) if a <= b => Some((a.value(), b.value())),
+        _ => None,
+    }
+}
+
 /// By network, namespace (bytes), pool (bytes), then address.
 fn sort_rows(rows: &mut [BlockRow]) {
     rows.sort_by(|a, b| {
@@ -609,10 +611,8 @@ fn kept_rows(
         for p in members(idx, name, &union, asking, valid) {
             let pool = &idx.pools[p];
             for e in valid[&p].entries() {
-                let (lo, hi) = match (e.subnet, e.start, e.end) {
-                    (Some(s), _, _) => (s.network().value(), s.last().value()),
-                    (None, Some(a), Some(b)) if a <= b => (a.value(), b.value()),
-                    _ => continue,
+                let Some((lo, hi)) = extent(e) else {
+                    continue;
                 };
                 let Some((cidr, plan)) = cidrs
                     .iter()
