@@ -307,7 +307,7 @@ fn execute(cli: Cli) -> Result<bool, Failure> {
         limits,
         plan: false,
     };
-    let config_file = cli.config.as_deref().zip(config.as_ref());
+    let config_file = config.as_ref();
     let mut runs = Vec::with_capacity(groups.len());
     for paths in &groups {
         let (sources, named) = read_sources(paths, &mut budget)?;
@@ -375,7 +375,7 @@ struct Rendered {
 fn run_units(
     sources: &[Source],
     units: &[cli::render::Unit],
-    config_file: Option<(&Path, &serde_json::Value)>,
+    config_file: Option<&cli::config_file::ConfigFile>,
     options: &Options,
 ) -> Result<Rendered, Failure> {
     let mut texts: Vec<String> = sources.iter().map(|s| s.text.clone()).collect();
@@ -393,12 +393,12 @@ fn run_units(
         // SPEC §1 "Kptfile": the step's config, unless --config is given (it wins).
         let mut said = Vec::new();
         let config = match (config_file, &unit.kptfile) {
-            (Some((path, given)), Some(k)) => {
-                if let Some(fields) = cli::kptfile::differences(given, k.step.config.as_ref()) {
+            (Some(given), Some(k)) => {
+                if let Some(fields) = cli::kptfile::differences(&given.value, k.step.value()) {
                     said.push(Finding::warning(format!(
                         "--config {} differs from the config of Kptfile {}, {} ({}) in {fields}, \
                          and wins: kpt fn render of this package uses the Kptfile's",
-                        path.display(),
+                        given.path.display(),
                         k.path.display(),
                         k.step.label,
                         k.step.given
@@ -406,7 +406,7 @@ fn run_units(
                 }
                 Some(given)
             }
-            (Some((_, given)), None) => Some(given),
+            (Some(given), None) => Some(given),
             (None, Some(k)) => {
                 said.push(Finding::info(k.info()));
                 k.step.config.as_ref()
@@ -418,10 +418,15 @@ fn run_units(
         {
             eprintln!("ipreuse: package {}", dir.display());
         }
-        let mut outcome = run::run_with(&unit_sources, config, options).map_err(|e| match e {
-            RunError::ConfigTwice => Failure::Usage(e.into()),
-            e => Failure::Input(e.into()),
-        })?;
+        let mut outcome = run::run_with(&unit_sources, config.map(|c| &c.value), options).map_err(
+            |e| match e {
+                RunError::ConfigTwice => Failure::Usage(e.into()),
+                e => Failure::Input(e.into()),
+            },
+        )?;
+        if let Some(config) = config {
+            config.locate(&mut outcome.findings);
+        }
         for f in said {
             // Errors first, then warnings, then infos, as the run sorts its own.
             let rank = |s: Severity| match s {
@@ -524,10 +529,14 @@ fn plan(
         limits,
         plan: true,
     };
-    let outcome = run::run_with(&sources, config.as_ref(), &options).map_err(|e| match e {
-        RunError::ConfigTwice => Failure::Usage(e.into()),
-        e => Failure::Input(e.into()),
-    })?;
+    let mut outcome = run::run_with(&sources, config.as_ref().map(|c| &c.value), &options)
+        .map_err(|e| match e {
+            RunError::ConfigTwice => Failure::Usage(e.into()),
+            e => Failure::Input(e.into()),
+        })?;
+    if let Some(config) = &config {
+        config.locate(&mut outcome.findings);
+    }
     // Errors and warnings on stderr, as a run prints them; not the infos, whose summaries
     // speak of entries "added" that plan does not write.
     let shown: Vec<_> = outcome
@@ -555,15 +564,15 @@ fn plan(
 fn kptfile_config(
     paths: &[PathBuf],
     files: &[PathBuf],
-) -> Result<Option<serde_json::Value>, Failure> {
+) -> Result<Option<cli::config_file::ConfigFile>, Failure> {
     let units = cli::render::units(paths, files).map_err(Failure::Usage)?;
     let kptfiles: Vec<_> = units.iter().filter_map(|u| u.kptfile.as_ref()).collect();
     let Some(first) = kptfiles.first() else {
         return Ok(None);
     };
     for other in &kptfiles[1..] {
-        let differ = match (&first.step.config, &other.step.config) {
-            (Some(a), b) => cli::kptfile::differences(a, b.as_ref()),
+        let differ = match (first.step.value(), other.step.value()) {
+            (Some(a), b) => cli::kptfile::differences(a, b),
             (None, Some(b)) => cli::kptfile::differences(b, None),
             (None, None) => None,
         };
@@ -597,10 +606,15 @@ fn print(text: &str) -> Result<()> {
 }
 
 /// Reads `--config`: the file's text, decoded by the framing.
-fn read_config(path: &Path) -> Result<serde_json::Value> {
+fn read_config(path: &Path) -> Result<cli::config_file::ConfigFile> {
     let text = std::fs::read_to_string(path)
         .with_context(|| format!("reading --config {}", path.display()))?;
-    Ok(krm::read_config(&path.display().to_string(), &text)?)
+    Ok(cli::config_file::ConfigFile {
+        value: krm::read_config(&path.display().to_string(), &text)?,
+        path: path.to_path_buf(),
+        text,
+        inline: None,
+    })
 }
 
 #[cfg(test)]

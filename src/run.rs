@@ -127,11 +127,27 @@ pub fn run_with(
     let mut objects: Vec<Option<Arc<model::Object>>> = Vec::new();
     let mut check = options.mode == Some(Mode::Check);
     // The IPReuse objects among the items (SPEC §1 "The config among the inputs").
-    let config_items = config_items(&input, sources, &nodes);
+    let (config_at, config_items): (Vec<usize>, Vec<config::ConfigItem>) =
+        config_items(&input, sources, &nodes).into_iter().unzip();
     let chosen = config::choose(
         input.function_config.as_ref().or(config_file),
         &config_items,
     );
+    // Where the configs are written, for the results about them: the ResourceList's
+    // functionConfig (when the run uses it), then each `IPReuse` among the items.
+    let function_config = input
+        .function_config
+        .as_ref()
+        .filter(|f| chosen.config.is_some_and(|c| std::ptr::eq(*f, c)));
+    let config_places: Vec<(&Value, Option<usize>)> = (function_config.map(|f| (f, None)))
+        .into_iter()
+        .chain(
+            config_items
+                .iter()
+                .zip(&config_at)
+                .map(|(c, &i)| (&c.value, Some(i))),
+        )
+        .collect();
     if findings.iter().all(|f| !f.is_error()) {
         findings.extend(chosen.findings);
     }
@@ -193,6 +209,7 @@ pub fn run_with(
             }
         }
     }
+    locate_configs(&mut findings, &config_places, &input, sources);
     if findings.iter().any(Finding::is_error) {
         edits.clear();
         summaries.clear();
@@ -263,7 +280,8 @@ pub fn run_with(
 
 /// Sets `file` on each result about an object of the input that came from a file (SPEC §9):
 /// the file read, or kpt's annotations ([`krm::locate::item_file`]). Objects are matched by
-/// their `resourceRef`; the first item of that identity gives it.
+/// their `resourceRef`; the first item of that identity gives it. A result with a field, on an
+/// object read from a file here, sits at the field's own line ([`krm::locate::field_line`]).
 fn locate(findings: &mut [Finding], index: &model::Index, input: &krm::Input, sources: &[Source]) {
     let wanted: crate::FastSet<(&str, &str)> = findings
         .iter()
@@ -274,8 +292,8 @@ fn locate(findings: &mut [Finding], index: &model::Index, input: &krm::Input, so
     if wanted.is_empty() {
         return;
     }
-    let mut files: crate::FastMap<results::ResourceRef, Option<results::FileRef>> =
-        crate::FastMap::default();
+    type Found<'i> = (Option<results::FileRef>, Option<&'i krm::read::ItemAt>);
+    let mut files: crate::FastMap<results::ResourceRef, Found> = crate::FastMap::default();
     let mut lines = krm::locate::Lines::default();
     for o in index.objects.iter().flatten() {
         if !wanted.contains(&(&*o.kind, o.name.as_str())) {
@@ -285,34 +303,92 @@ fn locate(findings: &mut [Finding], index: &model::Index, input: &krm::Input, so
         if files.contains_key(&r) {
             continue;
         }
-        let file = input
-            .items
-            .get(o.index.0)
-            .and_then(|at| krm::locate::item_file(input, at, sources, &mut lines));
-        files.insert(r, file);
+        let at = input.items.get(o.index.0);
+        let file = at.and_then(|at| krm::locate::item_file(input, at, sources, &mut lines));
+        files.insert(r, (file, at));
     }
     for f in findings.iter_mut().filter(|f| f.file.is_none()) {
-        if let Some(file) = f.resource_ref.as_ref().and_then(|r| files.get(r)) {
-            f.file.clone_from(file);
+        let Some((file, at)) = f.resource_ref.as_ref().and_then(|r| files.get(r)) else {
+            continue;
+        };
+        f.file.clone_from(file);
+        if let (Some(file), Some(at), Some(field)) = (&mut f.file, at, &f.field)
+            && file.line.is_some()
+            && let Some(line) = krm::locate::field_line(input, at, sources, &field.path, &mut lines)
+        {
+            file.line = Some(line);
         }
     }
 }
 
-/// The `IPReuse` objects among the items, each read whole, with where it is.
+/// The `IPReuse` objects among the items, each read whole, with where it is and its position
+/// among the items.
 fn config_items(
     input: &krm::Input,
     sources: &[Source],
     nodes: &[&Node],
-) -> Vec<config::ConfigItem> {
+) -> Vec<(usize, config::ConfigItem)> {
     input
         .items
         .iter()
         .zip(nodes)
-        .filter(|(_, node)| node.get("kind").and_then(Node::as_str) == Some("IPReuse"))
-        .filter_map(|(at, node)| {
-            config::ConfigItem::read(node.to_json(), || input.place(at, sources))
+        .enumerate()
+        .filter(|(_, (_, node))| node.get("kind").and_then(Node::as_str) == Some("IPReuse"))
+        .filter_map(|(i, (at, node))| {
+            config::ConfigItem::read(node.to_json(), || input.place(at, sources)).map(|c| (i, c))
         })
         .collect()
+}
+
+/// Sets `file` on each result about a config that has none (SPEC §9), matched by kind and
+/// name to the first of `places` (a config, and its position among the items if it is one):
+/// the config's item, at the field's own line when its file was read here; or the file kpt's
+/// annotations on a ResourceList's functionConfig name. A config given by the CLI (`--config`,
+/// a Kptfile's step) is not among them: the CLI places its results.
+fn locate_configs(
+    findings: &mut [Finding],
+    places: &[(&Value, Option<usize>)],
+    input: &krm::Input,
+    sources: &[Source],
+) {
+    fn text<'v>(v: Option<&'v Value>, key: &str) -> Option<&'v str> {
+        v.and_then(|v| v.get(key)).and_then(Value::as_str)
+    }
+    let mut lines = krm::locate::Lines::default();
+    for f in findings.iter_mut().filter(|f| f.file.is_none()) {
+        let Some(r) = &f.resource_ref else { continue };
+        let Some(&(config, item)) = places.iter().find(|(c, _)| {
+            text(Some(c), "kind") == Some(&r.kind)
+                && text(c.get("metadata"), "name").unwrap_or("") == r.name
+        }) else {
+            continue;
+        };
+        let item = item.and_then(|i| input.items.get(i));
+        f.file = match item {
+            Some(at) => krm::locate::item_file(input, at, sources, &mut lines).map(|mut file| {
+                if let Some(field) = &f.field
+                    && file.line.is_some()
+                {
+                    file.line =
+                        krm::locate::field_line(input, at, sources, &field.path, &mut lines)
+                            .or(file.line);
+                }
+                file
+            }),
+            None => {
+                let annotations = config.get("metadata").and_then(|m| m.get("annotations"));
+                let first = |keys: &[&str]| keys.iter().find_map(|k| text(annotations, k));
+                first(&krm::locate::PATH_ANNOTATIONS)
+                    .filter(|p| !p.is_empty())
+                    .map(|path| results::FileRef {
+                        path: path.to_string(),
+                        index: first(&krm::locate::INDEX_ANNOTATIONS)
+                            .and_then(|i| i.trim().parse().ok()),
+                        line: None,
+                    })
+            }
+        };
+    }
 }
 
 /// The floor of a run's cost, for benchmarks: the input read by the same reader as [`run`]

@@ -15,6 +15,8 @@
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result, bail};
+
+use super::config_file::ConfigFile;
 use ipreuse::config::{self, Config};
 use ipreuse::krm;
 use serde_json::{Map, Value, json};
@@ -26,8 +28,15 @@ pub struct Step {
     pub label: String,
     /// How the config is given: `configMap`, `configPath FILE`, or `no config`.
     pub given: String,
+    /// The functionConfig kpt passes (`None`: none), with where it is written.
+    pub config: Option<ConfigFile>,
+}
+
+impl Step {
     /// The functionConfig kpt passes (`None`: none).
-    pub config: Option<Value>,
+    pub fn value(&self) -> Option<&Value> {
+        self.config.as_ref().map(|c| &c.value)
+    }
 }
 
 /// A Kptfile that runs ipreuse, with the config of its package.
@@ -87,7 +96,7 @@ pub fn read(dir: &Path) -> Result<Option<(PathBuf, Option<Kptfile>)>> {
         return Ok(Some((path, None)));
     };
     for other in &steps[1..] {
-        if let Some(fields) = differ_beyond_mode(first.config.as_ref(), other.config.as_ref()) {
+        if let Some(fields) = differ_beyond_mode(first.value(), other.value()) {
             bail!(
                 "{}: the ipreuse steps {} and {} have different configs ({}): a file run cannot \
                  tell which to use; pass --config FILE, or make them agree (mode aside)",
@@ -140,21 +149,33 @@ fn step(dir: &Path, kptfile: &Path, f: &Value, label: String) -> Result<Step> {
                     file.display()
                 )
             })?;
-            let config = krm::read_config(&file.display().to_string(), &text)?;
+            let value = krm::read_config(&file.display().to_string(), &text)?;
             Ok(Step {
                 label,
                 given: format!("configPath {p}"),
-                config: Some(config),
+                config: Some(ConfigFile {
+                    value,
+                    path: file,
+                    text,
+                    inline: None,
+                }),
             })
         }
         (None, Some(map)) => {
             let Some(map) = map.as_object() else {
                 bail!("{}: {label}: configMap is not a map", kptfile.display());
             };
+            let text = std::fs::read_to_string(kptfile)
+                .with_context(|| format!("cannot read {}", kptfile.display()))?;
             Ok(Step {
-                label,
                 given: "configMap".to_string(),
-                config: Some(config_map(map)),
+                config: Some(ConfigFile {
+                    value: config_map(map),
+                    path: kptfile.to_path_buf(),
+                    text,
+                    inline: ipreuse::yaml::parse_path(&format!("{label}.configMap")),
+                }),
+                label,
             })
         }
         (None, None) => Ok(Step {

@@ -44,6 +44,49 @@ pub fn item_file(
     })
 }
 
+/// The line (from 1) of field `path` (a result's `field.path`) of item `at`, when the item was
+/// read from a file here ([`item_file`] gives its line): the line of the deepest part of the
+/// path that is written ([`Node::path_start`]), so that a result about an entry fill would add
+/// sits at its pool's `preAllocations`. An item read as it was parsed keeps no tree: its text is
+/// parsed again, for the few results that need it. `None` when the item's line is not known or
+/// the path is not one results write.
+pub fn field_line(
+    input: &Input,
+    at: &ItemAt,
+    sources: &[Source],
+    path: &str,
+    lines: &mut Lines,
+) -> Option<usize> {
+    let source = sources.get(at.source)?;
+    if input.framing != Framing::Stream || source.name == STDIN {
+        return None;
+    }
+    let path = crate::yaml::parse_path(path)?;
+    let node = input.node(at)?;
+    let start = if node.is_taken() {
+        reparsed_start(&source.text, node.span.clone(), &path)?
+    } else {
+        node.path_start(&path)
+    };
+    Some(lines.line(at.source, &source.text, start))
+}
+
+/// [`Node::path_start`] in the item at `span` of `text`, parsed again on its own: from the start
+/// of its first line, whatever stands before it there (a list's `- `) blanked, so that offsets
+/// and columns are those of `text`.
+fn reparsed_start(
+    text: &str,
+    span: std::ops::Range<usize>,
+    path: &[crate::yaml::Seg],
+) -> Option<usize> {
+    let line_start = text[..span.start].rfind(['\n', '\r']).map_or(0, |i| i + 1);
+    let mut snippet = " ".repeat(span.start - line_start);
+    snippet.push_str(text.get(span.clone())?);
+    let docs = crate::yaml::parse(&snippet).ok()?;
+    let root = &docs.first()?.root;
+    Some(line_start + root.path_start(path))
+}
+
 /// Whether the ResourceList comes from a caller that shows its `results` to people: kpt, which
 /// annotates every item it reads from a package with its path (and shows a function's stderr as
 /// well, so that results also written there appear twice). kustomize (which marks every item with
@@ -269,6 +312,43 @@ items:
         assert_eq!(
             item_file(&input, &input.items[0], &gone, &mut Lines::default()).map(|f| f.index),
             Some(None)
+        );
+    }
+
+    #[test]
+    fn a_field_is_found_at_its_own_line_or_where_it_would_be_written() {
+        let text = "apiVersion: v1\nkind: List\nitems:\n- apiVersion: ipam.metal3.io/v1alpha1\n  kind: IPPool\n  metadata: {name: p}\n  spec:\n    pools:\n    - start: 10.0.0.10\n      end: 10.0.0.20\n    preAllocations:\n      node-1-p: 10.0.0.10\n";
+        let sources = [source("pkg/pools.yaml", text)];
+        // built as a tree, and taken whole as it was parsed (a tree kept of its span only)
+        for take in [false, true] {
+            let input = super::super::read_taking(&sources, 1_000, &mut |_, node| {
+                take && node.get("kind").and_then(Node::as_str) == Some("IPPool")
+            })
+            .unwrap();
+            let at = &input.items[0];
+            assert_eq!(input.node(at).unwrap().is_taken(), take);
+            let line = |path: &str| field_line(&input, at, &sources, path, &mut Lines::default());
+            assert_eq!(line("spec.pools[0].end"), Some(10), "taken: {take}");
+            assert_eq!(line("spec.pools[0]"), Some(9));
+            assert_eq!(line("spec.preAllocations.node-1-p"), Some(12));
+            // an entry fill would add: its pool's preAllocations
+            assert_eq!(line("spec.preAllocations.node-2-p"), Some(11));
+            assert_eq!(line("spec.pools[3].start"), Some(8));
+            assert_eq!(line("status.indexes"), Some(4));
+            assert_eq!(line("spec..x"), None);
+        }
+        // not a file
+        let sources = [source(STDIN, text)];
+        let input = super::super::read(&sources).unwrap();
+        assert_eq!(
+            field_line(
+                &input,
+                &input.items[0],
+                &sources,
+                "spec",
+                &mut Lines::default()
+            ),
+            None
         );
     }
 }

@@ -33,6 +33,6 @@ pub use parse::{SkipRule, YamlError, parse, parse_items, parse_items_taking, par
 pub use simple_read::{read_simple, reads_simply_as};
 pub(crate) use text::line_col;
 pub use tree::{
-    Document, Mapping, Node, NodeKind, Scalar, ScalarStyle, Seg, Sequence, Skipped, path_key,
-    path_to_string,
+    Document, Mapping, Node, NodeKind, Scalar, ScalarStyle, Seg, Sequence, Skipped, parse_path,
+    path_key, path_to_string,
 };

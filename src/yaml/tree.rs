@@ -259,6 +259,52 @@ pub fn path_to_string(path: &[Seg]) -> String {
     out
 }
 
+/// Reads a path written by [`path_to_string`] back into its segments: `.`-separated keys, a
+/// `[N]` right after a segment an index, a `[key]` after a `.` (or first) one key however it is
+/// spelt. `None` for text [`path_to_string`] does not write (an unclosed bracket, an empty
+/// key); `.` is the empty path.
+pub fn parse_path(text: &str) -> Option<Vec<Seg>> {
+    if text == "." {
+        return Some(Vec::new());
+    }
+    let mut path = Vec::new();
+    let mut rest = text;
+    // whether a segment was just read, so that `[` starts an index rather than a key
+    let mut after_segment = false;
+    while !rest.is_empty() {
+        if after_segment {
+            if let Some(r) = rest.strip_prefix('.') {
+                rest = r;
+                after_segment = false;
+                continue;
+            }
+            let r = rest.strip_prefix('[')?;
+            let close = r.find(']')?;
+            path.push(Seg::Index(r[..close].parse().ok()?));
+            rest = &r[close + 1..];
+            continue;
+        }
+        if let Some(r) = rest.strip_prefix('[') {
+            // a bracketed key runs to the `]` that ends the segment (a key may hold `]`)
+            let close = r
+                .match_indices(']')
+                .map(|(i, _)| i)
+                .find(|&i| matches!(r.as_bytes().get(i + 1), None | Some(b'.' | b'[')))?;
+            path.push(Seg::Key(r[..close].to_string()));
+            rest = &r[close + 1..];
+        } else {
+            let end = rest.find(['.', '[']).unwrap_or(rest.len());
+            if end == 0 {
+                return None;
+            }
+            path.push(Seg::Key(rest[..end].to_string()));
+            rest = &rest[end..];
+        }
+        after_segment = true;
+    }
+    (after_segment || path.is_empty()).then_some(path)
+}
+
 /// One mapping key as a segment of a dotted field path (`field.path` of a KRM result).
 ///
 /// A key made only of ASCII letters, digits, `-` and `_` is written as it is; any other key
@@ -468,6 +514,30 @@ impl Node {
     /// The item at `index`, if this node is a sequence that long.
     pub fn get_index(&self, index: usize) -> Option<&Node> {
         self.as_seq()?.items.get(index)
+    }
+
+    /// Where the deepest part of `path` that is written under this node starts (a byte
+    /// offset): the key of a mapping entry, an item of a sequence, or this node when not even
+    /// the first segment is there. A key a merge key (`<<`) supplies is found where its value is
+    /// written. For a result about a field that is not written (an entry fill would add), the
+    /// place it would be written in.
+    pub fn path_start(&self, path: &[Seg]) -> usize {
+        let mut node = self;
+        let mut at = self.span.start;
+        for seg in path {
+            let next = match (seg, &node.resolved().kind) {
+                (Seg::Key(k), NodeKind::Map(m)) => match m.position(k) {
+                    Some(i) => m.entries.get(i).map(|(key, v)| (key.span.start, v)),
+                    None => m.merged(k).map(|v| (v.span.start, v)),
+                },
+                (Seg::Index(i), NodeKind::Seq(s)) => s.items.get(*i).map(|v| (v.span.start, v)),
+                _ => None,
+            };
+            let Some((start, value)) = next else { break };
+            at = start;
+            node = value;
+        }
+        at
     }
 
     /// Follows `path` from this node (through aliases).

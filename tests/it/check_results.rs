@@ -83,24 +83,38 @@ fn add_message(host: &str, pool: &str, address: &str) -> String {
     )
 }
 
-/// The line (from 1) on which the document of IPPool `pool` starts in `file`'s text: its first
-/// line that is not a comment, a blank or `---`.
-fn first_line_of(file_text: &str, pool: &str) -> usize {
-    let mut start = None;
-    for (i, line) in file_text.lines().enumerate() {
-        let t = line.trim();
-        if t == "---" {
-            start = None;
-            continue;
-        }
-        if start.is_none() && !t.is_empty() && !t.starts_with('#') {
-            start = Some(i + 1);
-        }
-        if t == format!("name: {pool}") || t == format!("name: \"{pool}\"") {
-            return start.expect("a start");
-        }
-    }
-    panic!("no IPPool {pool} in the file")
+/// The line (from 1) where fill would write IPPool `pool`'s entries in `file_text`: its
+/// `preAllocations:` key, else its `spec:` key (fill adds the map as its last key).
+fn entries_line_of(file_text: &str, pool: &str) -> usize {
+    let docs: Vec<(usize, &str)> = file_text.lines().enumerate().collect();
+    let doc = docs
+        .split(|(_, l)| l.trim() == "---")
+        .find(|d| {
+            d.iter().any(|(_, l)| {
+                [format!("name: {pool}"), format!("name: \"{pool}\"")]
+                    .contains(&l.trim().to_string())
+            })
+        })
+        .unwrap_or_else(|| panic!("no IPPool {pool} in the file"));
+    let key = |k: &str| {
+        doc.iter()
+            .find(|(_, l)| {
+                l.trim_start().starts_with(&format!("{k}:")) && !l.trim_start().starts_with('#')
+            })
+            .map(|(i, _)| i + 1)
+    };
+    key("preAllocations")
+        .or_else(|| key("spec"))
+        .expect("a spec")
+}
+
+/// The line (from 1) of the first line of `file_text` that holds `words`.
+fn line_with(file_text: &str, words: &str) -> usize {
+    file_text
+        .lines()
+        .position(|l| l.contains(words))
+        .unwrap_or_else(|| panic!("no line holds {words:?}"))
+        + 1
 }
 
 /// The check lines of `stderr` (`...: error: IPPool ns/pool spec.preAllocations.{claim}: check: ...`),
@@ -171,6 +185,33 @@ fn check_on_a_pool_with_an_error_reports_the_error_not_what_fill_would_add_there
     ] {
         assert!(stderr.contains(error), "{error}\n{stderr}");
     }
+    // Each error about an entry or a pin sits at the entry's or the annotation's own line.
+    for (file, written, field) in [
+        (
+            "ippools.yaml",
+            "host-5-bmv4-pool: \"10.1.0.021\"",
+            "spec.preAllocations.host-5-bmv4-pool:",
+        ),
+        (
+            "hosts.yaml",
+            "ipreuse.dev/ip.bmv4-pool: \"10.1.0.11\"",
+            "metadata.annotations.[ipreuse.dev/ip.bmv4-pool]:",
+        ),
+    ] {
+        let path = dir.join(file);
+        let file_text = std::fs::read_to_string(&path).expect("read");
+        let at = format!(
+            "{}:{}: error: ",
+            path.display(),
+            line_with(&file_text, written)
+        );
+        assert!(
+            stderr
+                .lines()
+                .any(|l| l.starts_with(&at) && l.contains(field)),
+            "{at} … {field}\n{stderr}"
+        );
+    }
 }
 
 #[test]
@@ -195,7 +236,7 @@ fn check_on_a_folder_prints_nothing_on_stdout_and_one_line_per_entry_with_path_a
         let at = format!(
             "{}:{}: error: ",
             file.display(),
-            first_line_of(&before, pool)
+            entries_line_of(&before, pool)
         );
         for host in HOSTS {
             let claim = format!("{host}-{pool}");

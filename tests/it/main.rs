@@ -25,6 +25,7 @@ mod cli_fs;
 mod cli_paths;
 mod clusterclass_patches;
 mod config_among_inputs;
+mod config_locations;
 mod controller_flag;
 mod doc_links;
 mod examples;

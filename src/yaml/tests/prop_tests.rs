@@ -918,3 +918,59 @@ fn edit_properties_apply_most_of_their_edits() {
         );
     }
 }
+
+/// A path segment as results write them: keys of every shape a field path holds (plain words,
+/// labels and annotations with `.` and `/`, host names, digits, empty), and indexes.
+fn seg() -> impl Strategy<Value = Seg> {
+    prop_oneof![
+        "[a-zA-Z0-9_-]{1,6}".prop_map(Seg::Key),
+        "[a-z0-9./\\[ -]{0,8}".prop_map(Seg::Key),
+        (0usize..200).prop_map(Seg::Index),
+    ]
+}
+
+proptest! {
+    #![proptest_config(crate::prop_config::pt_config(512))]
+
+    /// `parse_path` reads back every path `path_to_string` writes whose keys hold no `]`.
+    #[test]
+    fn parse_path_reads_what_path_to_string_writes(
+        first in "[a-z]{1,6}",
+        rest in prop::collection::vec(seg(), 0..6),
+    ) {
+        let mut path = vec![Seg::Key(first)];
+        path.extend(rest);
+        let text = crate::yaml::path_to_string(&path);
+        prop_assert_eq!(crate::yaml::parse_path(&text), Some(path), "{}", text);
+    }
+}
+
+#[test]
+fn parse_path_reads_result_fields() {
+    use crate::yaml::parse_path;
+    let k = |s: &str| Seg::Key(s.into());
+    assert_eq!(
+        parse_path("spec.pools[0].start"),
+        Some(vec![k("spec"), k("pools"), Seg::Index(0), k("start")])
+    );
+    assert_eq!(
+        parse_path("metadata.annotations.[ipreuse.dev/ip.pool-a]"),
+        Some(vec![
+            k("metadata"),
+            k("annotations"),
+            k("ipreuse.dev/ip.pool-a")
+        ])
+    );
+    assert_eq!(
+        parse_path("spec.preAllocations.[node-1.rack-pool]"),
+        Some(vec![k("spec"), k("preAllocations"), k("node-1.rack-pool")])
+    );
+    assert_eq!(
+        parse_path("spec.x[1][2]"),
+        Some(vec![k("spec"), k("x"), Seg::Index(1), Seg::Index(2)])
+    );
+    assert_eq!(parse_path("."), Some(vec![]));
+    for bad in ["spec.", "spec..a", "spec[x]", "spec[1", "[abc", "a.[b"] {
+        assert_eq!(parse_path(bad), None, "{bad}");
+    }
+}
