@@ -135,7 +135,7 @@ fn json_text(value: &Value) -> String {
 impl Decoder {
     fn error(&mut self, path: &str, message: impl std::fmt::Display) {
         self.errors.push(
-            Finding::error(format!("{path}: {message}"))
+            Finding::error(message.to_string())
                 .on(self.resource.clone())
                 .at(path),
         );
