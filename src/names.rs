@@ -74,6 +74,16 @@ pub fn short(name: &str) -> std::borrow::Cow<'_, str> {
     std::borrow::Cow::Owned(format!("{head}…{tail}"))
 }
 
+/// `text` with its first letter upper-case: a clause written to follow a colon, given as a
+/// sentence of its own after a message's first sentence.
+pub fn capitalised(text: &str) -> String {
+    let mut chars = text.chars();
+    match chars.next() {
+        Some(first) => first.to_uppercase().chain(chars).collect(),
+        None => String::new(),
+    }
+}
+
 /// `1st`, `2nd`, `3rd`, `4th`, `11th`, `21st`…: positions in messages.
 pub fn ordinal(n: usize) -> String {
     let suffix = match (n % 10, n % 100) {

@@ -136,7 +136,9 @@ pub fn choose<'a>(given: Option<&'a Value>, items: &'a [ConfigItem]) -> Chosen<'
             };
             findings.push(
                 Finding::info(format!(
-                    "{} is the config of this run: {why}, and it is the only IPReuse in the input",
+                    "this IPReuse is the config of this run: it is the only IPReuse in the input. {}, \
+                     and it is {}",
+                    crate::names::capitalised(&why),
                     only.words()
                 ))
                 .on(only.resource_ref.clone()),
@@ -155,11 +157,11 @@ pub fn choose<'a>(given: Option<&'a Value>, items: &'a [ConfigItem]) -> Chosen<'
             for item in several {
                 findings.push(
                     Finding::error(format!(
-                        "{} is one of {} IPReuse configs in the input ({all}), and no functionConfig \
-                         says which one this run uses: run ipreuse once per package, or pass \
-                         --config FILE (kpt: --fn-config FILE)",
-                        item.words(),
-                        several.len()
+                        "no functionConfig says which of the {} IPReuse configs this run uses: run \
+                         ipreuse once per package, or pass --config FILE (kpt: --fn-config FILE). \
+                         They are {all}, and this is {}",
+                        several.len(),
+                        item.words()
                     ))
                     .on(item.resource_ref.clone())
                     .at(WHOLE),
@@ -185,8 +187,8 @@ fn differs(given: &Value, item: &ConfigItem, fields: &[String]) -> Finding {
         None => WHOLE,
     };
     Finding::warning(format!(
-        "{} differs from the functionConfig {}{what}, and is not used: this run uses the \
-         functionConfig. Make the two agree, or remove the one you do not mean",
+        "this IPReuse is not used, since this run uses the functionConfig: make the two agree, \
+         or remove the one you do not mean. It is {}, and differs from the functionConfig {}{what}",
         item.words(),
         reference(given).words()
     ))

@@ -98,11 +98,10 @@ impl ConfigData {
                 }),
                 None => {
                     findings.push(
-                        Finding::warning(format!(
-                            "{}: {field} is not a mapping of keys to values; ipreuse does not look \
+                        Finding::warning(
+                            "this field is not a mapping of keys to values; ipreuse does not look \
                              for clusterctl variables in it",
-                            object.display()
-                        ))
+                        )
                         .on(object.resource_ref())
                         .at(field),
                     );

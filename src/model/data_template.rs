@@ -175,8 +175,7 @@ impl<'a> Reader<'a> {
     fn error(&mut self, field: &str, what: String) {
         self.problems.push(
             Finding::error(format!(
-                "{}: {field} {what}; CAPM3 cannot use this template either",
-                self.object.display()
+                "this field {what}; CAPM3 cannot use this template either"
             ))
             .on(self.object.resource_ref())
             .at(field),

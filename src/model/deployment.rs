@@ -78,8 +78,7 @@ impl Deployment {
         let mut warn = |field: String, what: &str| {
             findings.push(
                 Finding::warning(format!(
-                    "{}: {field} {what}; ipreuse does not look for the CAPM3 controller flag there",
-                    object.display()
+                    "this field {what}; ipreuse does not look for the CAPM3 controller flag there"
                 ))
                 .on(object.resource_ref())
                 .at(field),

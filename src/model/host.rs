@@ -130,9 +130,8 @@ fn consumer_of(object: &Object, found: Option<View<'_>>) -> Consumer {
     if !consumer.is_object() {
         return Err(Box::new(
             Finding::error(format!(
-                "{}: spec.consumerRef is {}, not an object reference; fix it, or leave the \
-                 BareMetalHost out of the input",
-                object.display(),
+                "this field is {}, not an object reference; fix it, or leave the BareMetalHost out \
+                 of the input",
                 consumer.kind_of()
             ))
             .on(object.resource_ref())

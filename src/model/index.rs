@@ -202,8 +202,8 @@ impl Indexing {
             if kind.is_some() {
                 findings.push(
                     Finding::error(format!(
-                        "{}: {field} {what}; give it a name (and namespace) as Kubernetes requires, \
-                         or leave it out of the input",
+                        "this field {what}; give the object a name (and namespace) as Kubernetes \
+                         requires, or leave it out of the input. It is {}",
                         o.display()
                     ))
                     .on(o.resource_ref())
@@ -330,10 +330,9 @@ impl Seen {
         };
         if !new {
             findings.push(
-                Finding::error(format!(
-                    "{} appears twice in the input: remove one, or give them different names",
-                    o.display()
-                ))
+                Finding::error(
+                    "this object appears twice in the input: remove one, or give them different names",
+                )
                 .on(o.resource_ref())
                 .at("metadata.name"),
             );
@@ -460,8 +459,12 @@ fn never_meet(idx: &Index, default_namespace: Option<&str>) -> Vec<Finding> {
             .filter(|p| !p.namespace_set)
             .count();
         let hosts_words = match in_ns.len() {
-            1 => format!("{} has", first.display()),
-            n => format!("{} and {} more BareMetalHosts have", first.display(), n - 1),
+            1 => "this host has no IPPool in its namespace, so it gets no entry".to_string(),
+            n => format!(
+                "this host and {} more BareMetalHosts have no IPPool in their namespace, so they \
+                 get no entries",
+                n - 1
+            ),
         };
         let advice = if unset_hosts > 0 {
             format!(
@@ -476,7 +479,7 @@ fn never_meet(idx: &Index, default_namespace: Option<&str>) -> Vec<Finding> {
                  functionConfig, or write metadata.namespace on them"
             )
         } else {
-            "every one sets metadata.namespace (defaultNamespace places only objects without \
+            "Every one sets metadata.namespace (defaultNamespace places only objects without \
              one): put each cluster's hosts and pools in one namespace"
                 .to_string()
         };
@@ -487,9 +490,9 @@ fn never_meet(idx: &Index, default_namespace: Option<&str>) -> Vec<Finding> {
         };
         out.push(
             Finding::warning(format!(
-                "{hosts_words} no IPPool in namespace {ns:?}, while the IPPools of {} {} have no \
-                 BareMetalHost: a host and a pool pair only within one namespace, so none of them \
-                 gets an entry. {advice}",
+                "{hosts_words}: put each cluster's hosts and pools in one namespace. Namespace \
+                 {ns:?} has no IPPool, while the IPPools of {} {} have no BareMetalHost: a host and \
+                 a pool pair only within one namespace. {advice}",
                 if lonely_pools.len() == 1 {
                     "namespace"
                 } else {

@@ -64,8 +64,7 @@ fn read_pool(
         None => {
             findings.push(
                 Finding::error(format!(
-                    "{}: spec.pool.name is {}, not a string; fix it, or leave the IPClaim out of the input",
-                    object.display(),
+                    "this field is {}, not a string; fix it, or leave the IPClaim out of the input",
                     found.kind_of()
                 ))
                 .on(object.resource_ref())

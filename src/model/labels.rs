@@ -91,9 +91,8 @@ pub(super) fn read(object: &Object, view: View<'_>, findings: &mut Vec<Finding>)
     let Some(entries) = labels.entries() else {
         findings.push(
             Finding::error(format!(
-                "{}: metadata.labels is {}, not a mapping of label keys to strings; fix it, or leave the \
+                "this field is {}, not a mapping of label keys to strings; fix it, or leave the \
                  object out of the input",
-                object.display(),
                 labels.kind_of()
             ))
             .on(object.resource_ref())

@@ -79,7 +79,7 @@ impl MachineTemplate {
         }
         let error = |findings: &mut Vec<Finding>, field: String, what: String| {
             findings.push(
-                Finding::error(format!("{}: {field} {what}", object.display()))
+                Finding::error(format!("this field {what}"))
                     .on(object.resource_ref())
                     .at(field),
             );

@@ -184,8 +184,9 @@ impl Object {
 /// The warning for an object skipped because `field` holds an unrendered template.
 pub fn skipped_for_template(object: &Object, field: &str, text: &str) -> Finding {
     Finding::warning(format!(
-        "{} is skipped: {field} is an unrendered template ({text:?}); render it before running ipreuse",
-        object.display()
+        "this field is an unrendered template, so the {} is skipped: render it before running \
+         ipreuse. The template is {text:?}",
+        object.kind
     ))
     .on(object.resource_ref())
     .at(field)

@@ -34,8 +34,7 @@ pub(super) fn read(
 ) -> Option<Vec<Owner>> {
     let error = |field: String, what: String| {
         Finding::error(format!(
-            "{}: {field} {what}; fix it, or leave the {} out of the input",
-            object.display(),
+            "this field {what}; fix it, or leave the {} out of the input",
             object.kind
         ))
         .on(object.resource_ref())
@@ -254,7 +253,18 @@ mod tests {
             assert!(owners.is_none(), "{field}");
             assert_eq!(findings.len(), 1, "{field}: {findings:?}");
             assert!(findings[0].is_error());
-            assert!(findings[0].message.contains("Metal3DataClaim ns/m-1"));
+            assert!(
+                findings[0].resource_ref.as_ref().is_some_and(|r| (
+                    r.kind.as_str(),
+                    r.namespace.as_deref(),
+                    r.name.as_str()
+                ) == (
+                    "Metal3DataClaim",
+                    Some("ns"),
+                    "m-1"
+                )),
+                "{findings:?}"
+            );
             assert_eq!(
                 findings[0].field.as_ref().map(|f| f.path.as_str()),
                 Some(field)

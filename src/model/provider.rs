@@ -67,7 +67,7 @@ impl Provider {
     pub(super) fn read(object: &Object, view: View<'_>, findings: &mut Vec<Finding>) -> Provider {
         let mut warn = |field: &str, what: String| {
             findings.push(
-                Finding::warning(format!("{}: {field} {what}", object.display()))
+                Finding::warning(format!("this field {what}"))
                     .on(object.resource_ref())
                     .at(field),
             );

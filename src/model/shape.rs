@@ -21,11 +21,10 @@ impl<'v> Fields<'_, '_> {
     fn wrong(&mut self, field: &str, v: View<'_>, want: &str) {
         self.findings.push(
             Finding::error(format!(
-                "{}: {field} is {}, where the API server accepts only {want}: it refuses the {} as written, so \
-                 ipreuse cannot tell what CAPI would make of it; write {want} there",
-                self.object.display(),
-                v.kind_of(),
+                "write {want} here: the API server refuses the {} as written, so ipreuse cannot tell \
+                 what CAPI would make of it. This field is {}, where the API server accepts only {want}",
                 self.object.kind,
+                v.kind_of(),
             ))
             .on(self.object.resource_ref())
             .at(field.to_string()),
@@ -168,10 +167,9 @@ impl<'v> Fields<'_, '_> {
         };
         self.findings.push(
             Finding::warning(format!(
-                "{}: {written} is how {other} spells this field; {} spells it {right}. The API server drops \
-                 a field its version does not have, so nothing written under it is used (ipreuse does not \
-                 read it either): write {right}",
-                self.object.display(),
+                "write {right} instead: the API server drops this spelling, so nothing written here \
+                 is used. This is how {other} spells the field; {} spells it {right}, the API server \
+                 drops a field its version does not have, and ipreuse does not read it here either",
                 self.object.api_version,
             ))
             .on(self.object.resource_ref())

@@ -50,9 +50,7 @@ pub(super) fn read_viewed(
         None => {
             findings.push(
                 Finding::error(format!(
-                    "{}: {} is {}, not a string; fix it, or leave the {} out of the input",
-                    object.display(),
-                    field(),
+                    "this field is {}, not a string; fix it, or leave the {} out of the input",
                     found.kind_of(),
                     object.kind
                 ))
@@ -107,7 +105,15 @@ mod tests {
         );
         assert!(findings[0].is_error());
         assert!(
-            findings[0].message.contains("Metal3Machine ns/m"),
+            findings[0].resource_ref.as_ref().is_some_and(|r| (
+                r.kind.as_str(),
+                r.namespace.as_deref(),
+                r.name.as_str()
+            ) == (
+                "Metal3Machine",
+                Some("ns"),
+                "m"
+            )),
             "{}",
             findings[0].message
         );
@@ -178,11 +184,9 @@ pub(super) fn other_spellings(
         let holder = s.holder.join(".");
         out.push(
             Finding::warning(format!(
-                "{}: {holder}.{wrong} is how {other} spells this field; {} spells it \
-                 {holder}.{right}. The API server drops a field its version does not have, so \
-                 nothing written under {wrong} is used (ipreuse does not read it either): rename \
-                 it to {right}",
-                object.display(),
+                "rename this field to {right}: the API server drops a field its version does not \
+                 have, so nothing written under {wrong} is used. This is how {other} spells the \
+                 field; {} spells it {holder}.{right}, and ipreuse does not read {wrong} either",
                 object.api_version,
             ))
             .on(object.resource_ref())

@@ -271,13 +271,11 @@ impl Cx<'_> {
     /// ("set X to Y").
     fn change(&mut self, object: &Object, edit: Edit, field: String, what: String) {
         let written = Finding::info(format!(
-            "{}: {what}, to turn the CAPM3 controller flag on",
-            object.display()
+            "turned the CAPM3 controller flag on here. The change: {what}"
         ));
         let check = Finding::error(format!(
-            "check: {} is not up to date: fill would {what} to turn the CAPM3 controller flag \
-             on; run ipreuse in fill mode and commit the result",
-            object.display()
+            "check: the CAPM3 controller flag is not on here; run ipreuse in fill mode and commit \
+             the result. To turn it on, fill would {what}"
         ));
         self.out
             .written
@@ -293,7 +291,7 @@ impl Cx<'_> {
 
     fn warn(&mut self, object: &Object, field: impl Into<String>, message: String) {
         self.out.findings.push(
-            Finding::warning(format!("{}: {message}", object.display()))
+            Finding::warning(message)
                 .on(object.resource_ref())
                 .at(field),
         );

@@ -291,7 +291,10 @@ fn a_resource_list_item_is_named_by_the_file_kpt_read_it_from() {
         Severity::Info,
         Want {
             object: Some(("IPReuse", "fleet")),
-            says: &["IPReuse fleet (in fleet/ipreuse.yaml) is the config of this run"],
+            says: &[
+                "is the config of this run",
+                "it is IPReuse fleet (in fleet/ipreuse.yaml)",
+            ],
             ..Want::default()
         },
     );
@@ -350,10 +353,8 @@ fn a_folder_with_its_config_file_fills_three_addresses() {
     let stderr = String::from_utf8_lossy(&out.stderr);
     let file = pkg.join("ipreuse.yaml");
     assert!(
-        stderr.contains(&format!(
-            "info: IPReuse fleet: IPReuse fleet (in {}) is the config of this run",
-            file.display()
-        )),
+        stderr.contains("info: IPReuse fleet: this IPReuse is the config of this run")
+            && stderr.contains(&format!("it is IPReuse fleet (in {})", file.display())),
         "{stderr}"
     );
 }
@@ -435,7 +436,8 @@ fn the_pipe_with_the_config_in_the_stream_fills_three_addresses() {
     );
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(
-        stderr.contains("IPReuse fleet (in <stdin>, document 1) is the config of this run"),
+        stderr.contains("is the config of this run")
+            && stderr.contains("it is IPReuse fleet (in <stdin>, document 1)"),
         "{stderr}"
     );
     // with --config as well, and a config in the stream that differs: a warning, the file wins
@@ -453,7 +455,8 @@ fn the_pipe_with_the_config_in_the_stream_fills_three_addresses() {
     assert!(out.status.success(), "{}", show(&out));
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(
-        stderr.contains("warning: IPReuse fleet spec: IPReuse fleet (in <stdin>, document 1) differs from the functionConfig IPReuse file in spec.networks"),
+        stderr.contains("warning: IPReuse fleet spec: this IPReuse is not used")
+            && stderr.contains("It is IPReuse fleet (in <stdin>, document 1), and differs from the functionConfig IPReuse file in spec.networks"),
         "{stderr}"
     );
 }
@@ -526,10 +529,11 @@ fn kpt_fn_eval_without_fn_config_uses_the_package_s_config_file() {
     assert!(
         results.iter().any(|r| r["severity"] == "info"
             && r["resourceRef"]["kind"] == "IPReuse"
-            && r["message"].as_str().is_some_and(|m| m.contains(
-                "IPReuse fleet (in ipreuse.yaml) is the config of this run: the functionConfig \
-                 ConfigMap function-input sets nothing"
-            ))),
+            && r["message"]
+                .as_str()
+                .is_some_and(|m| m.contains("this IPReuse is the config of this run")
+                    && m.contains("The functionConfig ConfigMap function-input sets nothing")
+                    && m.contains("it is IPReuse fleet (in ipreuse.yaml)"))),
         "{results:?}"
     );
     assert_eq!(
@@ -593,7 +597,7 @@ fn kpt_fn_render_with_config_path_sends_the_config_twice_and_says_nothing_of_it(
             && r["resourceRef"]["name"] == "fleet"
             && r["field"]["path"] == "spec"
             && r["message"].as_str().is_some_and(|m| m.contains(
-                "IPReuse fleet (in ipreuse.yaml) differs from the functionConfig IPReuse other in spec.networks"
+                "It is IPReuse fleet (in ipreuse.yaml), and differs from the functionConfig IPReuse other in spec.networks"
             ))),
         "{results:?}"
     );

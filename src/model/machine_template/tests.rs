@@ -156,7 +156,15 @@ fn refusals_name_the_template_and_field() {
             "{spec}"
         );
         assert!(
-            f.message.contains("Metal3MachineTemplate lab/workers"),
+            f.resource_ref.as_ref().is_some_and(|r| (
+                r.kind.as_str(),
+                r.namespace.as_deref(),
+                r.name.as_str()
+            ) == (
+                "Metal3MachineTemplate",
+                Some("lab"),
+                "workers"
+            )),
             "{}",
             f.message
         );

@@ -67,6 +67,7 @@ pub const ENFORCED: &[&str] = &[
     "IPAM's walk",
     "walk position",
     "candidates",
+    "object",
 ];
 
 /// What is wrong with a message, given as its text, its field path and its object's label

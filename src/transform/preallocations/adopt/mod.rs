@@ -248,11 +248,10 @@ impl<'a> Live<'a> {
             };
             let Some(pool) = &a.pool else {
                 findings.push(
-                    Finding::warning(format!(
-                        "{} names no pool (spec.pool.name), so it is not read; the IPAM always writes one: \
-                         export the IPAddress again",
-                        o.display()
-                    ))
+                    Finding::warning(
+                        "this IPAddress names no pool, so it is not read: export it again, since the \
+                         IPAM always writes one",
+                    )
                     .on(o.resource_ref())
                     .at("spec.pool.name"),
                 );
@@ -270,9 +269,8 @@ impl<'a> Live<'a> {
                 };
                 findings.push(
                     Finding::warning(format!(
-                        "{} has no {field}, so it is not read; the IPAM always writes one: export the \
-                         IPAddress again",
-                        o.display()
+                        "this IPAddress has no {field}, so it is not read: export it again, since the \
+                         IPAM always writes one"
                     ))
                     .on(o.resource_ref())
                     .at(field),
@@ -284,13 +282,9 @@ impl<'a> Live<'a> {
                 Err(e) => {
                     *failed = true;
                     findings.push(
-                        Finding::error(format!(
-                            "{}: spec.address {:?} is not a valid address: {e}",
-                            o.display(),
-                            short(text)
-                        ))
-                        .on(o.resource_ref())
-                        .at("spec.address"),
+                        Finding::error(format!("{:?} is not a valid address: {e}", short(text)))
+                            .on(o.resource_ref())
+                            .at("spec.address"),
                     );
                     continue;
                 }

@@ -95,9 +95,8 @@ pub fn plan(model: &Model, cfg: &Config, max_claims: u64, findings: &mut Vec<Fin
             if !hosts.is_empty() {
                 findings.push(
                     Finding::error(format!(
-                        "{} is needed by {} host(s) but {field} is an unrendered template: render the pool, \
-                         or leave it out of spec.pools",
-                        pool.object.display(),
+                        "this field is an unrendered template: render the pool, or leave it out of \
+                         spec.pools. The pool is needed by {} host(s)",
                         hosts.len()
                     ))
                     .on(pool.object.resource_ref())
@@ -146,11 +145,10 @@ fn check_pool_names(idx: &Index, plan: &Plan, findings: &mut Vec<Finding>) {
         }
         findings.push(
             Finding::error(format!(
-                "{}: the pool's name is {n} characters long; with BMH-name-based preallocation on, \
-                 CAPM3 writes it into the label {POOL_NAME} of each IPClaim, which holds at \
-                 most {LABEL_VALUE_MAX}, so it cannot create this pool's claims: rename the pool \
-                 (and the references to it) to {LABEL_VALUE_MAX} characters or fewer",
-                pool.object.display()
+                "the pool's name is {n} characters long: rename the pool (and the references to \
+                 it) to {LABEL_VALUE_MAX} characters or fewer. With BMH-name-based preallocation \
+                 on, CAPM3 writes the name into the label {POOL_NAME} of each IPClaim, which holds \
+                 at most {LABEL_VALUE_MAX}, so it cannot create this pool's claims"
             ))
             .on(pool.object.resource_ref())
             .at("metadata.name"),
@@ -202,8 +200,7 @@ fn check_config_pools(
                 "pools",
                 None,
                 format!(
-                    "{} names IPPool {:?}, which is not in the input",
-                    cfg.source.path("pools", None),
+                    "IPPool {:?} is not in the input: fix the name, or remove it from this list",
                     name.to_string()
                 ),
             ));
@@ -220,9 +217,9 @@ fn check_config_pools(
                 "pools",
                 None,
                 format!(
-                    "{} names IPPool {:?}, but no Metal3MachineTemplate's data template in namespace {:?} \
-                     references it (mapping templates there), so it is not managed",
-                    cfg.source.path("pools", None),
+                    "IPPool {:?} is not managed: reference it from a Metal3DataTemplate, or remove it \
+                     from this list. No Metal3MachineTemplate's data template in namespace {:?} \
+                     references it (mapping templates there)",
                     name.to_string(),
                     pool.object.namespace
                 ),

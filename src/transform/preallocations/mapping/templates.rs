@@ -341,9 +341,8 @@ impl<'a> Derive<'a, '_> {
         else {
             self.findings.push(
                 Finding::error(format!(
-                    "{}: {DATA_TEMPLATE}.name names Metal3DataTemplate {}/{}, which is not in the input: ipreuse \
-                     reads the pools this template's machines claim from it; add it to the input",
-                    m.object.display(),
+                    "Metal3DataTemplate {}/{} is not in the input: add it. The pools this template's \
+                     machines claim are read from it",
                     short(&r.namespace),
                     short(&r.name)
                 ))
@@ -361,9 +360,8 @@ impl<'a> Derive<'a, '_> {
         let Some(dt) = dt else {
             self.findings.push(
                 Finding::error(format!(
-                    "{}: its Metal3DataTemplate {}/{} cannot be read (the result about it says why), so the pools \
-                     of the hosts this template selects are unknown: fix the data template",
-                    m.object.display(),
+                    "its Metal3DataTemplate {}/{} cannot be read: fix the data template (the result \
+                     about it says why). Until then the pools of the hosts this template selects are unknown",
                     short(&r.namespace),
                     short(&r.name)
                 ))
@@ -375,12 +373,11 @@ impl<'a> Derive<'a, '_> {
         for pool in &dt.refs {
             match &pool.name {
                 PoolName::Named(name) if !pool.metal3 => {
-                    self.once(item, &pool.field, |dt_display| {
+                    self.once(item, &pool.field, || {
                         Finding::info(format!(
-                            "{dt_display}: pool {:?} at {} is a {}, not a Metal3 IPPool: CAPM3 names its claims after \
-                             the Metal3Data, so it cannot be preallocated by host; skipped",
+                            "pool {:?} is a {}, not a Metal3 IPPool, so it is skipped. CAPM3 names \
+                             its claims after the Metal3Data, so it cannot be preallocated by host",
                             short(name),
-                            pool.field,
                             pool.kind
                         ))
                     });
@@ -394,13 +391,12 @@ impl<'a> Derive<'a, '_> {
                         Some(&p) => self.add(p, hosts),
                         None => {
                             let shown = m.object.display();
-                            self.once(item, &pool.field, |dt_display| {
+                            self.once(item, &pool.field, || {
                                 Finding::error(format!(
-                                    "{dt_display}: IPPool {}/{} at {}, which {shown} claims from, is not in the input: \
-                                     add it, or leave it out with the config's pools",
+                                    "this IPPool is not in the input: add it, or leave it out with the \
+                                     config's pools. It is IPPool {}/{}, and {shown} claims from it",
                                     short(ns),
-                                    short(name),
-                                    pool.field
+                                    short(name)
                                 ))
                             });
                         }
@@ -420,19 +416,19 @@ impl<'a> Derive<'a, '_> {
                 } => {
                     let shown = m.object.display();
                     let known = AnnotatedObject::Other(object.clone()).known();
-                    self.once(item, &format!("{}.object", pool.field), |dt_display| {
+                    self.once(item, &format!("{}.object", pool.field), || {
                         Finding::error(if known {
                             format!(
-                                "{dt_display}: the pool at {} is named by annotation {annotation:?} of each {object}, \
-                                 which only exists in the running cluster, so ipreuse cannot tell which pool the hosts \
-                                 of {shown} need: read it from the BareMetalHost (object: baremetalhost) or name the pool",
+                                "read the pool's name from the BareMetalHost (object: baremetalhost) or \
+                                 name the pool: ipreuse cannot tell which pool the hosts need. The pool \
+                                 at {} is named by annotation {annotation:?} of each {object}, which only \
+                                 exists in the running cluster; the hosts are those of {shown}",
                                 pool.field
                             )
                         } else {
                             format!(
-                                "{dt_display}: {}.object is {object:?}, which CAPM3 does not know (baremetalhost, \
-                                 machine or metal3machine), so it fails the claims of {shown}: write baremetalhost",
-                                pool.field
+                                "write baremetalhost here: CAPM3 knows only baremetalhost, machine and \
+                                 metal3machine. This is {object:?}, so CAPM3 fails the claims of {shown}"
                             )
                         })
                     });
@@ -468,8 +464,7 @@ impl<'a> Derive<'a, '_> {
         let field = key_path("metadata.annotations", annotation);
         let error = |what: String| {
             Finding::error(format!(
-                "{}: {what} ({} reads it at {} for {})",
-                host.object.display(),
+                "{what}. {} reads it at {} for {}",
                 dt.object.display(),
                 pool.field,
                 m.object.display()
@@ -483,8 +478,8 @@ impl<'a> Derive<'a, '_> {
             None => {
                 if self.reported.insert(key) {
                     self.findings.push(error(format!(
-                        "has no annotation {annotation:?} (or it is empty), which names the pool it claims an \
-                         address from; CAPM3 would fail this host's claims: annotate the host with the IPPool's name"
+                        "annotation {annotation:?} is missing or empty: set it to the name of the IPPool the \
+                         host claims an address from, or CAPM3 fails its claims"
                     )));
                 }
                 return;
@@ -500,8 +495,9 @@ impl<'a> Derive<'a, '_> {
         if let Some(other) = other {
             if self.reported.insert(key) {
                 self.findings.push(error(format!(
-                    "annotation {annotation:?} names pool {:?}, which the data template also references as a {} at {}; \
-                     CAPM3 refuses one name with two kinds: name another pool",
+                    "this annotation names a pool the data template also references as another kind: \
+                     name another pool, since CAPM3 refuses one name with two kinds. The pool is {:?}, \
+                     referenced as a {} at {}",
                     short(name),
                     other.kind,
                     other.field
@@ -514,8 +510,8 @@ impl<'a> Derive<'a, '_> {
             None => {
                 if self.reported.insert(key) {
                     self.findings.push(error(format!(
-                        "annotation {annotation:?} names IPPool {}/{}, which is not in the input: add it, or fix the \
-                         annotation",
+                        "this annotation names an IPPool that is not in the input: add it, or fix the \
+                         annotation. The IPPool is {}/{}",
                         short(ns),
                         short(name)
                     )));
@@ -525,14 +521,13 @@ impl<'a> Derive<'a, '_> {
     }
 
     /// Reports a result about field `field` of data template `item` once, whichever machine
-    /// templates use it; `make` gets the template's display name.
-    fn once(&mut self, item: ItemId, field: &str, make: impl FnOnce(String) -> Finding) {
+    /// templates use it.
+    fn once(&mut self, item: ItemId, field: &str, make: impl FnOnce() -> Finding) {
         if !self.reported.insert((item, field.to_string())) {
             return;
         }
         if let Some(o) = self.idx.object(item) {
-            self.findings
-                .push(make(o.display()).on(o.resource_ref()).at(field));
+            self.findings.push(make().on(o.resource_ref()).at(field));
         }
     }
 }
@@ -572,23 +567,21 @@ pub(super) fn check_data_template_names(model: &Model, findings: &mut Vec<Findin
         );
         let finding = if n > DATA_TEMPLATE_NAME_MAX {
             Finding::error(format!(
-                "{}: the name is {n} characters long: {why}, so already {}-0 is too long and CAPM3 \
-                 cannot create the claims of this template's machines; shorten the name to {} \
-                 characters or fewer",
-                o.display(),
-                short(&o.name),
-                LABEL_VALUE_MAX - 5
+                "the name is {n} characters long: shorten it to {} characters or fewer, or CAPM3 \
+                 cannot create the claims of this template's machines. {why}, so already {}-0 is \
+                 too long",
+                LABEL_VALUE_MAX - 5,
+                short(&o.name)
             ))
         } else {
             // The first index whose Metal3Data name passes 63 characters.
             let from = 10usize.pow(u32::try_from(LABEL_VALUE_MAX - 1 - n).unwrap_or(0));
             Finding::warning(format!(
-                "{}: the name is {n} characters long: {why}, so from index {from} on (the \
-                 {} machine of this template at once) CAPM3 cannot create the claims; \
-                 shorten the name to {} characters or fewer",
-                o.display(),
-                ordinal(from + 1),
-                LABEL_VALUE_MAX - 5
+                "the name is {n} characters long: shorten it to {} characters or fewer, or CAPM3 \
+                 cannot create the claims of this template's machines from index {from} on. {why}, \
+                 and index {from} is the {} machine of this template at once",
+                LABEL_VALUE_MAX - 5,
+                ordinal(from + 1)
             ))
         };
         findings.push(finding.on(o.resource_ref()).at("metadata.name"));

@@ -452,7 +452,7 @@ fn auto_with_one_template_found_reports_the_other_s_missing_data_template() {
     r.one_error(
         "Metal3MachineTemplate extra",
         "spec.template.spec.dataTemplate.name",
-        &["Metal3DataTemplate lab/gone, which is not in the input"],
+        &["Metal3DataTemplate lab/gone is not in the input"],
     );
 }
 
@@ -523,7 +523,7 @@ fn a_configured_pool_no_template_references_is_a_warning() {
     assert_eq!(warnings.len(), 1, "{warnings:#?}");
     assert!(
         warnings[0].starts_with(
-            " @ spec.pools: spec.pools names IPPool \"bmc\", but no Metal3MachineTemplate"
+            " @ spec.pools: IPPool \"bmc\" is not managed: reference it from a Metal3DataTemplate"
         ),
         "{}",
         warnings[0]
@@ -585,7 +585,7 @@ fn a_selected_host_without_the_annotation_is_an_error_naming_host_template_and_f
             "BareMetalHost w-2",
             "metadata.annotations.[example.com/pool]",
             &[
-                "has no annotation \"example.com/pool\"",
+                "annotation \"example.com/pool\" is missing or empty",
                 "Metal3DataTemplate lab/d",
                 "spec.networkData.networks.ipv4[1].fromPoolAnnotation",
                 "Metal3MachineTemplate lab/workers",
@@ -607,7 +607,10 @@ fn an_annotation_naming_a_missing_pool_is_an_error_on_the_host() {
     r.one_error(
         "BareMetalHost w-2",
         "metadata.annotations.[example.com/pool]",
-        &["IPPool lab/rack-z, which is not in the input"],
+        &[
+            "an IPPool that is not in the input",
+            "The IPPool is lab/rack-z",
+        ],
     );
     // Unless the config leaves the pool out.
     let cfg = Config {
@@ -653,7 +656,7 @@ fn unresolvable_references_are_errors_naming_template_and_field() {
             vec![machine("m", "lab", "{}", Some("gone"))],
             "Metal3MachineTemplate m",
             "spec.template.spec.dataTemplate.name",
-            &["Metal3DataTemplate lab/gone, which is not in the input"],
+            &["Metal3DataTemplate lab/gone is not in the input"],
         ),
         (
             vec![machine("m", "lab", "{}", Some("d")), data("d", "lab", &["prov", "absent"])],
@@ -686,7 +689,7 @@ fn unresolvable_references_are_errors_naming_template_and_field() {
             ],
             "Metal3DataTemplate d",
             "spec.networkData.networks.ipv4[0].fromPoolAnnotation.object",
-            &["\"node\", which CAPM3 does not know"],
+            &["This is \"node\", so CAPM3 fails"],
         ),
         (
             vec![

@@ -236,9 +236,9 @@ fn used_as_written(
         if class_templates.remove(&item) {
             findings.push(
                 Finding::info(format!(
-                    "{}: {} names Metal3MachineTemplate {}, which a ClusterClass also names; its machines use                      it as written, so it is mapped as written besides the Clusters' copies",
-                    o.display(),
-                    r.field,
+                    "the Metal3MachineTemplate named here is mapped as written besides the Clusters' \
+                     copies: this object's machines use it as written. It is Metal3MachineTemplate \
+                     {}, which a ClusterClass also names",
                     short(&r.name)
                 ))
                 .on(o.resource_ref())
@@ -379,12 +379,13 @@ impl Stamp<'_, '_> {
             for ext in &class.external {
                 self.shared.add(
                     Finding::error(format!(
-                        "{}: patch {:?} is an external patch (a Runtime Extension), which may change anything in \
-                         the Clusters' copies of the class's templates and is only known when it runs, so ipreuse \
-                         cannot tell which data templates and host selectors CAPM3 will read (for {{for}}): make \
-                         the patch inline, or use mapping: all for those Clusters' namespaces (every host gets an \
-                         entry in every pool of them)",
-                        class.object.display(),
+                        "make this patch inline, or use mapping: all for its Clusters' namespaces: \
+                         ipreuse cannot tell what an external patch makes CAPM3 read. Patch {:?} is an \
+                         external patch (a Runtime Extension), which may change anything in the \
+                         Clusters' copies of the class's templates and is only known when it runs, so \
+                         ipreuse cannot tell which data templates and host selectors CAPM3 will read \
+                         (for {{for}}). With mapping: all, every host gets an entry in every pool of \
+                         those namespaces",
                         short(&ext.name),
                     ))
                     .on(class.object.resource_ref())
@@ -419,10 +420,9 @@ impl Stamp<'_, '_> {
             let Some(md_class) = class.machine_deployment(&md.class) else {
                 self.findings.push(
                     Finding::error(format!(
-                        "{}: {}.class is {:?}, which {} does not define, so CAPI stamps no MachineDeployment \
-                         {:?}: name one of the class's spec.workers.machineDeployments",
-                        self.cluster.object.display(),
-                        md.field,
+                        "the ClusterClass has no MachineDeployment class of this name: name one of \
+                         its spec.workers.machineDeployments. The class is {:?}, which {} does not define, \
+                         so CAPI stamps no MachineDeployment {:?}",
                         md.class,
                         class.object.display(),
                         md.name
@@ -529,9 +529,9 @@ impl Stamp<'_, '_> {
                 }
                 self.findings.push(
                     Finding::warning(format!(
-                        "{}: {list}[{i}] sets variable {name:?}, which {} does not define{}: CAPI refuses \
-                         the Cluster, and no patch reads the value; define it in the class or remove it",
-                        cluster.display(),
+                        "the ClusterClass does not define this variable: define it in the class or \
+                         remove it, since CAPI refuses the Cluster. Variable {name:?} is not defined by \
+                         {}{}, and no patch reads the value",
                         self.class.object.display(),
                         crate::names::did_you_mean(name, &defined)
                     ))
@@ -548,8 +548,9 @@ impl Stamp<'_, '_> {
         let class = &self.class.object;
         self.shared.add(
             Finding::error(format!(
-                "{}: the Clusters' copies of its templates are not evaluated (for {{for}}): {spent}",
-                class.display()
+                "the Clusters' copies of its templates are not evaluated: render fewer Clusters per \
+                 run, or make the templates lighter. {} (for {{for}})",
+                crate::names::capitalised(&spent.to_string())
             ))
             .on(class.resource_ref()),
             for_part,
@@ -574,10 +575,8 @@ impl Stamp<'_, '_> {
         else {
             self.shared.add(
                 Finding::error(format!(
-                    "{}: {} names Metal3MachineTemplate {}/{}, which is not in the input: ipreuse reads the \
-                     pools and hosts (for {{for}}) from the Clusters' copies of it; add it to the input",
-                    class.display(),
-                    template.field,
+                    "Metal3MachineTemplate {}/{} is not in the input: add it. The pools and hosts \
+                     (for {{for}}) are read from the Clusters' copies of it",
                     short(&class.namespace),
                     short(&template.name)
                 ))
@@ -592,14 +591,13 @@ impl Stamp<'_, '_> {
             // why it cannot be read; its copies are read (and their results given) otherwise
             for f in &read.findings {
                 let mut f = f.clone();
-                f.message.push_str(" (for {for})");
+                f.message.push_str(". This affects {for}");
                 self.shared.add(f, for_part.clone());
             }
             self.shared.add(
                 Finding::error(format!(
-                    "{}: its Metal3MachineTemplate {} cannot be read (the result about it says why), so the \
-                     pools and hosts (for {{for}}) are unknown: fix the template",
-                    class.display(),
+                    "its Metal3MachineTemplate {} cannot be read: fix the template (the result about \
+                     it says why). Until then the pools and hosts (for {{for}}) are unknown",
                     short(&template.name)
                 ))
                 .on(class.resource_ref())
@@ -675,12 +673,10 @@ impl Stamp<'_, '_> {
             Err(e) => {
                 self.shared.add(
                     Finding::error(format!(
-                        "{}: patch {:?}, {}: {} (for {{for}}); ipreuse never maps the class template's own \
-                         fields instead",
-                        class.display(),
+                        "patch {:?} cannot be applied here: fix it, since ipreuse never maps the class \
+                         template's own fields instead. {} (for {{for}})",
                         short(&e.patch),
-                        e.field,
-                        e.reason
+                        crate::names::capitalised(&e.reason)
                     ))
                     .on(class.resource_ref())
                     .at(e.field),
@@ -695,34 +691,29 @@ impl Stamp<'_, '_> {
         let template = registry::read_machine_template(&object, &value, &mut findings);
         // what the reader refuses in the copy: a value a patch wrote (reported on the class, at
         // the patch), or the class template's own (reported on it): once for all copies
-        let copy = object.display();
         for f in findings {
-            let what = f
-                .message
-                .strip_prefix(&format!("{copy}: "))
-                .unwrap_or(&f.message)
-                .to_string();
             let field = f.field.as_ref().map(|p| p.path.as_str()).unwrap_or("");
             let moved = match writer(&written, field) {
                 Some(w) => Finding::new(
                     f.severity,
                     format!(
-                        "{}: patch {:?}, {}, writes a value of Metal3MachineTemplate {} that CAPM3 refuses (for \
-                         {{for}}): {what}",
-                        class.display(),
+                        "patch {:?} writes a value CAPM3 refuses: fix the patch. In the copies of \
+                         Metal3MachineTemplate {} (for {{for}}), {}",
                         short(&w.patch),
-                        w.at,
                         short(&source.object.name),
+                        // the reader's message says "this field", the template's, not the patch's
+                        match f.message.strip_prefix("this field ") {
+                            Some(rest) => format!("{field} {rest}"),
+                            None => f.message.clone(),
+                        },
                     ),
                 )
                 .on(class.resource_ref())
                 .at(w.at.clone()),
                 None => {
-                    let mut moved = Finding::new(
-                        f.severity,
-                        format!("{}: {what} (for {{for}})", source.object.display()),
-                    )
-                    .on(source.object.resource_ref());
+                    let mut moved =
+                        Finding::new(f.severity, format!("{}. This affects {{for}}", f.message))
+                            .on(source.object.resource_ref());
                     moved.field = f.field.clone();
                     moved
                 }
