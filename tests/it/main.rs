@@ -37,6 +37,7 @@ mod guarantees;
 mod hardening;
 mod image;
 mod ipam_upstream;
+mod ippool_crd;
 mod kpt_pipeline;
 mod kptfile_config;
 mod kustomize;

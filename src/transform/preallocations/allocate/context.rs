@@ -727,7 +727,8 @@ fn read_existing(
             let (addr, canonical) = match ipam::parse_addr(text) {
                 Ok(p) => (Some(p.addr()), p.canonical),
                 Err(e) => {
-                    if managed {
+                    // A value the CRD's pattern refuses was reported when the pool was read.
+                    if managed && !pool.refused_entries.contains(key) {
                         findings.push(
                             Finding::error(format!(
                                 "entry {key}: {text:?} is not a valid address: {e}"
