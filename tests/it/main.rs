@@ -45,6 +45,7 @@ mod kustomize_paths;
 mod labels;
 mod layers;
 mod messages;
+mod name_prefix;
 mod namespaces;
 mod network_properties;
 mod networks;
