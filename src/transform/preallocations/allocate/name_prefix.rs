@@ -86,3 +86,123 @@ fn collision(idx: &Index, p: PoolId, q: PoolId, a: Addr) -> Finding {
     .on(pool.object.resource_ref())
     .at("spec.namePrefix")
 }
+
+/// The check on small packages, as a table: which pools of which prefixes and ranges get an
+/// error, naming which other pool and which address.
+#[cfg(test)]
+mod tests {
+    use crate::fixtures::{host, pool, range};
+    use crate::krm::Source;
+
+    /// The `spec.namePrefix` errors of a run over `pools` (name, prefix, start, end) of
+    /// namespace `lab` and one host: (pool, message).
+    fn errors(pools: &[(&str, &str, &str, &str)]) -> Vec<(String, String)> {
+        let mut docs: Vec<String> = pools
+            .iter()
+            .map(|(name, prefix, start, end)| {
+                pool(name, "lab")
+                    .range(range(start, end))
+                    .name_prefix(prefix)
+                    .yaml()
+            })
+            .collect();
+        docs.push(host("node-1", "lab").yaml());
+        let text = docs.iter().map(|d| format!("---\n{d}")).collect::<String>();
+        let cfg = serde_json::json!({"apiVersion": "fn.ipreuse.dev/v1alpha1", "kind": "IPReuse",
+            "metadata": {"name": "cfg"}, "spec": {"controllerFlag": false}});
+        let o = crate::run::run(
+            &[Source {
+                name: "input.yaml".into(),
+                text,
+            }],
+            Some(&cfg),
+        )
+        .expect("runs");
+        o.findings
+            .iter()
+            .filter(|f| f.is_error())
+            .map(|f| {
+                assert_eq!(
+                    f.field.as_ref().map(|x| x.path.as_str()),
+                    Some("spec.namePrefix"),
+                    "{f:?}"
+                );
+                let on = f.resource_ref.as_ref().map(|r| r.name.clone());
+                (on.unwrap_or_default(), f.message.clone())
+            })
+            .collect()
+    }
+
+    /// (name, prefix, start, end) of a pool; (pool, other pool, address, IPAddress name) of an error.
+    type Quad = (&'static str, &'static str, &'static str, &'static str);
+
+    #[test]
+    fn one_error_per_pool_of_each_pair_that_overlaps_with_one_prefix() {
+        // (pools, errors as (pool, other pool, lowest shared address, IPAddress name))
+        let table: Vec<(Vec<Quad>, Vec<Quad>)> = vec![
+            (
+                vec![
+                    ("a", "x", "10.0.0.10", "10.0.0.20"),
+                    ("b", "x", "10.0.0.20", "10.0.0.30"),
+                ],
+                vec![
+                    ("a", "b", "10.0.0.20", "x-10-0-0-20"),
+                    ("b", "a", "10.0.0.20", "x-10-0-0-20"),
+                ],
+            ),
+            (
+                vec![
+                    ("a", "x", "10.0.0.10", "10.0.0.20"),
+                    ("b", "x", "10.0.0.21", "10.0.0.30"),
+                ],
+                vec![],
+            ),
+            (
+                vec![
+                    ("a", "x", "10.0.0.10", "10.0.0.20"),
+                    ("b", "y", "10.0.0.10", "10.0.0.20"),
+                ],
+                vec![],
+            ),
+            (
+                vec![
+                    ("a", "x", "fd00::1:0", "fd00::1:ff"),
+                    ("b", "x", "fd00::1:80", "fd00::2:0"),
+                ],
+                vec![
+                    ("a", "b", "fd00::1:80", "x-fd00--1-80"),
+                    ("b", "a", "fd00::1:80", "x-fd00--1-80"),
+                ],
+            ),
+            (
+                vec![
+                    ("a", "x", "10.0.0.10", "10.0.0.20"),
+                    ("b", "x", "10.0.0.15", "10.0.0.16"),
+                    ("c", "y", "10.0.0.10", "10.0.0.20"),
+                ],
+                vec![
+                    ("a", "b", "10.0.0.15", "x-10-0-0-15"),
+                    ("b", "a", "10.0.0.15", "x-10-0-0-15"),
+                ],
+            ),
+        ];
+        for (pools, want) in table {
+            let got = errors(&pools);
+            assert_eq!(got.len(), want.len(), "{pools:?}: {got:#?}");
+            for (p, other, address, name) in want {
+                let m = got
+                    .iter()
+                    .find(|(on, m)| on == p && m.contains(&format!("IPPool lab/{other},")))
+                    .map(|(_, m)| m)
+                    .unwrap_or_else(|| {
+                        panic!("{pools:?}: no error on {p} naming {other}: {got:#?}")
+                    });
+                assert!(m.contains(address) && m.contains(name), "{m}");
+                assert!(
+                    m.starts_with("Give this pool a namePrefix of its own"),
+                    "{m}"
+                );
+            }
+        }
+    }
+}
