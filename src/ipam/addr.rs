@@ -191,6 +191,17 @@ impl fmt::Display for Addr {
     }
 }
 
+/// The name the IPAM gives the IPAddress object of address `a` in a pool with `name_prefix`
+/// (FACTS §4; ip-address-manager's `formatAddressName`): `{namePrefix}-{address}` with every
+/// `.` and `:` written `-`, and the dashes at the end cut off, as Go's `strings.TrimRight`
+/// cuts them. The address is the canonical text the IPAM's allocation writes:
+/// `10.0.0.10` → `prov-10-0-0-10`, `2001:db8::5` → `prov-2001-db8--5`, `2001:db8::` →
+/// `prov-2001-db8`.
+pub fn ip_address_name(name_prefix: &str, a: Addr) -> String {
+    let name = format!("{name_prefix}-{a}").replace(['.', ':'], "-");
+    name.trim_end_matches('-').to_owned()
+}
+
 /// Whether an address is IPv4.
 pub fn is_v4(ip: IpAddr) -> bool {
     ip.is_ipv4()

@@ -205,6 +205,19 @@ impl IntervalSet {
             .any(|(lo, hi)| large.overlapping(lo, hi).next().is_some())
     }
 
+    /// The lowest value in both `self` and `other`, without building the intersection: where
+    /// two pools' addresses first meet (the address two IPAddress names collide at).
+    pub fn first_common(&self, other: &IntervalSet) -> Option<u128> {
+        let (small, large) = if self.range_count() <= other.range_count() {
+            (self, other)
+        } else {
+            (other, self)
+        };
+        small
+            .ranges()
+            .find_map(|(lo, hi)| large.overlapping(lo, hi).next().map(|(first, _)| first))
+    }
+
     /// Values in `self` and not in `other`.
     pub fn difference(&self, other: &IntervalSet) -> IntervalSet {
         let mut out = Vec::new();

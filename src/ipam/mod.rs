@@ -28,8 +28,8 @@ mod tests_prop;
 mod tests_size;
 
 pub use addr::{
-    Addr, AddrError, Family, Parsed, V4_BASE, V4_LAST, is_v4, parse_addr, parse_reserve,
-    parse_subnet,
+    Addr, AddrError, Family, Parsed, V4_BASE, V4_LAST, ip_address_name, is_v4, parse_addr,
+    parse_reserve, parse_subnet,
 };
 pub use blocks::{
     BlockAsk, BlockChoice, BlockHolder, BlockRefusal, BlockRequest, BlockSpace, BlockSpaceError,

@@ -310,6 +310,48 @@ fn interval_set_algebra() {
 }
 
 #[test]
+fn first_common_is_the_lowest_shared_value() {
+    let x = IntervalSet::from_ranges([(0, 10), (20, 30), (40, 50)]);
+    let y = IntervalSet::from_ranges([(12, 19), (25, 25), (45, 70)]);
+    assert_eq!(x.first_common(&y), Some(25));
+    assert_eq!(y.first_common(&x), Some(25));
+    assert_eq!(x.first_common(&IntervalSet::new()), None);
+    let apart = IntervalSet::from_ranges([(11, 19), (31, 39)]);
+    assert_eq!(x.first_common(&apart), None);
+    let top = IntervalSet::from_ranges([(u128::MAX, u128::MAX)]);
+    let all = IntervalSet::from_ranges([(0, u128::MAX)]);
+    assert_eq!(top.first_common(&all), Some(u128::MAX));
+}
+
+/// The IPAddress names of FACTS §4, as ip-address-manager's `formatAddressName` writes them
+/// (`namePrefix + "-" + address`, `.` and `:` as `-`, `TrimRight(..., "-")`).
+#[test]
+fn ip_address_names_are_the_ipams() {
+    let a = |t: &str| parse_addr(t).expect("an address").addr();
+    for (prefix, address, name) in [
+        ("prov", "10.0.0.10", "prov-10-0-0-10"),
+        ("test1-bmv4", "192.168.111.0", "test1-bmv4-192-168-111-0"),
+        ("prov", "2001:db8::5", "prov-2001-db8--5"),
+        // the trailing dashes of `::` are cut, as TrimRight cuts them
+        ("prov", "2001:db8::", "prov-2001-db8"),
+        ("prov", "::", "prov"),
+        ("prov", "::1", "prov---1"),
+        ("prov", "fd00:0:0:1:2:3:4:5", "prov-fd00--1-2-3-4-5"),
+        // the prefix as written, dots too
+        ("a.b", "10.0.0.1", "a-b-10-0-0-1"),
+        ("p-", "10.0.0.1", "p--10-0-0-1"),
+        // an IPv6 address is written canonical, as the IPAM's walk writes it
+        ("prov", "2001:DB8:0::0005", "prov-2001-db8--5"),
+    ] {
+        assert_eq!(
+            ip_address_name(prefix, a(address)),
+            name,
+            "{prefix} {address}"
+        );
+    }
+}
+
+#[test]
 fn interval_bulk_insert_of_singles() {
     let mut s = IntervalSet::new();
     // Every other value, inserted from the top down: worst case for a Vec.

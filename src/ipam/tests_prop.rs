@@ -398,3 +398,20 @@ proptest! {
         }
     }
 }
+
+proptest! {
+    #![proptest_config(crate::prop_config::pt_config(512))]
+
+    /// `first_common` is the lowest value both sets hold, as a test of every value finds it.
+    #[test]
+    fn first_common_matches_every_value(
+        a in prop::collection::vec((0u128..200, 0u128..20), 0..5),
+        b in prop::collection::vec((0u128..200, 0u128..20), 0..5),
+    ) {
+        let set = |r: &[(u128, u128)]| IntervalSet::from_ranges(r.iter().map(|(lo, n)| (*lo, lo + n)));
+        let (x, y) = (set(&a), set(&b));
+        let want = (0u128..220).find(|v| x.contains(*v) && y.contains(*v));
+        prop_assert_eq!(x.first_common(&y), want);
+        prop_assert_eq!(y.first_common(&x), want);
+    }
+}

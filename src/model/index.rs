@@ -577,7 +577,7 @@ mod tests {
             host("    name: !!str h19\n    namespace: !custom lab\n", ""),
             host("    <<: {name: h20, namespace: lab}\n", ""),
             host("    name: h21\n    namespace: lab\n    labels: {? [k] : v}\n", ""),
-            "- apiVersion: ipam.metal3.io/v1alpha1\n  kind: IPPool\n  metadata: {name: p, namespace: lab}\n  spec:\n    pools: [{start: 10.0.0.10, end: 10.0.0.20}]\n    prefix: 24\n".to_string(),
+            "- apiVersion: ipam.metal3.io/v1alpha1\n  kind: IPPool\n  metadata: {name: p, namespace: lab}\n  spec:\n    namePrefix: p\n    pools: [{start: 10.0.0.10, end: 10.0.0.20}]\n    prefix: 24\n".to_string(),
             "- apiVersion: example.com/v1\n  kind: Widget\n  metadata: {name: w}\n  spec: {a: 1}\n".to_string(),
             "- apiVersion: metal3.io/v1\n  kind: Other\n  metadata: {name: o}\n".to_string(),
             "- kind: BareMetalHost\n  apiVersion: metal3.io/v1alpha1\n  metadata: {name: late, namespace: lab}\n".to_string(),

@@ -7,6 +7,8 @@ use crate::ipam::{AllocationStrategy, EntrySpec, PoolSpec};
 use crate::names::{did_you_mean, short};
 use crate::results::Finding;
 
+pub mod crd;
+
 /// What `spec.preAllocations` looks like now (decides how new entries are written).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum PreAllocShape {
@@ -40,6 +42,14 @@ pub struct Pool {
     /// Whether `spec` is a mapping (`{}` too), where a block's `spec.pools` can be written beside
     /// the entries; `false` when it is missing or `null`.
     pub spec_mapping: bool,
+    /// `spec.namePrefix`: the IPAM names each IPAddress of the pool `{namePrefix}-{address}`
+    /// (FACTS §4). `None` when it still holds a template (it is then not compared), or when the
+    /// pool has no `spec` (a missing or empty one is an error).
+    pub name_prefix: Option<String>,
+    /// The keys of `spec.preAllocations` whose value the CRD's pattern refuses: reported at
+    /// read, so that the entry's own check does not report it again. (The pool stays in use:
+    /// one refused entry does not hide what else is wrong with the others.)
+    pub refused_entries: Vec<String>,
 }
 
 super::ids::indexes!(super::ids::PoolId => Pool);
@@ -68,10 +78,24 @@ impl Pool {
         let get = |path: &[&str]| spec.and_then(|s| s.at(path));
         r.text(object.name.as_str(), "metadata.name");
         r.text(object.namespace.as_str(), "metadata.namespace");
+        if let Some(s) = spec.filter(|s| !s.is_null() && !s.is_object()) {
+            r.refuse(
+                "spec",
+                format!(
+                    "Write spec as a mapping of the pool's fields: the API server refuses {}.",
+                    s.kind_of()
+                ),
+            );
+        }
+        let name_prefix = if spec_mapping {
+            r.name_prefix(get(&["namePrefix"]))
+        } else {
+            None
+        };
         let mut pool_spec = PoolSpec {
             entries: Vec::new(),
             prefix: r.prefix(get(&["prefix"]), "spec.prefix"),
-            gateway: r.opt_str(get(&["gateway"]), "spec.gateway"),
+            gateway: r.address(get(&["gateway"]), "spec.gateway"),
             dns_servers: r.str_list(get(&["dnsServers"]), "spec.dnsServers"),
             allocation_strategy: r.strategy(get(&["allocationStrategy"])),
         };
@@ -88,17 +112,18 @@ impl Pool {
                         continue;
                     }
                     pool_spec.entries.push(EntrySpec {
-                        start: r.opt_str(e.get("start"), &f("start")),
-                        end: r.opt_str(e.get("end"), &f("end")),
-                        subnet: r.opt_str(e.get("subnet"), &f("subnet")),
+                        start: r.address(e.get("start"), &f("start")),
+                        end: r.address(e.get("end"), &f("end")),
+                        subnet: r.subnet(e.get("subnet"), &f("subnet")),
                         prefix: r.prefix(e.get("prefix"), &f("prefix")),
-                        gateway: r.opt_str(e.get("gateway"), &f("gateway")),
+                        gateway: r.address(e.get("gateway"), &f("gateway")),
                         dns_servers: r.str_list(e.get("dnsServers"), &f("dnsServers")),
                     });
                 }
             }
             Some(_) => r.bad("spec.pools".into(), "must be a list"),
         }
+        let mut refused_entries = Vec::new();
         let (pre_allocations, shape) = match get(&["preAllocations"]) {
             None => (Vec::new(), PreAllocShape::Missing),
             Some(v) if v.is_null() => (Vec::new(), PreAllocShape::Empty),
@@ -116,7 +141,11 @@ impl Pool {
                             // `key:` with no value is an entry that does not parse, never a free slot.
                             return Some((k.into_owned(), String::new()));
                         }
-                        r.opt_str(Some(v), &field).map(|v| (k.into_owned(), v))
+                        let text = r.opt_str(Some(v), &field)?;
+                        if r.refused_address(&text, &field) {
+                            refused_entries.push(k.to_string());
+                        }
+                        Some((k.into_owned(), text))
                     })
                     .collect(),
                 PreAllocShape::Map,
@@ -190,6 +219,8 @@ impl Pool {
             block_index,
             block_size,
             spec_mapping,
+            name_prefix,
+            refused_entries,
         })
     }
 
@@ -214,6 +245,116 @@ impl Reader<'_> {
                 .on(self.object.resource_ref())
                 .at(field),
         );
+    }
+
+    /// An error at `field` whose message is written whole (it does not start with the field,
+    /// which the result names): the pool is not used.
+    fn refuse(&mut self, field: impl Into<String>, message: String) {
+        self.bad = true;
+        self.findings.push(
+            Finding::error(message)
+                .on(self.object.resource_ref())
+                .at(field.into()),
+        );
+    }
+
+    /// `spec.namePrefix`, which the IPPool CRD requires (`required`, `minLength: 1`): missing,
+    /// `null` (which the API server drops), empty or not a string is refused as the API server
+    /// refuses it. A template is read as unknown (`None`), never guessed at.
+    fn name_prefix(&mut self, v: Option<View<'_>>) -> Option<String> {
+        const FIELD: &str = "spec.namePrefix";
+        const WHY: &str = "The IPAM names each IPAddress of the pool {namePrefix}-{address} \
+            (prov-10-0-0-10), so no other pool of the namespace that hands out the same \
+            addresses may use it";
+        match v.filter(|v| !v.is_null()) {
+            None => {
+                self.refuse(
+                    FIELD,
+                    format!(
+                        "Add a namePrefix that no other pool of this namespace uses: the IPPool \
+                         CRD requires one, and the API server refuses the pool without it. {WHY}."
+                    ),
+                );
+                None
+            }
+            Some(v) => match v.as_str() {
+                Some("") => {
+                    self.refuse(
+                        FIELD,
+                        format!(
+                            "Write a namePrefix that is not empty: the IPPool CRD requires at least \
+                             one character, and the API server refuses the pool. {WHY}."
+                        ),
+                    );
+                    None
+                }
+                Some(s) if is_template(s) => None,
+                Some(s) => Some(s.to_owned()),
+                None => {
+                    self.refuse(
+                        FIELD,
+                        format!(
+                            "Write namePrefix as a string: the API server refuses {}.",
+                            v.kind_of()
+                        ),
+                    );
+                    None
+                }
+            },
+        }
+    }
+
+    /// An IP address field: a string ([`Self::opt_str`]) that the CRD's pattern admits
+    /// ([`crd::is_ip_text`]), else refused as the API server refuses it. A template is left to
+    /// [`Self::text`].
+    fn address(&mut self, v: Option<View<'_>>, field: &str) -> Option<String> {
+        let text = self.opt_str(v, field)?;
+        if self.refused_address(&text, field) {
+            self.bad = true;
+        }
+        Some(text)
+    }
+
+    /// Reports `text` at `field` when the CRD's pattern refuses it (a template is left to
+    /// [`Self::text`]); whether it did. The pool stays in use unless the caller says otherwise.
+    fn refused_address(&mut self, text: &str, field: &str) -> bool {
+        if is_template(text) || crd::is_ip_text(text) {
+            return false;
+        }
+        let why = match crate::ipam::parse_addr(text) {
+            Err(e) => format!(": {e}"),
+            Ok(_) => String::new(),
+        };
+        self.findings.push(
+            Finding::error(format!(
+                "Write an IPv4 address without leading zeros, or an IPv6 address in hex groups: \
+                 the API server refuses {:?}. The IPPool CRD's pattern does not admit it{why}.",
+                short(text)
+            ))
+            .on(self.object.resource_ref())
+            .at(field),
+        );
+        true
+    }
+
+    /// `spec.pools[].subnet`: a string that the CRD's pattern admits ([`crd::is_subnet_text`]).
+    fn subnet(&mut self, v: Option<View<'_>>, field: &str) -> Option<String> {
+        let text = self.opt_str(v, field)?;
+        if !is_template(&text) && !crd::is_subnet_text(&text) {
+            let why = match crate::ipam::parse_subnet(&text) {
+                Err(e) => format!(": {e}"),
+                Ok(_) => String::new(),
+            };
+            self.refuse(
+                field,
+                format!(
+                    "Write the subnet as address/prefix, 192.168.0.0/24 or fd00::/64: the API \
+                     server refuses {:?}. The IPPool CRD's pattern does not admit it{why}.",
+                    short(&text)
+                ),
+            );
+        }
+        Some(text)
     }
 
     /// A numeric annotation of the pool: a string of decimal digits, at most `max`. A template
@@ -283,7 +424,20 @@ impl Reader<'_> {
                 .into_iter()
                 .flatten()
                 .enumerate()
-                .filter_map(|(i, item)| self.opt_str(Some(item), &format!("{field}[{i}]")))
+                .filter_map(|(i, item)| {
+                    let field = format!("{field}[{i}]");
+                    if item.is_null() {
+                        // The API server drops a null field, never a null item of a list.
+                        self.refuse(
+                            field,
+                            "Remove this empty item, or write an address: the API server refuses \
+                             null in a list of addresses."
+                                .into(),
+                        );
+                        return None;
+                    }
+                    self.address(Some(item), &field)
+                })
                 .collect(),
             Some(_) => {
                 self.bad(field.to_string(), "must be a list of IP addresses");
@@ -326,19 +480,61 @@ impl Reader<'_> {
         }
     }
 
+    /// `prefix`: an integer (`24.0` too, as the API server's schema check and its JSON
+    /// decoding take it) of at most 128, the CRD's `maximum`. The CRD sets no minimum, but the
+    /// IPAM would write a negative one into every IPAddress of the pool: refused too, and the
+    /// message says that it is ipreuse refusing.
     fn prefix(&mut self, v: Option<View<'_>>, field: &str) -> Option<u8> {
         match v.filter(|v| !v.is_null()) {
             None => None,
-            Some(n) if n.is_number() => match n.as_u64() {
-                Some(p) if p <= 128 => Some(p as u8),
-                _ => {
-                    self.bad(
-                        field.to_string(),
-                        &format!("is {}: a prefix length is 0 to 128", n.json_text()),
-                    );
-                    None
+            Some(n) if n.is_number() => {
+                let whole = n
+                    .as_i64()
+                    .map(i128::from)
+                    .or_else(|| n.as_u64().map(i128::from))
+                    .or_else(|| {
+                        n.as_f64()
+                            .filter(|f| f.fract() == 0.0 && f.abs() < 1e30)
+                            .map(|f| f as i128)
+                    });
+                let text = n.json_text();
+                match whole {
+                    Some(p) if (0..=i128::from(crd::PREFIX_MAXIMUM)).contains(&p) => {
+                        u8::try_from(p).ok()
+                    }
+                    Some(p) if p > 0 => {
+                        self.refuse(
+                            field,
+                            format!(
+                                "Write a prefix length from 0 to 128: the API server refuses {text}, \
+                                 as the IPPool CRD's maximum is 128."
+                            ),
+                        );
+                        None
+                    }
+                    Some(_) => {
+                        self.refuse(
+                            field,
+                            format!(
+                                "Write a prefix length from 0 to 128: {text} passes the IPPool CRD, \
+                                 which sets no minimum, but the IPAM would write it into every \
+                                 IPAddress of the pool, and no network takes it."
+                            ),
+                        );
+                        None
+                    }
+                    None => {
+                        self.refuse(
+                            field,
+                            format!(
+                                "Write the prefix length as a whole number: the API server refuses \
+                                 {text}, as the IPPool CRD wants an integer."
+                            ),
+                        );
+                        None
+                    }
                 }
-            },
+            }
             Some(s) if s.as_str().is_some_and(is_template) => {
                 self.text(s.as_str().unwrap_or_default(), field);
                 None
@@ -367,7 +563,7 @@ mod tests {
     fn read(annotations: Value) -> (Option<Pool>, Vec<Finding>) {
         let v = json!({"apiVersion": "ipam.metal3.io/v1alpha1", "kind": "IPPool",
             "metadata": {"name": "pool-a", "namespace": "lab", "annotations": annotations},
-            "spec": {"pools": [{"start": "10.0.0.10", "end": "10.0.0.20"}], "prefix": 24}});
+            "spec": {"namePrefix": "pool-a", "pools": [{"start": "10.0.0.10", "end": "10.0.0.20"}], "prefix": 24}});
         let doc = crate::model::view::node_of(&v);
         let view = View::new(&doc);
         let object = Object::read(crate::model::ItemId(0), view).expect("an object");
@@ -454,5 +650,195 @@ mod tests {
         assert!(pool.skipped.is_some());
         assert_eq!(pool.block_index, None);
         assert!(!findings.iter().any(Finding::is_error), "{findings:?}");
+    }
+}
+
+/// What the IPPool CRD requires of the fields ipreuse reads and writes, checked as the API
+/// server checks it (`tests/it/ippool_crd.rs` runs the CRD's own schema over these and more).
+#[cfg(test)]
+mod crd_tests {
+    use super::*;
+    use serde_json::{Value, json};
+
+    /// The pool `lab/p` with this `spec`, read.
+    fn read_spec(spec: Value) -> (Option<Pool>, Vec<Finding>) {
+        let v = json!({"apiVersion": "ipam.metal3.io/v1alpha1", "kind": "IPPool",
+            "metadata": {"name": "p", "namespace": "lab"}, "spec": spec});
+        let doc = crate::model::view::node_of(&v);
+        let view = View::new(&doc);
+        let object = Object::read(crate::model::ItemId(0), view).expect("an object");
+        let mut findings = Vec::new();
+        let pool = Pool::read(&std::sync::Arc::new(object), view, &mut findings);
+        (pool, findings)
+    }
+
+    /// A valid spec with `key` set to `value` (`None` removes it).
+    fn with(key: &str, value: Option<Value>) -> Value {
+        let mut spec =
+            json!({"namePrefix": "p", "pools": [{"start": "10.0.0.10", "end": "10.0.0.20"}]});
+        match value {
+            Some(v) => spec[key] = v,
+            None => {
+                if let Some(m) = spec.as_object_mut() {
+                    m.remove(key);
+                }
+            }
+        }
+        spec
+    }
+
+    fn entry(key: &str, value: Value) -> Value {
+        let mut e = json!({"start": "10.0.0.10", "end": "10.0.0.20"});
+        e[key] = value;
+        json!({"namePrefix": "p", "pools": [e]})
+    }
+
+    #[test]
+    fn each_constraint_of_the_crd_is_an_error_at_its_field() {
+        let cases: Vec<(Value, Option<&str>)> = vec![
+            (with("prefix", None), None),
+            (with("namePrefix", None), Some("spec.namePrefix")),
+            (
+                with("namePrefix", Some(Value::Null)),
+                Some("spec.namePrefix"),
+            ),
+            (with("namePrefix", Some(json!(""))), Some("spec.namePrefix")),
+            (with("namePrefix", Some(json!(5))), Some("spec.namePrefix")),
+            (
+                with("namePrefix", Some(json!(["p"]))),
+                Some("spec.namePrefix"),
+            ),
+            (with("gateway", Some(json!("10.0.0.1"))), None),
+            (with("gateway", Some(json!("2001:DB8::1"))), None),
+            (
+                with("gateway", Some(json!("010.0.0.1"))),
+                Some("spec.gateway"),
+            ),
+            (
+                with("gateway", Some(json!("::ffff:10.0.0.1"))),
+                Some("spec.gateway"),
+            ),
+            (
+                with("gateway", Some(json!("fe80::1%eth0"))),
+                Some("spec.gateway"),
+            ),
+            (
+                with("gateway", Some(json!(" 10.0.0.1"))),
+                Some("spec.gateway"),
+            ),
+            (with("gateway", Some(json!("gw"))), Some("spec.gateway")),
+            (with("dnsServers", Some(json!(["10.0.0.53"]))), None),
+            (
+                with("dnsServers", Some(json!(["10.0.0.53", "dns"]))),
+                Some("spec.dnsServers[1]"),
+            ),
+            (
+                with("dnsServers", Some(json!([null]))),
+                Some("spec.dnsServers[0]"),
+            ),
+            (with("prefix", Some(json!(24))), None),
+            (with("prefix", Some(json!(24.0))), None),
+            (with("prefix", Some(json!(128))), None),
+            (with("prefix", Some(json!(129))), Some("spec.prefix")),
+            (with("prefix", Some(json!(24.5))), Some("spec.prefix")),
+            // the CRD sets no minimum: ipreuse's own refusal
+            (with("prefix", Some(json!(-1))), Some("spec.prefix")),
+            (
+                with("preAllocations", Some(json!({"h-p": "10.0.0.11"}))),
+                None,
+            ),
+            (
+                with("preAllocations", Some(json!({"h-p": "10.0.0.011"}))),
+                Some("spec.preAllocations.h-p"),
+            ),
+            (entry("subnet", json!("10.0.0.0/24")), None),
+            (entry("subnet", json!("fd00::/64")), None),
+            (
+                entry("subnet", json!("10.0.0.0/33")),
+                Some("spec.pools[0].subnet"),
+            ),
+            (
+                entry("subnet", json!("10.0.0.0/08")),
+                Some("spec.pools[0].subnet"),
+            ),
+            (
+                entry("subnet", json!("fd00::/129")),
+                Some("spec.pools[0].subnet"),
+            ),
+            (
+                entry("subnet", json!("10.0.0.0")),
+                Some("spec.pools[0].subnet"),
+            ),
+            (
+                entry("start", json!("10.0.0.1 ")),
+                Some("spec.pools[0].start"),
+            ),
+            (entry("end", json!("10.0.0.256")), Some("spec.pools[0].end")),
+            (
+                entry("gateway", json!("::1.2.3.4")),
+                Some("spec.pools[0].gateway"),
+            ),
+            (entry("prefix", json!(200)), Some("spec.pools[0].prefix")),
+            (
+                entry("dnsServers", json!([null])),
+                Some("spec.pools[0].dnsServers[0]"),
+            ),
+            (json!("a string"), Some("spec")),
+        ];
+        for (spec, field) in cases {
+            let (pool, findings) = read_spec(spec.clone());
+            let errors: Vec<&str> = findings
+                .iter()
+                .filter(|f| f.is_error())
+                .filter_map(|f| f.field.as_ref().map(|x| x.path.as_str()))
+                .collect();
+            match field {
+                None => {
+                    assert!(errors.is_empty(), "{spec}: {findings:?}");
+                    assert!(pool.is_some(), "{spec}");
+                }
+                Some(field) if field.starts_with("spec.preAllocations.") => {
+                    // One refused entry is reported, and the pool stays in use for the rest.
+                    assert_eq!(errors, vec![field], "{spec}: {findings:?}");
+                    let pool = pool.expect("a pool");
+                    assert_eq!(pool.refused_entries, ["h-p"]);
+                }
+                Some(field) => {
+                    assert_eq!(errors, vec![field], "{spec}: {findings:?}");
+                    assert!(
+                        pool.is_none(),
+                        "{spec}: a pool the API server refuses is not used"
+                    );
+                    let m = &findings[0].message;
+                    assert!(!m.starts_with(field), "{m}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn the_name_prefix_is_read_and_a_templated_one_is_unknown() {
+        let (pool, _) = read_spec(with("namePrefix", Some(json!("test1-prov"))));
+        assert_eq!(
+            pool.expect("a pool").name_prefix.as_deref(),
+            Some("test1-prov")
+        );
+        let (pool, findings) = read_spec(with("namePrefix", Some(json!("${CLUSTER}-prov"))));
+        assert!(findings.is_empty(), "{findings:?}");
+        let pool = pool.expect("a pool");
+        assert_eq!(pool.name_prefix, None);
+        assert!(
+            pool.skipped.is_none(),
+            "the prefix alone does not skip the pool"
+        );
+        // no spec at all: the CRD requires nothing (spec is not required)
+        let v = json!({"apiVersion": "ipam.metal3.io/v1alpha1", "kind": "IPPool",
+            "metadata": {"name": "p", "namespace": "lab"}});
+        let doc = crate::model::view::node_of(&v);
+        let view = View::new(&doc);
+        let object = Object::read(crate::model::ItemId(0), view).expect("an object");
+        let mut findings = Vec::new();
+        let pool = Pool::read(&std::sync::Arc::new(object), view, &mut findings);
+        assert!(findings.is_empty() && pool.is_some(), "{findings:?}");
     }
 }

@@ -753,7 +753,7 @@ mod tests {
         }
         for pool in ["prov", "ext"] {
             items.push_str(&format!(
-                "- apiVersion: ipam.metal3.io/v1alpha1\n  kind: IPPool\n  metadata: {{name: {pool}, namespace: fleet}}\n  spec: {{pools: [{{start: 10.0.0.0, end: 10.0.0.9}}], prefix: 24}}\n"
+                "- apiVersion: ipam.metal3.io/v1alpha1\n  kind: IPPool\n  metadata: {{name: {pool}, namespace: fleet}}\n  spec: {{namePrefix: {pool}, pools: [{{start: 10.0.0.0, end: 10.0.0.9}}], prefix: 24}}\n"
             ));
         }
         // and one of each whose reading reports something: read late, with its results

@@ -159,7 +159,7 @@ fn a_million_pools_of_one_address_are_refused_by_the_size_limit() {
     for i in 0..1_000_000u32 {
         let a = format!("10.{}.{}.{}", i >> 16, (i >> 8) & 255, i & 255);
         t.push_str(&format!(
-            "- {{apiVersion: ipam.metal3.io/v1alpha1, kind: IPPool, metadata: {{name: p{i}}}, spec: {{pools: [{{start: {a}, end: {a}}}]}}}}\n"
+            "- {{apiVersion: ipam.metal3.io/v1alpha1, kind: IPPool, metadata: {{name: p{i}}}, spec: {{namePrefix: p{i}, pools: [{{start: {a}, end: {a}}}]}}}}\n"
         ));
     }
     assert!(t.len() > 64 << 20);
@@ -173,7 +173,9 @@ fn pools_and_hosts(pools: usize, hosts: usize) -> String {
     let mut t = String::new();
     for i in 0..pools {
         t.push_str(&format!(
-            "---\napiVersion: ipam.metal3.io/v1alpha1\nkind: IPPool\nmetadata: {{name: p{i:03}, namespace: n}}\nspec: {{pools: [{{subnet: 10.{i}.0.0/16}}], prefix: 8}}\n"
+            "---\napiVersion: ipam.metal3.io/v1alpha1\nkind: IPPool\nmetadata: {{name: p{i:03}, namespace: n}}\nspec: {{namePrefix: p{i:03}, pools: [{{subnet: {}.{}.0.0/16}}], prefix: 8}}\n",
+            10 + i / 256,
+            i % 256
         ));
     }
     for i in 0..hosts {
@@ -265,7 +267,7 @@ fn nul_bytes_and_invalid_utf8_are_refused_with_their_place() {
 fn a_pool_of_two_to_the_128_addresses_is_walked_as_far_as_the_ipam_walks() {
     let pool = |entry: &str| {
         format!(
-            "apiVersion: ipam.metal3.io/v1alpha1\nkind: IPPool\nmetadata: {{name: all, namespace: n}}\nspec:\n  pools:\n  - {{start: \"::\", end: \"ffff:ffff:ffff:ffff:ffff:ffff:ffff:ffff\"}}\n  preAllocations:\n    h-9-all: \"{entry}\"\n"
+            "apiVersion: ipam.metal3.io/v1alpha1\nkind: IPPool\nmetadata: {{name: all, namespace: n}}\nspec:\n  namePrefix: all\n  pools:\n  - {{start: \"::\", end: \"ffff:ffff:ffff:ffff:ffff:ffff:ffff:ffff\"}}\n  preAllocations:\n    h-9-all: \"{entry}\"\n"
         )
     };
     let hosts: String = ["h-0", "h-1", "h-9"]

@@ -562,6 +562,7 @@ input: |
   kind: IPPool
   metadata: {name: pool, namespace: ns}
   spec:
+    namePrefix: pool
     pools: [{start: 10.0.0.10, end: 10.0.0.20}]
     prefix: 24
 ";

@@ -180,7 +180,7 @@ fn check_on_a_pool_with_an_error_reports_the_error_not_what_fill_would_add_there
         "no entry to add in the pool with errors:\n{stderr}"
     );
     for error in [
-        "spec.preAllocations.host-5-bmv4-pool: entry host-5-bmv4-pool: \"10.1.0.021\" is not a valid address",
+        "spec.preAllocations.host-5-bmv4-pool: Write an IPv4 address without leading zeros, or an IPv6 address in hex groups: the API server refuses \"10.1.0.021\"",
         "BareMetalHost lab/host-3 metadata.annotations.[ipreuse.dev/ip.bmv4-pool]: pin for host-3-bmv4-pool: 10.1.0.11 is reserved",
     ] {
         assert!(stderr.contains(error), "{error}\n{stderr}");
@@ -321,6 +321,7 @@ items:
     namespace: m3
     annotations:
 {}  spec:
+    namePrefix: prov
     pools:
     - start: 10.0.0.10
       end: 10.0.0.20

@@ -39,6 +39,7 @@ metadata:
   name: prov
   namespace: metal3
 spec:
+  namePrefix: prov
   pools:
     - start: 172.22.0.100
       end: 172.22.0.200

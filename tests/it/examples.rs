@@ -1219,7 +1219,7 @@ fn the_lossless_check_itself() {
 #[test]
 fn the_lossless_check_allows_a_block_written_into_an_ippool_and_nothing_else() {
     const POOL: &str = "apiVersion: ipam.metal3.io/v1alpha1\nkind: IPPool\nmetadata:\n  name: p\n  \
-                        annotations:\n    ipreuse.dev/network: prov\nspec:\n  clusterName: c\n";
+                        annotations:\n    ipreuse.dev/network: prov\nspec:\n  clusterName: c\n  namePrefix: p\n";
     let with = |added: &str| format!("{POOL}{added}");
     // A range block as kpt writes it (sequences not indented), with the hosts' entries.
     let range = "  pools:\n  - start: \"172.22.1.0\"\n    end: \"172.22.1.63\"\n  prefix: 22\n  \

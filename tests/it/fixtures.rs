@@ -133,6 +133,8 @@ pub struct Pool {
     pub indexes: Vec<(String, String)>,
     /// `spec.allocationStrategy`, exactly as written in YAML.
     pub strategy: Option<String>,
+    /// `spec.namePrefix`, when it is not the pool's name.
+    pub name_prefix: Option<String>,
 }
 
 /// A pool in namespace `ns` with no ranges yet.
@@ -147,6 +149,7 @@ pub fn pool(name: &str, ns: &str) -> Pool {
         pre: Vec::new(),
         indexes: Vec::new(),
         strategy: None,
+        name_prefix: None,
     }
 }
 
@@ -181,6 +184,11 @@ impl Pool {
         self.strategy = Some(raw.into());
         self
     }
+    /// `spec.namePrefix` (the pool's name unless set here).
+    pub fn name_prefix(mut self, prefix: &str) -> Self {
+        self.name_prefix = Some(prefix.into());
+        self
+    }
     /// A live claim in `status.indexes`.
     pub fn live(mut self, claim: &str, addr: &str) -> Self {
         self.indexes.push((claim.into(), addr.into()));
@@ -194,7 +202,12 @@ impl Pool {
             writeln!(s, "  namespace: {ns}").unwrap();
         }
         s.push_str("spec:\n  clusterName: test1\n");
-        writeln!(s, "  namePrefix: {}", self.name).unwrap();
+        writeln!(
+            s,
+            "  namePrefix: {}",
+            self.name_prefix.as_deref().unwrap_or(&self.name)
+        )
+        .unwrap();
         if !self.ranges.is_empty() {
             s.push_str("  pools:\n");
             for r in &self.ranges {

@@ -140,9 +140,9 @@ fn a_kind_list_of_another_api_version_is_an_object_not_a_list() {
 fn an_edit_through_an_alias_is_an_error_on_the_pool_and_nothing_changes() {
     let input = [
         host("node-1", "m3").yaml(),
-        "apiVersion: ipam.metal3.io/v1alpha1\nkind: IPPool\nmetadata:\n  name: prov\n  namespace: m3\n\
+        "apiVersion: ipam.metal3.io/v1alpha1\nkind: IPPool\nmetadata:\n  name: prov\n  namespace: m3\n  annotations: &empty {}\n\
          spec:\n  pools:\n  - start: 10.0.0.10\n    end: 10.0.0.20\n  \
-         namePrefix: &empty {}\n  preAllocations: *empty\n"
+         namePrefix: prov\n  preAllocations: *empty\n"
             .to_string(),
     ]
     .join("---\n");
@@ -160,9 +160,9 @@ fn an_edit_through_an_alias_is_an_error_on_the_pool_and_nothing_changes() {
 
 #[test]
 fn in_a_resource_list_a_refused_edit_is_a_result_and_the_items_come_back() {
-    let pool_text = "apiVersion: ipam.metal3.io/v1alpha1\nkind: IPPool\nmetadata:\n  name: prov\n  namespace: m3\n\
+    let pool_text = "apiVersion: ipam.metal3.io/v1alpha1\nkind: IPPool\nmetadata:\n  name: prov\n  namespace: m3\n  annotations: &empty {}\n\
          spec:\n  pools:\n  - start: 10.0.0.10\n    end: 10.0.0.20\n  \
-         namePrefix: &empty {}\n  preAllocations: *empty\n";
+         namePrefix: prov\n  preAllocations: *empty\n";
     let input = resource_list(&[host("node-1", "m3").yaml(), pool_text.to_string()], None);
     let o = run_text(&input, None);
     assert!(o.has_errors(), "{}", dump(&o));

@@ -360,6 +360,7 @@ metadata:
   name: \"pool-x\"
   namespace: ns
 spec:
+  namePrefix: \"pool-x\"
   clusterName: 'test1'
   pools:
   - start: 10.6.0.10    # first

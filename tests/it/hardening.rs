@@ -23,7 +23,7 @@ const HOST_NEW: &str =
 /// `preAllocations:` (block text starting on the next line, or flow text on the same line).
 fn pool_with(pre: &str) -> String {
     format!(
-        "apiVersion: ipam.metal3.io/v1alpha1\nkind: IPPool\nmetadata: {{name: pool, namespace: ns}}\nspec:\n  pools: [{{start: 10.0.0.1, end: 10.0.0.9}}]\n  preAllocations:{pre}"
+        "apiVersion: ipam.metal3.io/v1alpha1\nkind: IPPool\nmetadata: {{name: pool, namespace: ns}}\nspec:\n  namePrefix: pool\n  pools: [{{start: 10.0.0.1, end: 10.0.0.9}}]\n  preAllocations:{pre}"
     )
 }
 
@@ -133,8 +133,8 @@ fn list(items: &[&str]) -> String {
 /// `b` takes its whole range through `- <<: *net`.
 fn merged_range() -> String {
     list(&[
-        "apiVersion: ipam.metal3.io/v1alpha1\nkind: IPPool\nmetadata: {name: a, namespace: one}\nspec:\n  pools:\n  - &net {start: 10.0.0.1, end: 10.0.0.9, gateway: 10.0.0.1}\n",
-        "apiVersion: ipam.metal3.io/v1alpha1\nkind: IPPool\nmetadata: {name: b, namespace: two}\nspec:\n  pools:\n  - <<: *net\n    prefix: 24\n",
+        "apiVersion: ipam.metal3.io/v1alpha1\nkind: IPPool\nmetadata: {name: a, namespace: one}\nspec:\n  namePrefix: a\n  pools:\n  - &net {start: 10.0.0.1, end: 10.0.0.9, gateway: 10.0.0.1}\n",
+        "apiVersion: ipam.metal3.io/v1alpha1\nkind: IPPool\nmetadata: {name: b, namespace: two}\nspec:\n  namePrefix: b\n  pools:\n  - <<: *net\n    prefix: 24\n",
         "apiVersion: metal3.io/v1alpha1\nkind: BareMetalHost\nmetadata: {name: node-1, namespace: two}\n",
     ])
 }
@@ -167,7 +167,7 @@ fn merge_keys_were_ignored_so_a_merged_gateway_was_handed_out() {
 #[test]
 fn merge_keys_at_spec_level_give_ranges_and_gateway() {
     let input = list(&[
-        "apiVersion: ipam.metal3.io/v1alpha1\nkind: IPPool\nmetadata: {name: a, namespace: one}\nspec: &base\n  pools: [{start: 10.0.0.1, end: 10.0.0.9}]\n  gateway: 10.0.0.1\n",
+        "apiVersion: ipam.metal3.io/v1alpha1\nkind: IPPool\nmetadata: {name: a, namespace: one}\nspec: &base\n  namePrefix: a\n  pools: [{start: 10.0.0.1, end: 10.0.0.9}]\n  gateway: 10.0.0.1\n",
         "apiVersion: ipam.metal3.io/v1alpha1\nkind: IPPool\nmetadata: {name: b, namespace: two}\nspec:\n  <<: *base\n  namePrefix: b\n",
         "apiVersion: metal3.io/v1alpha1\nkind: BareMetalHost\nmetadata: {name: node-1, namespace: two}\n",
     ]);
@@ -188,7 +188,7 @@ fn preallocations_that_come_from_a_merge_are_a_clear_error() {
     // `preAllocations` of pool b is merged from pool a's spec: writing b's entry there would
     // change pool a too.
     let input = list(&[
-        "apiVersion: ipam.metal3.io/v1alpha1\nkind: IPPool\nmetadata: {name: a, namespace: one}\nspec: &base\n  pools: [{start: 10.0.0.1, end: 10.0.0.9}]\n  preAllocations: {x-a: \"10.0.0.9\"}\n",
+        "apiVersion: ipam.metal3.io/v1alpha1\nkind: IPPool\nmetadata: {name: a, namespace: one}\nspec: &base\n  namePrefix: a\n  pools: [{start: 10.0.0.1, end: 10.0.0.9}]\n  preAllocations: {x-a: \"10.0.0.9\"}\n",
         "apiVersion: ipam.metal3.io/v1alpha1\nkind: IPPool\nmetadata: {name: b, namespace: two}\nspec:\n  <<: *base\n",
         "apiVersion: metal3.io/v1alpha1\nkind: BareMetalHost\nmetadata: {name: node-1, namespace: two}\n",
     ]);

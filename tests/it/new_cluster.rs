@@ -258,7 +258,7 @@ fn with_fifth_cluster(tmp: &Path) -> PathBuf {
             format!(
                 "apiVersion: ipam.metal3.io/v1alpha1\nkind: IPPool\nmetadata:\n  name: \
                      {name}\n  namespace: {FIFTH}\n  annotations:\n    ipreuse.dev/network: \
-                     {network}\nspec:\n  clusterName: {FIFTH}\n"
+                     {network}\nspec:\n  clusterName: {FIFTH}\n  namePrefix: {name}\n"
             )
         })
         .join("---\n"),

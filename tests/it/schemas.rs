@@ -43,7 +43,7 @@ struct Schemas {
 }
 
 /// The `openAPIV3Schema` of each served version of a vendored CRD, by `(apiVersion, kind)`.
-fn crd_schemas(file: &str) -> Vec<((String, String), Value)> {
+pub(crate) fn crd_schemas(file: &str) -> Vec<((String, String), Value)> {
     let path = root().join("tests/data/crds").join(file);
     let crd = common::json_docs(&read(&path))
         .into_iter()

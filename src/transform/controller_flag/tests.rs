@@ -1292,7 +1292,7 @@ fn clusterctl_yaml_that_is_not_a_mapping_is_a_warning() {
 
 #[test]
 fn no_flag_anywhere_is_one_warning() {
-    let text = "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c}\ndata: {A: b}\n---\napiVersion: ipam.metal3.io/v1alpha1\nkind: IPPool\nmetadata: {name: p}\nspec: {}\n";
+    let text = "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c}\ndata: {A: b}\n---\napiVersion: ipam.metal3.io/v1alpha1\nkind: IPPool\nmetadata: {name: p}\nspec: {namePrefix: p}\n";
     let (_, outcome) = run(text);
     assert_eq!(outcome.findings.len(), 1);
     assert_eq!(outcome.findings[0].severity, Severity::Warning);

@@ -925,7 +925,7 @@ fn write(
     if !pool.spec_mapping {
         findings.push(
             Finding::error(format!(
-                "this pool has no spec mapping to write its block of network {name} into. Write spec with its clusterName, or spec: {{}}"
+                "this pool has no spec mapping to write its block of network {name} into. Write spec with its namePrefix (the IPPool CRD requires one): spec: {{namePrefix: NAME}}"
             ))
             .on(pool.object.resource_ref())
             .at("spec"),

@@ -357,6 +357,7 @@ apiVersion: ipam.metal3.io/v1alpha1
 kind: IPPool
 metadata: {name: p, namespace: m3}
 spec:
+  namePrefix: p
   pools: [{start: 10.0.0.10, end: 10.0.0.20}]
   prefix: 24
 ";

@@ -165,6 +165,10 @@ impl<'a> Context<'a> {
         let members = network::membership(idx, cfg, &pools, findings)?;
         let networks = network::build(idx, members, &pins, &endpoints, &mut pools);
         let shared = share(idx, &pins, &mut pools);
+        let managed: FastSet<PoolId> = plan.managed.iter().copied().collect();
+        if !super::name_prefix::check(idx, &managed, &pools, &shared, findings) {
+            return None;
+        }
         let mut live_at: FastMap<u128, Vec<(PoolId, String)>> = FastMap::default();
         for (&p, st) in &pools {
             if st.overlaps.is_empty() && networks.of(p).is_none() {
@@ -727,7 +731,8 @@ fn read_existing(
             let (addr, canonical) = match ipam::parse_addr(text) {
                 Ok(p) => (Some(p.addr()), p.canonical),
                 Err(e) => {
-                    if managed {
+                    // A value the CRD's pattern refuses was reported when the pool was read.
+                    if managed && !pool.refused_entries.contains(key) {
                         findings.push(
                             Finding::error(format!(
                                 "entry {key}: {text:?} is not a valid address: {e}"

@@ -296,23 +296,26 @@ fn why_this_address(v: &PoolView, status: Status, strategy: Strategy) -> String 
     }
 }
 
-/// One warning for a pool whose candidates overlap other pools of its namespace, naming a few.
+/// One warning for a pool whose candidates overlap other pools of its namespace, naming a few
+/// (those with its own `namePrefix` are an error already: [`super::name_prefix`]).
 fn warn_overlaps(v: &PoolView, p: PoolId, findings: &mut Vec<Finding>) {
-    let others = v.ctx.overlapping(p);
+    let others: Vec<PoolId> = v
+        .ctx
+        .overlapping(p)
+        .into_iter()
+        .filter(|q| !super::name_prefix::same_prefix(v.ctx.idx, p, *q))
+        .collect();
     if others.is_empty() {
         return;
     }
     let names = others
         .iter()
         .map(|q| format!("{}/{}", short(v.ns), short(v.ctx.idx.pools[*q].name())));
-    let what = if others.len() == 1 {
-        "either pool holds is kept out of the other"
-    } else {
-        "any of these pools holds is kept out of the others"
-    };
     findings.push(
         Finding::warning(format!(
-            "This pool overlaps IPPool {}: an address {what}",
+            "This pool overlaps IPPool {}: keep their ranges apart, or give every claim a \
+             preallocation. A claim without a preallocation in one pool can take an address the \
+             other pool preallocated: ipreuse keeps them apart only for the hosts it fills",
             list_some(names, 3)
         ))
         .on(v.rref.clone())

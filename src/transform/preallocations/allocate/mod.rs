@@ -11,6 +11,7 @@ mod blocked;
 mod context;
 mod driver;
 mod fill;
+mod name_prefix;
 mod network;
 mod ordinal;
 mod pool_view;

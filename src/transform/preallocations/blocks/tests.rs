@@ -606,8 +606,8 @@ fn a_pool_without_a_spec_mapping_is_refused_at_spec() {
             r.errors()
         );
     }
-    // `spec: {}` is a mapping: the block is written into it.
-    let doc = "apiVersion: ipam.metal3.io/v1alpha1\nkind: IPPool\nmetadata:\n  name: p\n  namespace: c1\n  annotations:\n    ipreuse.dev/network: prov\nspec: {}\n";
+    // `spec: {namePrefix: p}` is a mapping: the block is written into it.
+    let doc = "apiVersion: ipam.metal3.io/v1alpha1\nkind: IPPool\nmetadata:\n  name: p\n  namespace: c1\n  annotations:\n    ipreuse.dev/network: prov\nspec: {namePrefix: p}\n";
     let r = run(&[doc.to_string()], &config(subnet_net(), json!({})));
     assert_eq!(r.entries("c1", "p"), Some(vec![subnet("10.0.0.0/28")]));
 }

@@ -818,7 +818,7 @@ fn an_unreadable_data_template_is_an_error_on_the_machine_template_too() {
 fn a_referenced_pool_with_an_unrendered_field_is_an_error_when_hosts_need_it() {
     let docs = vec![
         host("h-0", "lab", &[], &[]),
-        "apiVersion: ipam.metal3.io/v1alpha1\nkind: IPPool\nmetadata:\n  name: prov\n  namespace: lab\nspec:\n  pools:\n  - start: ${START}\n".to_string(),
+        "apiVersion: ipam.metal3.io/v1alpha1\nkind: IPPool\nmetadata:\n  name: prov\n  namespace: lab\nspec:\n  namePrefix: prov\n  pools:\n  - start: ${START}\n".to_string(),
         machine("m", "lab", "{}", Some("d")),
         data("d", "lab", &["prov"]),
     ];
