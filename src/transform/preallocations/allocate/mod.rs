@@ -11,6 +11,7 @@ mod blocked;
 mod context;
 mod driver;
 mod fill;
+mod map;
 mod network;
 mod ordinal;
 mod pool_view;
@@ -25,6 +26,7 @@ use crate::results::{Finding, ResourceRef};
 
 use crate::edits::ItemEdit;
 pub use driver::allocate;
+pub use map::{Meet, PoolMap, Reserved};
 
 /// What allocation decided.
 #[derive(Debug, Default)]
@@ -40,6 +42,9 @@ pub struct Allocation {
     pub rows: Vec<Planned>,
     /// The names of the networks the rows' pools are on ([`Planned::network`]).
     pub networks: Vec<String>,
+    /// The address map of each filled pool, in the order the pools were filled (only for
+    /// `ipreuse plan`).
+    pub maps: Vec<PoolMap>,
     /// What fill says of each entry it changes, and what check says instead.
     pub changes: EntryChanges,
 }
