@@ -424,6 +424,12 @@ fn pool_section(out: &mut String, m: &PoolMap, rows: &[&Row], about: &[&Finding]
             String::new()
         }
     )];
+    if size > u128::from(ipam::POSITION_LIMIT) {
+        facts.push(format!(
+            "the first {} addresses the IPAM reaches",
+            num(size)
+        ));
+    }
     if m.prefix != 0 {
         facts.push(format!("prefix /{}", m.prefix));
     }
@@ -446,10 +452,13 @@ fn pool_section(out: &mut String, m: &PoolMap, rows: &[&Row], about: &[&Finding]
     };
     let _ = write!(
         out,
-        "<p class=\"use\"><b>{}</b> address(es), <b>{}</b> in use ({:.1}%):",
+        "<p class=\"use\"><b>{}</b> address(es), <b>{}</b> in use ({}):",
         num(size),
         num(used),
-        pct(used)
+        match pct(used) {
+            p if used > 0 && p < 0.1 => "&lt;0.1%".to_string(),
+            p => format!("{p:.1}%"),
+        }
     );
     for s in STATUSES {
         let _ = write!(
