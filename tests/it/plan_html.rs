@@ -565,7 +565,7 @@ spec:
     let file = dir.path().join("in.yaml");
     std::fs::write(&file, docs.join("\n---\n")).expect("write");
     let started = std::time::Instant::now();
-    let out = plan(&["--format", "html"], &[file.clone()]);
+    let out = plan(&["--format", "html"], std::slice::from_ref(&file));
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
     assert!(started.elapsed().as_secs() < 10, "{:?}", started.elapsed());
     let page = text(&out.stdout);

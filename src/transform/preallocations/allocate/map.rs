@@ -61,7 +61,7 @@ impl Reserved {
             Reserved::DnsServer => "DNS server",
             Reserved::Network => "network address",
             Reserved::Broadcast => "broadcast address",
-            Reserved::Reserve => "the config's reserve",
+            Reserved::Reserve => "in the config's reserve",
             Reserved::Endpoint => "control-plane endpoint",
         }
     }
