@@ -14,6 +14,7 @@ mod fill;
 mod map;
 mod network;
 mod ordinal;
+mod pool_map;
 mod pool_view;
 mod rank;
 mod shared;
@@ -26,7 +27,7 @@ use crate::results::{Finding, ResourceRef};
 
 use crate::edits::ItemEdit;
 pub use driver::allocate;
-pub use map::{Meet, PoolMap, Reserved};
+pub use pool_map::{Meet, PoolMap, Reserved};
 
 /// What allocation decided.
 #[derive(Debug, Default)]
