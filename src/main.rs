@@ -76,7 +76,8 @@ enum Command {
     /// blockSize: what fill would write, without writing anything. Errors are reported as the
     /// function reports them (exit 1, nothing on stdout).
     Plan {
-        /// How the rows are written: aligned columns, CSV, JSON or /etc/hosts lines.
+        /// How the rows are written: aligned columns, CSV, JSON, /etc/hosts lines, or one
+        /// self-contained HTML page that draws each pool's addresses (the address map).
         #[arg(long, value_name = "FORMAT", value_enum, default_value_t = PlanFormat::Table)]
         format: PlanFormat,
         /// The functionConfig (IPReuse or ConfigMap); its mode is ignored.
@@ -549,9 +550,22 @@ fn plan(
     if outcome.has_errors() {
         return Ok(false);
     }
+    let source = if paths.is_empty() {
+        "stdin".to_string()
+    } else {
+        paths
+            .iter()
+            .map(|p| p.display().to_string())
+            .collect::<Vec<_>>()
+            .join(" ")
+    };
     let listed = cli::plan::Plan {
         rows: &outcome.plan,
         blocks: &outcome.blocks,
+        pools: &outcome.map.pools,
+        networks: &outcome.map.networks,
+        findings: &shown,
+        source: &source,
     };
     let text = cli::plan::format(&listed, format, filter, only_blocks)
         .map_err(|e| Failure::Usage(anyhow::anyhow!(e)))?;

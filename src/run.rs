@@ -39,6 +39,9 @@ pub struct Outcome {
     /// The blocks of the networks with `blockSize` (SPEC §12), new and kept, for `ipreuse plan`;
     /// empty when [`Outcome::plan`] is.
     pub blocks: Vec<crate::transform::preallocations::blocks::BlockRow>,
+    /// The address map of each filled pool and the networks of the config (name, cidr), for
+    /// `ipreuse plan --format html`; empty when [`Outcome::plan`] is.
+    pub map: AddressMap,
     /// Whether the run checked (`mode: check`, or `--mode check`): its results are its output.
     pub check: bool,
     /// Whether the input is a ResourceList from a caller that shows its results to people
@@ -51,6 +54,16 @@ impl Outcome {
     pub fn has_errors(&self) -> bool {
         self.findings.iter().any(Finding::is_error)
     }
+}
+
+/// What the page of `ipreuse plan --format html` draws beside the rows: each filled pool's
+/// addresses ([`PoolMap`](crate::transform::preallocations::allocate::PoolMap)), and the
+/// networks of the config.
+#[derive(Debug, Default)]
+pub struct AddressMap {
+    pub pools: Vec<crate::transform::preallocations::allocate::PoolMap>,
+    /// Each network of the config: its name and a cidr as written (a dual-stack network twice).
+    pub networks: Vec<(String, String)>,
 }
 
 /// Failures that leave nothing to return.
@@ -122,6 +135,7 @@ pub fn run_with(
     let mut summaries = Vec::new();
     let mut plan = Vec::new();
     let mut blocks = Vec::new();
+    let mut map = AddressMap::default();
     // Every item's identity as the index read it, kept through the write to name the object of
     // a failure: an item taken as it was parsed has no tree left to read it from.
     let mut objects: Vec<Option<Arc<model::Object>>> = Vec::new();
@@ -190,6 +204,10 @@ pub fn run_with(
                 if options.plan {
                     plan = applied.plan.rows(index);
                     blocks = std::mem::take(&mut applied.plan.blocks);
+                    map = AddressMap {
+                        pools: std::mem::take(&mut applied.plan.pools),
+                        networks: std::mem::take(&mut applied.plan.networks_cidrs),
+                    };
                 }
                 for out in applied.outcomes {
                     findings.extend(out.findings);
@@ -215,6 +233,7 @@ pub fn run_with(
         summaries.clear();
         plan.clear();
         blocks.clear();
+        map = AddressMap::default();
     }
     // An item read as it was parsed keeps no tree to splice an edit into: its kind must be one
     // no transformation writes (`registry::KINDS`). Loud if that ever breaks, never a lost edit.
@@ -250,7 +269,7 @@ pub fn run_with(
             let framing = input.framing;
             let results_shown = krm::locate::caller_shows_results(&input, sources);
             Ok(Outcome::new(framing, sources, outputs, if_written)
-                .with_plan(plan, blocks)
+                .with_plan(plan, blocks, map)
                 .with_mode(check, results_shown))
         }
         Err(failures) => {
@@ -420,6 +439,7 @@ impl Outcome {
             findings,
             plan: Vec::new(),
             blocks: Vec::new(),
+            map: AddressMap::default(),
             check: false,
             results_shown: false,
         }
@@ -435,9 +455,11 @@ impl Outcome {
         mut self,
         plan: Vec<crate::transform::preallocations::allocate::Row>,
         blocks: Vec<crate::transform::preallocations::blocks::BlockRow>,
+        map: AddressMap,
     ) -> Outcome {
         self.plan = plan;
         self.blocks = blocks;
+        self.map = map;
         self
     }
 }

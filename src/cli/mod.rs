@@ -9,5 +9,6 @@ pub mod in_place;
 pub mod kptfile;
 pub mod packages;
 pub mod plan;
+pub mod plan_html;
 pub mod render;
 pub mod walk;

@@ -4,7 +4,8 @@
 use std::fmt::Write as _;
 
 use ipreuse::natural;
-use ipreuse::transform::preallocations::allocate::Row;
+use ipreuse::results::Finding;
+use ipreuse::transform::preallocations::allocate::{PoolMap, Row};
 use ipreuse::transform::preallocations::blocks::BlockRow;
 
 /// NETWORK and CLUSTER come last, so that scripts reading the first five columns keep working.
@@ -29,6 +30,10 @@ pub enum PlanFormat {
     Json,
     /// `/etc/hosts` lines.
     Hosts,
+    /// One self-contained HTML page, the address map: each pool's addresses drawn and
+    /// coloured by state (kept, new, pinned, live, reserved, taken, free), per network and
+    /// namespace, with the warnings beside each pool and the network's blocks.
+    Html,
 }
 
 /// The blocks' columns (`--blocks`, and the second table of `--format table`).
@@ -43,10 +48,16 @@ pub struct Filter<'a> {
     pub host: Option<&'a str>,
 }
 
-/// What `plan` lists: the rows of the hosts' addresses and the networks' blocks.
+/// What `plan` lists: the rows of the hosts' addresses and the networks' blocks; for the page
+/// (`--format html`) also each pool's map, the config's networks (name, cidr), the run's
+/// warnings and what was read.
 pub struct Plan<'a> {
     pub rows: &'a [Row],
     pub blocks: &'a [BlockRow],
+    pub pools: &'a [PoolMap],
+    pub networks: &'a [(String, String)],
+    pub findings: &'a [Finding],
+    pub source: &'a str,
 }
 
 /// The plan in `format`. Hosts' rows are ordered by namespace, host (natural order) and pool;
@@ -64,6 +75,15 @@ pub fn format(
     only_blocks: bool,
 ) -> Result<String, String> {
     let pool = filter.pool;
+    if format == PlanFormat::Html {
+        // The page draws whole pools: one host's rows, or the blocks alone, are another page.
+        if filter.host.is_some() {
+            return Err("--format html draws every address of each pool, so it takes no --host: leave it out, or use --format table --host".into());
+        }
+        if only_blocks {
+            return Err("--format html shows the blocks in each network's part of the page: leave out --blocks, or use --format table --blocks".into());
+        }
+    }
     let mut rows: Vec<&Row> = plan.rows.iter().collect();
     let mut blocks: Vec<&BlockRow> = plan.blocks.iter().collect();
     if let Some(host) = filter.host {
@@ -120,6 +140,22 @@ pub fn format(
         PlanFormat::Csv => csv(&rows),
         PlanFormat::Json if only_blocks => to_json(&blocks),
         PlanFormat::Json => to_json(&rows),
+        PlanFormat::Html => {
+            let pools: Vec<&PoolMap> = plan
+                .pools
+                .iter()
+                .filter(|m| pool.is_none_or(|p| m.name == p))
+                .collect();
+            super::plan_html::page(&super::plan_html::Page {
+                source: plan.source,
+                rows: &rows,
+                blocks: &blocks,
+                pools: &pools,
+                networks: plan.networks,
+                findings: plan.findings,
+                only_pool: pool,
+            })
+        }
         PlanFormat::Hosts => {
             let mut text = block_comments(&blocks);
             text.push_str(&hosts(&rows, pool.is_none())?);

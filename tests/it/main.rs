@@ -54,6 +54,7 @@ mod new_cluster;
 mod ordinal;
 mod plan;
 mod plan_blocks;
+mod plan_html;
 mod pre_commit;
 mod precedence;
 mod properties;

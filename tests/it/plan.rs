@@ -338,7 +338,7 @@ fn plan_ignores_the_config_mode_and_keeps_its_other_fields() {
         let stderr = text(&bad.stderr);
         assert!(
             stderr.contains("for '--format <FORMAT>'")
-                && stderr.contains("[possible values: table, csv, json, hosts]"),
+                && stderr.contains("[possible values: table, csv, json, hosts, html]"),
             "{stderr}"
         );
     }

@@ -39,6 +39,11 @@ pub struct AddressPlan {
     origins: std::collections::BTreeMap<(PoolId, HostId), std::collections::BTreeSet<String>>,
     /// Every block of the networks with `blockSize`, new and kept ([`blocks::Handout::rows`]).
     pub blocks: Vec<blocks::BlockRow>,
+    /// The address map of each filled pool ([`allocate::PoolMap`]), in the order the pools
+    /// were filled: what the page of `ipreuse plan --format html` draws beside the rows.
+    pub pools: Vec<allocate::PoolMap>,
+    /// The networks of the config: name and cidr as written, in the config's order.
+    pub networks_cidrs: Vec<(String, String)>,
 }
 
 impl AddressPlan {
@@ -88,6 +93,16 @@ pub fn apply(model: &Model, config: &Config, run: &RunContext) -> Output {
             networks: allocation.networks,
             origins: std::mem::take(&mut plan.origins),
             blocks,
+            pools: allocation.maps,
+            networks_cidrs: if run.plan {
+                config
+                    .networks
+                    .iter()
+                    .map(|n| (n.name.clone(), n.cidr.clone()))
+                    .collect()
+            } else {
+                Vec::new()
+            },
         },
         managed: plan.mapped,
     }

@@ -44,6 +44,9 @@ pub struct Context<'a> {
     pub summaries: Vec<Finding>,
     /// The address plan, pool by pool ([`super::Planned`]).
     pub rows: Vec<super::Planned>,
+    /// Each filled pool and its rows in [`Self::rows`], in fill order (`ipreuse plan` only):
+    /// the pools the address map draws once every pool is filled.
+    pub filled: Vec<(PoolId, std::ops::Range<usize>)>,
 }
 
 impl<'a> Context<'a> {
@@ -195,6 +198,7 @@ impl<'a> Context<'a> {
             live_at,
             summaries: Vec::new(),
             rows: Vec::new(),
+            filled: Vec::new(),
         })
     }
 

@@ -1,7 +1,7 @@
 //! The allocation's one pass: adoption, the context, each managed pool filled in order, then
 //! the checks across pools and networks.
 
-use super::{Allocation, EntryChanges, context, fill, rank};
+use super::{Allocation, EntryChanges, context, fill, map, rank};
 use crate::config::Config;
 use crate::model::Model;
 use crate::results::Finding;
@@ -34,11 +34,19 @@ pub fn allocate(
     ctx.check_cross_pool(findings);
     ctx.check_cross_network(findings);
     warn_pins_without_pool(&ctx, findings);
+    // The address map once every pool is filled: what a pool filled early shows as taken
+    // includes what the pools filled after it added.
+    let maps = ctx
+        .filled
+        .iter()
+        .filter_map(|(p, rows)| map::pool_map(&ctx, *p, ctx.rows.get(rows.clone())?))
+        .collect();
     Allocation {
         edits,
         networks: ctx.networks.names(),
         summaries: ctx.summaries,
         rows: ctx.rows,
+        maps,
         changes,
     }
 }

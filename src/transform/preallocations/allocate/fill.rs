@@ -36,6 +36,10 @@ pub fn fill_pool(
     if let Some(summary) = summary {
         ctx.summaries.push(summary);
     }
+    if ctx.run.plan {
+        ctx.filled
+            .push((p, ctx.rows.len()..ctx.rows.len() + rows.len()));
+    }
     ctx.rows.extend(rows);
     let in_network = ctx.networks.of(p).is_some();
     if let Some(net) = ctx.networks.of_mut(p) {
@@ -62,7 +66,7 @@ pub fn fill_pool(
 
 /// What filling one pool produced: the entries added (host, address and where it comes from,
 /// in write order; their keys are in the pool's edit), its summary, and its rows of the address
-/// plan (only for `ipreuse plan`: [`crate::config::Config::plan`]).
+/// plan (only for `ipreuse plan`: [`crate::transform::RunContext::plan`]).
 type Filled = (Vec<(HostId, Addr, Status)>, Option<Finding>, Vec<Planned>);
 
 /// The work of [`fill_pool`] on a read-only context: the entries added (in write order) and the

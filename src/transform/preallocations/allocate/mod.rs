@@ -11,9 +11,11 @@ mod blocked;
 mod context;
 mod driver;
 mod fill;
+mod map;
 mod name_prefix;
 mod network;
 mod ordinal;
+mod pool_map;
 mod pool_view;
 mod rank;
 mod shared;
@@ -26,6 +28,7 @@ use crate::results::{Finding, ResourceRef};
 
 use crate::edits::ItemEdit;
 pub use driver::allocate;
+pub use pool_map::{Meet, PoolMap, Reserved};
 
 /// What allocation decided.
 #[derive(Debug, Default)]
@@ -41,6 +44,9 @@ pub struct Allocation {
     pub rows: Vec<Planned>,
     /// The names of the networks the rows' pools are on ([`Planned::network`]).
     pub networks: Vec<String>,
+    /// The address map of each filled pool, in the order the pools were filled (only for
+    /// `ipreuse plan`).
+    pub maps: Vec<PoolMap>,
     /// What fill says of each entry it changes, and what check says instead.
     pub changes: EntryChanges,
 }
