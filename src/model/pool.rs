@@ -241,7 +241,8 @@ impl Reader<'_> {
     fn bad(&mut self, field: String, what: &str) {
         self.bad = true;
         self.findings.push(
-            Finding::error(format!("{field} {what}"))
+            // the printer shows the field before the message: it is not repeated
+            Finding::error(format!("this field {what}"))
                 .on(self.object.resource_ref())
                 .at(field),
         );
@@ -635,7 +636,8 @@ mod tests {
                 f.resource_ref.as_ref().map(|r| r.name.as_str()),
                 Some("pool-a")
             );
-            assert!(f.message.contains(key), "{}", f.message);
+            // the annotation is the result's field, shown before the message, not repeated in it
+            assert!(!f.message.starts_with(field.as_str()), "{}", f.message);
             assert!(f.message.contains("IPPool lab/pool-a"), "{}", f.message);
             assert!(f.message.contains(says), "{says:?} not in {}", f.message);
             let first = f.message.split(". ").next().unwrap_or_default();

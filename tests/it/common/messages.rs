@@ -68,6 +68,7 @@ pub const ENFORCED: &[&str] = &[
     "walk position",
     "candidates",
     "object",
+    "field",
 ];
 
 /// What is wrong with a message, given as its text, its field path and its object's label
