@@ -229,7 +229,10 @@ pub fn differences(given: &Value, kptfile: Option<&Value>) -> Option<String> {
             let fields = Config::differences(&a, &b);
             (!fields.is_empty()).then(|| fields.join(", "))
         }
-        _ => (Some(given) != kptfile).then(|| "as written".to_string()),
+        // A given config that cannot be read fails the run with its own errors, which say why:
+        // a warning that it differs would only add noise ("differs ... in as written").
+        (Err(_), _) => None,
+        (Ok(_), Err(_)) => (Some(given) != kptfile).then(|| "every field".to_string()),
     }
 }
 
