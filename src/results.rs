@@ -102,6 +102,15 @@ pub struct FieldRef {
 }
 
 impl Finding {
+    /// Whether the result is on object `kind` `namespace/name` (for tests).
+    #[cfg(test)]
+    pub fn is_on(&self, kind: &str, namespace: &str, name: &str) -> bool {
+        self.resource_ref.as_ref().is_some_and(|r| {
+            (r.kind.as_str(), r.namespace.as_deref(), r.name.as_str())
+                == (kind, Some(namespace), name)
+        })
+    }
+
     pub fn new(severity: Severity, message: impl Into<String>) -> Self {
         Finding {
             severity,

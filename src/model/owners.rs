@@ -254,15 +254,7 @@ mod tests {
             assert_eq!(findings.len(), 1, "{field}: {findings:?}");
             assert!(findings[0].is_error());
             assert!(
-                findings[0].resource_ref.as_ref().is_some_and(|r| (
-                    r.kind.as_str(),
-                    r.namespace.as_deref(),
-                    r.name.as_str()
-                ) == (
-                    "Metal3DataClaim",
-                    Some("ns"),
-                    "m-1"
-                )),
+                findings[0].is_on("Metal3DataClaim", "ns", "m-1"),
                 "{findings:?}"
             );
             assert_eq!(

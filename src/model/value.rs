@@ -105,15 +105,7 @@ mod tests {
         );
         assert!(findings[0].is_error());
         assert!(
-            findings[0].resource_ref.as_ref().is_some_and(|r| (
-                r.kind.as_str(),
-                r.namespace.as_deref(),
-                r.name.as_str()
-            ) == (
-                "Metal3Machine",
-                Some("ns"),
-                "m"
-            )),
+            findings[0].is_on("Metal3Machine", "ns", "m"),
             "{}",
             findings[0].message
         );

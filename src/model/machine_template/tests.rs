@@ -156,15 +156,7 @@ fn refusals_name_the_template_and_field() {
             "{spec}"
         );
         assert!(
-            f.resource_ref.as_ref().is_some_and(|r| (
-                r.kind.as_str(),
-                r.namespace.as_deref(),
-                r.name.as_str()
-            ) == (
-                "Metal3MachineTemplate",
-                Some("lab"),
-                "workers"
-            )),
+            f.is_on("Metal3MachineTemplate", "lab", "workers"),
             "{}",
             f.message
         );

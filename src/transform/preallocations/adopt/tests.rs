@@ -848,15 +848,7 @@ fn a_malformed_object_on_the_chain_is_an_error_and_reported_once() {
         e[0].field.as_ref().map(|f| f.path.as_str()),
         Some("spec.claim.name")
     );
-    assert!(
-        e[0].resource_ref.as_ref().is_some_and(|r| (
-            r.kind.as_str(),
-            r.namespace.as_deref(),
-            r.name.as_str()
-        ) == ("Metal3Data", Some("lab"), "workers-3")),
-        "{:?}",
-        e[0]
-    );
+    assert!(e[0].is_on("Metal3Data", "lab", "workers-3"), "{:?}", e[0]);
     assert!(
         r.warnings().is_empty(),
         "the break is the error, not also a warning"
