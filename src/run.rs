@@ -614,9 +614,9 @@ impl Write<'_> {
                 Failure {
                     field: field(path),
                     message: format!(
-                        "ipreuse cannot write this change: {} is an anchored node (`&name`) that an alias \
-                         (`*name`) uses elsewhere, which would change too; write it out in full here, \
-                         without the anchor, or replace the alias; nothing was changed",
+                        "ipreuse cannot change {}: an alias (`*name`) uses its anchor (`&name`) elsewhere; \
+                         write it out in full here, or replace the alias. The alias would change too, so \
+                         nothing was changed",
                         if n <= skip {
                             "the object itself".to_string()
                         } else {

@@ -150,13 +150,13 @@ impl Op {
             "lt" => Op::Lt,
             "doesnotexist" => {
                 return Err(format!(
-                    "{word:?} is not an operator CAPM3 accepts: it lower-cases operators, and the absent-label \
-                     operator is spelled \"!\"; write operator: \"!\""
+                    "{word:?} is not an operator CAPM3 accepts: write operator: \"!\". CAPM3 \
+                     lower-cases operators, and spells the absent-label operator \"!\""
                 ));
             }
             _ => {
                 return Err(format!(
-                    "{word:?} is not an operator CAPM3 accepts: {CAPM3_OPERATORS} (any case)"
+                    "{word:?} is not an operator CAPM3 accepts: write one of {CAPM3_OPERATORS} (any case)"
                 ));
             }
         })

@@ -314,8 +314,9 @@ impl Decoder {
             self.error(
                 path,
                 format!(
-                    "{s:?} is not a namespace name (a DNS-1123 label: lower-case letters, digits \
-                     and '-', starting and ending with a letter or digit, at most 63 characters)"
+                    "{s:?} is not a namespace name: write a DNS-1123 label. That is lower-case \
+                     letters, digits and '-', starting and ending with a letter or digit, at most 63 \
+                     characters"
                 ),
             );
         }

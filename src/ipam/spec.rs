@@ -170,8 +170,9 @@ fn random_size_error(path: String, e: SizeError) -> PoolError {
     err(
         path,
         format!(
-            "allocationStrategy random needs the size of every entry, and {e} \
-             ({fix}, or use allocationStrategy sequential)"
+            "allocationStrategy random needs the size of every entry: {fix}, or use \
+             allocationStrategy sequential. {}",
+            crate::names::capitalised(&e.to_string())
         ),
     )
 }
@@ -230,7 +231,7 @@ pub(crate) fn validate(spec: &PoolSpec) -> Result<Validated, Vec<PoolError>> {
         errors.push(unusable(
             "spec.prefix".into(),
             format!(
-                "prefix {prefix} is over 32 but applies to IPv4 entries without their own prefix ({}); set a prefix of at most 32 on them or here",
+                "prefix {prefix} is over 32 and applies to IPv4 entries: set a prefix of at most 32 here or on them. It applies to those without their own prefix ({})",
                 v4_without_prefix.join(", ")
             ),
         ));
@@ -287,7 +288,7 @@ fn validate_entry(i: usize, e: &EntrySpec, errors: &mut Vec<PoolError>) -> Optio
                 errors.push(unusable(
                     format!("{path}.{name}"),
                     format!(
-                        "{name} {text} is {} but {first_name} {first_text} is {}; all addresses of one entry must be the same family",
+                        "{name} {text} is {} but {first_name} {first_text} is {}: write every address of one entry in one family",
                         a.family().name(),
                         first_addr.family().name()
                     ),

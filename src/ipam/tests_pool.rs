@@ -324,7 +324,7 @@ fn mixed_families_in_one_entry() {
             "spec.pools[2].gateway"
         ]
     );
-    assert!(errs[0].1.contains("IPv6") && errs[0].1.contains("same family"));
+    assert!(errs[0].1.contains("IPv6") && errs[0].1.contains("in one family"));
 }
 
 #[test]

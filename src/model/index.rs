@@ -377,13 +377,13 @@ impl NamespaceUse {
         };
         let why = match default_namespace {
             Some(d) => format!("read as in {d:?} by defaultNamespace"),
-            None => "read as in \"default\" (no defaultNamespace is set)".to_string(),
+            None => "read as in \"default\": no defaultNamespace is set".to_string(),
         };
         Some(
             Finding::warning(format!(
-                "namespace {ns:?} mixes objects that set metadata.namespace ({}) with objects that \
-                 do not ({}, {why}); an orchestrator may place the unset ones elsewhere: set \
-                 metadata.namespace on all of them",
+                "namespace {ns:?} mixes objects that set metadata.namespace with objects that do not: \
+                 set it on all of them. An orchestrator may place the unset ones elsewhere. It is set \
+                 on {} and not on {} ({why})",
                 some(with, *n_with),
                 some(without, *n_without),
             ))

@@ -92,8 +92,8 @@ impl MachineTemplate {
                         findings,
                         e.path_under(HOST_SELECTOR),
                         format!(
-                            "{}; CAPM3 refuses this selector and chooses no host for the template's machines",
-                            e.message
+                            "{}. CAPM3 refuses this selector and chooses no host for the template's machines",
+                            e.message.trim_end_matches('.')
                         ),
                     );
                 }
@@ -121,9 +121,9 @@ impl MachineTemplate {
                                 findings,
                                 format!("{DATA_TEMPLATE}.namespace"),
                                 format!(
-                                    "is {namespace:?}, not the template's own namespace {:?}: CAPM3 makes the \
-                                     IP claims in the data template's namespace, where the IPPools of this \
-                                     template's hosts are not; keep the Metal3DataTemplate in {:?}",
+                                    "is {namespace:?}, not the template's own namespace {:?}: keep the \
+                                     Metal3DataTemplate in {:?}. CAPM3 makes the IP claims in the data \
+                                     template's namespace, where the IPPools of this template's hosts are not",
                                     object.namespace, object.namespace
                                 ),
                             );

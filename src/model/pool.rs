@@ -517,8 +517,8 @@ impl Reader<'_> {
                         self.refuse(
                             field,
                             format!(
-                                "Write a prefix length from 0 to 128: {text} passes the IPPool CRD, \
-                                 which sets no minimum, but the IPAM would write it into every \
+                                "Write a prefix length from 0 to 128, not {text}. It passes the IPPool \
+                                 CRD, which sets no minimum, but the IPAM would write it into every \
                                  IPAddress of the pool, and no network takes it."
                             ),
                         );

@@ -564,9 +564,9 @@ impl Cx<'_> {
                     o,
                     field.clone(),
                     format!(
-                        "{shown} has {key} under variables:, which clusterctl \
-                         does not read (it reads top-level keys only); ipreuse sets the top-level \
-                         key{}: move the setting to the top level and remove the nested one",
+                        "{shown} has {key} under variables:, which clusterctl does not read: move it \
+                         to the top level. It reads top-level keys only; ipreuse sets the \
+                         top-level key{}",
                         if node_reads_true(v) {
                             ""
                         } else {

@@ -89,8 +89,8 @@ fn check(index: &Index, edits: &[ItemEdit]) -> Vec<Finding> {
         for (key, value, verb) in changes {
             findings.push(
                 Finding::error(format!(
-                    "check: {} is not up to date: fill would {verb} label {key}: {value:?}; run ipreuse in fill \
-                     mode and commit the result",
+                    "check: label {key} is not up to date: run ipreuse in fill mode and commit the \
+                     result. Fill would {verb} {key}: {value:?} on {}",
                     o.display()
                 ))
                 .on(o.resource_ref())
@@ -405,8 +405,8 @@ fn write(o: &Object, labels: &Labels, wanted: &[Wanted], out: &mut Outcome) {
             };
             out.findings.push(
                 Finding::error(format!(
-                    "label {} would be {:?} ({}), which {problem}; CAPM3 cannot create its claims with \
-                     such a label either: use a shorter name",
+                    "label {} cannot take this value: use a shorter name. The value would be {:?} \
+                     ({}), which {problem}; CAPM3 cannot create its claims with such a label either",
                     w.key,
                     short(w.value),
                     w.from
@@ -468,7 +468,7 @@ fn write(o: &Object, labels: &Labels, wanted: &[Wanted], out: &mut Outcome) {
 fn rewritten(o: &Object, w: &Wanted, old: &str, field: &str, out: &mut Outcome) {
     out.findings.push(
         Finding::warning(format!(
-            "label {} was {old}; rewritten to {:?}: {}",
+            "label {} was {old}; rewritten to {:?}. Where it comes from: {}",
             w.key,
             short(w.value),
             w.from

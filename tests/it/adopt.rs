@@ -319,8 +319,8 @@ fn an_address_an_ip_address_shows_in_use_must_stay_inside_the_pools_bounds() {
             path: Some("spec.pools"),
             object: Some(("IPPool", "prov")),
             says: &[
-                "claim workers-3-prov holds 172.22.0.17 (an IPAddress shows it), which no entry of \
-                 spec.pools admits any more",
+                "claim workers-3-prov holds 172.22.0.17 (an IPAddress shows it), outside every entry \
+                 of spec.pools: keep a range that covers it",
             ],
         },
     );
@@ -345,10 +345,10 @@ fn a_live_address_that_differs_from_an_existing_entry_is_an_error_and_nothing_ch
             path: Some("spec.address"),
             object: Some(("IPAddress", "prov-172-22-0-17")),
             says: &[
-                "adopted address 172.22.0.17 (IPAddress prov-172-22-0-17 → IPClaim workers-3-prov → \
+                "adopted address 172.22.0.17 differs from the existing entry node-2-prov = 172.22.0.20",
+                "The host holds it through IPAddress prov-172-22-0-17 → IPClaim workers-3-prov → \
                  Metal3Data workers-3 → Metal3DataClaim workers-7kq2x → Metal3Machine workers-7kq2x → \
-                 BareMetalHost node-2)",
-                "differs from the existing entry node-2-prov = 172.22.0.20",
+                 BareMetalHost node-2",
             ],
         },
     );
@@ -400,7 +400,7 @@ fn an_annotation_pin_and_the_live_address_are_one_pin_when_equal_and_an_error_wh
             path: Some("metadata.annotations.[ipreuse.dev/ip.prov]"),
             object: Some(("BareMetalHost", "node-2")),
             says: &[
-                "pin 172.22.0.30 for IPPool prov differs from the address the host holds now, 172.22.0.17",
+                "pin 172.22.0.30 for IPPool prov differs from 172.22.0.17, the address the host holds now",
                 "IPAddress prov-172-22-0-17 → IPClaim workers-3-prov",
             ],
         },
@@ -470,7 +470,7 @@ fn an_adopted_live_address_is_named_as_the_live_claim_it_is_in_a_clash() {
             path: Some("spec.preAllocations.node-3-prov2"),
             object: Some(("IPPool", "prov2")),
             says: &[
-                "entry node-3-prov2 of IPPool lab/prov2 gives 172.22.0.17 to host node-3 while the live \
+                "Entry node-3-prov2 of IPPool lab/prov2 gives 172.22.0.17 to host node-3 while the live \
                  address of claim workers-3-prov (IPAddress prov-172-22-0-17 → IPClaim workers-3-prov",
                 "→ BareMetalHost node-2; new entry node-2-prov of IPPool lab/prov) gives it to host node-2",
             ],
@@ -536,8 +536,8 @@ fn two_live_claims_of_one_host_and_pool_are_an_error_naming_both() {
             path: Some("spec.address"),
             object: Some(("IPAddress", "prov-172-22-0-17")),
             says: &[
-                "claims node-2-prov (172.22.0.21) and workers-3-prov (172.22.0.17) of IPPool prov both lead \
-                 to BareMetalHost node-2",
+                "claims node-2-prov and workers-3-prov of IPPool prov both lead to BareMetalHost node-2",
+                "They hold 172.22.0.21 and 172.22.0.17",
             ],
         },
     );
@@ -576,8 +576,9 @@ fn a_claim_only_status_indexes_shows_keeps_the_live_address_rules() {
             path: Some("spec.preAllocations.node-3-prov"),
             object: Some(("IPPool", "prov")),
             says: &[
-                "entry node-3-prov = 172.22.0.40 differs from the address claim node-3-prov holds now \
-                 in IPPool lab/prov (172.22.0.33, status.indexes)",
+                "entry node-3-prov = 172.22.0.40 differs from 172.22.0.33, the address claim \
+                 node-3-prov holds now: set it to 172.22.0.33 to keep the host in place",
+                "(status.indexes of IPPool lab/prov shows 172.22.0.33)",
             ],
         },
     );
@@ -682,7 +683,7 @@ fn check_mode_fails_while_the_live_addresses_are_not_written() {
     ] {
         let path = format!("spec.preAllocations.{host}-prov");
         let says = format!(
-            "fill would add {host}-prov: \"{address}\" to IPPool lab/prov for BareMetalHost {host} ({from})"
+            "Fill would add {host}-prov: \"{address}\" to IPPool lab/prov for BareMetalHost {host} ({from})"
         );
         assert_error(
             &o,

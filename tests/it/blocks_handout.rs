@@ -305,7 +305,7 @@ fn no_free_block_is_an_error_naming_the_network_the_free_blocks_and_the_pools_le
         &three_clusters(&[]),
         &[
             "IPPool c3/prov spec.pools: no free /27 block of network prov (cidr 172.22.0.0/25) is left for this pool",
-            "1 pools asked for the 0 free blocks",
+            "Of the 0 free blocks, 1 pool asked",
             "left without one: IPPool c3/prov",
         ],
     );

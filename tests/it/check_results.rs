@@ -77,9 +77,9 @@ const POOLS: [&str; 2] = ["baremetalv4-pool", "provisioning-pool"];
 /// The check error's message for one entry fill would add.
 fn add_message(host: &str, pool: &str, address: &str) -> String {
     format!(
-        "check: fill would add {host}-{pool}: \"{address}\" to IPPool metal3/{pool} for \
-         BareMetalHost {host} (the first free address of the pool); run ipreuse in fill mode and \
-         commit the result"
+        "check: entry {host}-{pool} is missing: run ipreuse in fill mode and commit the result. \
+         Fill would add {host}-{pool}: \"{address}\" to IPPool metal3/{pool} for BareMetalHost \
+         {host} (the first free address of the pool)"
     )
 }
 
@@ -122,7 +122,7 @@ fn line_with(file_text: &str, words: &str) -> usize {
 fn check_lines(stderr: &str) -> Vec<(String, String)> {
     stderr
         .lines()
-        .filter(|l| l.contains(": check: fill would "))
+        .filter(|l| l.contains(": check: entry "))
         .map(|l| {
             let rest = &l[l.find(": error: IPPool ").expect("an IPPool error") + 16..];
             let (pool, rest) = rest.split_once(' ').expect("pool, then field");
@@ -366,9 +366,9 @@ fn a_resource_list_from_kpt_gives_results_with_file_and_leaves_stderr_to_kpt() {
     assert_eq!(e["field"]["path"], "spec.preAllocations.node-1-prov");
     assert_eq!(
         e["message"],
-        "check: fill would add node-1-prov: \"10.0.0.10\" to IPPool m3/prov for BareMetalHost \
-         node-1 (the first free address of the pool); run ipreuse in fill mode and commit the \
-         result"
+        "check: entry node-1-prov is missing: run ipreuse in fill mode and commit the result. \
+         Fill would add node-1-prov: \"10.0.0.10\" to IPPool m3/prov for BareMetalHost node-1 \
+         (the first free address of the pool)"
     );
     assert_eq!(
         e["file"],
@@ -515,7 +515,9 @@ fn kustomize_exec_shows_the_check_errors() {
     assert!(!lines.is_empty(), "{}", show(&out));
     for l in &lines {
         assert!(
-            l.contains(" spec.preAllocations.") && l.contains(": check: fill would add "),
+            l.contains(" spec.preAllocations.")
+                && l.contains(": check: entry ")
+                && l.contains(" is missing: "),
             "{l}"
         );
         assert_eq!(stderr.matches(l).count(), 1, "{l}\n{stderr}");

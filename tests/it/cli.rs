@@ -245,7 +245,7 @@ fn mode_flag_overrides_the_config_mode() {
     assert_eq!(code(&checked), 1, "stderr: {}", text(&checked.stderr));
     assert_eq!(text(&checked.stdout), input, "check changes nothing");
     assert!(
-        text(&checked.stderr).contains("fill would add node-2-prov: \"10.0.0.11\""),
+        text(&checked.stderr).contains("Fill would add node-2-prov: \"10.0.0.11\""),
         "stderr: {}",
         text(&checked.stderr)
     );
@@ -319,7 +319,9 @@ fn in_place_check_writes_nothing_and_prints_only_results() {
         assert!(
             lines.iter().any(|l| l.starts_with(&format!("{}:", pool_file.display()))
                 && l.contains(&format!(
-                    "spec.preAllocations.{host}-prov: check: fill would add {host}-prov: \"{address}\" to IPPool m3/prov for BareMetalHost {host}"
+                    "spec.preAllocations.{host}-prov: check: entry {host}-prov is missing: run ipreuse in \
+                     fill mode and commit the result. Fill would add {host}-prov: \"{address}\" to IPPool \
+                     m3/prov for BareMetalHost {host}"
                 ))),
             "{stderr}"
         );

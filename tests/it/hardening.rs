@@ -274,7 +274,7 @@ fn an_anchored_node_an_alias_uses_elsewhere_is_a_clear_error() {
         Want {
             object: Some(("IPPool", "pool")),
             path: Some("spec.preAllocations"),
-            says: &["alias", "uses elsewhere", "nothing was changed"],
+            says: &["alias", "uses its anchor", "nothing was changed"],
         },
     );
     assert!(

@@ -269,9 +269,9 @@ fn the_validator_alone_fails_the_render_on_missing_entries() {
                     "metal3/provisioning".to_string(),
                     format!("spec.preAllocations.{host}-provisioning"),
                     format!(
-                        "check: fill would add {host}-provisioning: \"{address}\" to IPPool \
-                 metal3/provisioning for BareMetalHost {host} (the first free address of the \
-                 pool); run ipreuse in fill mode and commit the result"
+                        "check: entry {host}-provisioning is missing: run ipreuse in fill mode and \
+                 commit the result. Fill would add {host}-provisioning: \"{address}\" to IPPool \
+                 metal3/provisioning for BareMetalHost {host} (the first free address of the pool)"
                     ),
                 )
             })

@@ -128,7 +128,12 @@ fn check_mode_reports_each_label_at_its_own_field() {
             Want {
                 path: Some(&path),
                 object: Some((kind, name)),
-                says: &["check:", "fill would add label", label],
+                says: &[
+                    "check: label",
+                    "is not up to date: run ipreuse in fill mode",
+                    "Fill would add",
+                    label,
+                ],
             },
         );
     }
@@ -139,7 +144,7 @@ fn check_mode_reports_each_label_at_its_own_field() {
             path: Some("spec.preAllocations.node-1-prov"),
             object: Some(("IPPool", "prov")),
             says: &[
-                "fill would add node-1-prov: \"10.0.0.10\" to IPPool lab/prov for BareMetalHost node-1",
+                "Fill would add node-1-prov: \"10.0.0.10\" to IPPool lab/prov for BareMetalHost node-1",
             ],
         },
     );

@@ -72,6 +72,10 @@ fn the_rules_catch_what_they_name() {
     for rule in ENFORCED {
         assert!(RULES.contains(rule), "{rule:?} is not a rule");
     }
+    // ... and every rule is enforced (issue 34, acceptance 2).
+    for rule in RULES {
+        assert!(ENFORCED.contains(&rule), "{rule:?} is not enforced");
+    }
     let caught = std::cell::RefCell::new(std::collections::BTreeSet::new());
     let rules = |m: &str, field, object| -> Vec<&str> {
         let found: Vec<&str> = all_problems(m, field, object)

@@ -259,7 +259,7 @@ fn overlapping_pools_with_different_prefixes_are_a_warning_that_says_why() {
                 object: Some(("IPPool", p)),
                 path: Some("spec.pools"),
                 says: &[
-                    &format!("This pool overlaps IPPool {NS}/{other}"),
+                    &format!("It overlaps IPPool {NS}/{other}"),
                     "keep their ranges apart",
                     "claim without a preallocation in one pool can take an address the other pool preallocated",
                 ],

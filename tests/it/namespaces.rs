@@ -292,8 +292,8 @@ fn a_namespace_mixing_objects_with_and_without_a_namespace_is_a_warning_on_one_w
             path: Some("metadata"),
             object: Some(("BareMetalHost", "node-1")),
             says: &[
-                "namespace \"metal3\" mixes objects that set metadata.namespace (IPPool metal3/prov)",
-                "with objects that do not (BareMetalHost metal3/node-1 and 1 more, read as in \"metal3\" by defaultNamespace)",
+                "namespace \"metal3\" mixes objects that set metadata.namespace with objects that do not: set it on all of them",
+                "It is set on IPPool metal3/prov and not on BareMetalHost metal3/node-1 and 1 more (read as in \"metal3\" by defaultNamespace)",
             ],
         },
     );
@@ -312,7 +312,7 @@ fn a_namespace_mixing_objects_with_and_without_a_namespace_is_a_warning_on_one_w
             object: Some(("Metal3MachineTemplate", "workers")),
             says: &[
                 "namespace \"default\" mixes",
-                "(Metal3MachineTemplate default/workers, read as in \"default\" (no defaultNamespace is set))",
+                "not on Metal3MachineTemplate default/workers (read as in \"default\": no defaultNamespace is set)",
             ],
         },
     );

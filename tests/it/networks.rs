@@ -118,7 +118,7 @@ fn on_one_network_c2_never_gets_what_c1_holds() {
                 says: &[
                     &format!("{other}/provisioning-pool"),
                     "network prov",
-                    "another namespace",
+                    "other namespaces",
                 ],
             },
         );
@@ -285,9 +285,8 @@ fn a_pool_partly_inside_a_networks_cidr_is_on_it_with_a_warning() {
         path: Some("spec.pools"),
         object: Some(("IPPool", "provisioning-pool")),
         says: &[
-            "Some of this pool's addresses lie outside the cidrs of network prov",
-            "172.22.0.128/25 of spec.networks[0] holds some; 172.22.0.100 is outside every cidr \
-             of prov",
+            "Some of this pool's addresses are outside network prov",
+            "Inside: 172.22.0.128/25 of spec.networks[0]; outside every cidr of prov: 172.22.0.100",
             "The pool is taken as on network prov",
         ],
     };
@@ -298,7 +297,7 @@ fn a_pool_partly_inside_a_networks_cidr_is_on_it_with_a_warning() {
             &o,
             Severity::Warning,
             Want {
-                says: &["lie outside the cidrs of network"],
+                says: &["are outside network"],
                 ..Want::default()
             }
         )
@@ -363,7 +362,7 @@ fn a_dual_stack_pool_whose_families_lie_in_the_networks_two_cidrs_is_on_it() {
             &o,
             Severity::Warning,
             Want {
-                says: &["lie outside the cidrs of network"],
+                says: &["are outside network"],
                 ..Want::default()
             }
         )
@@ -386,9 +385,9 @@ fn a_dual_stack_pool_whose_families_lie_in_the_networks_two_cidrs_is_on_it() {
         Want {
             path: Some("spec.pools"),
             says: &[
-                "outside the cidrs of network prov: make its cidrs cover the pool (one per \
-                     address family), or narrow spec.pools to the network. 172.22.0.0/24 of \
-                     spec.networks[0] holds some; fd00:22::10 is outside every cidr of prov",
+                "are outside network prov: widen the network's cidrs to cover the pool (one per \
+                     address family), or narrow spec.pools. Inside: 172.22.0.0/24 of \
+                     spec.networks[0]; outside every cidr of prov: fd00:22::10",
             ],
             ..Want::default()
         },

@@ -507,7 +507,7 @@ fn ranges_that_meet_across_clusters_are_marked_on_both_pools() {
         let section = pool_section(&page, ns);
         assert!(
             section.contains("class=\"warning\"")
-                && section.contains("of another namespace on network provisioning"),
+                && section.contains("of other namespaces on network provisioning"),
             "{ns}'s warning is beside its pool"
         );
         assert!(

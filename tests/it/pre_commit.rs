@@ -323,8 +323,9 @@ fn names_missing(out: &str, claim: &str, pool: &str) -> bool {
     out.lines().any(|l| {
         l.contains(".yaml:")
             && l.contains(&format!(
-                "spec.preAllocations.{claim}: check: fill would add {claim}: \""
+                "spec.preAllocations.{claim}: check: entry {claim} is missing: "
             ))
+            && l.contains(&format!("Fill would add {claim}: \""))
             && l.contains(&format!("to IPPool metal3/{pool}"))
     })
 }

@@ -37,7 +37,8 @@ fn check_mode_fails_when_fill_would_change_an_item() {
             path: Some("spec.preAllocations.node-1-pool-a"),
             object: Some(("IPPool", "pool-a")),
             says: &[
-                "check: fill would add node-1-pool-a: \"10.0.0.10\" to IPPool m3/pool-a for BareMetalHost node-1",
+                "check: entry node-1-pool-a is missing: run ipreuse in fill mode",
+                "Fill would add node-1-pool-a: \"10.0.0.10\" to IPPool m3/pool-a for BareMetalHost node-1",
             ],
         },
     );
@@ -80,14 +81,17 @@ fn check_mode_reports_each_entry_fill_would_add_rewrite_and_remove_at_its_field(
             )
         })
         .collect();
-    let then = "; run ipreuse in fill mode and commit the result";
+    let then = |entry: &str, is: &str| {
+        format!("check: entry {entry} is {is}: run ipreuse in fill mode and commit the result. ")
+    };
     let add = |pool: &str, host: &str, address: &str| {
         (
             pool.to_string(),
             format!("spec.preAllocations.{host}-{pool}"),
             format!(
-                "check: fill would add {host}-{pool}: \"{address}\" to IPPool m3/{pool} for \
-                 BareMetalHost {host} (the first free address of the pool){then}"
+                "{}Fill would add {host}-{pool}: \"{address}\" to IPPool m3/{pool} for \
+                 BareMetalHost {host} (the first free address of the pool)",
+                then(&format!("{host}-{pool}"), "missing")
             ),
         )
     };
@@ -96,17 +100,19 @@ fn check_mode_reports_each_entry_fill_would_add_rewrite_and_remove_at_its_field(
             "pool-6".to_string(),
             "spec.preAllocations.gone-pool-6".to_string(),
             format!(
-                "check: fill would remove entry gone-pool-6: \"fd00::11\" from IPPool m3/pool-6: \
-                 no BareMetalHost \"gone\" in namespace \"m3\" and no live claim (prune: true){then}"
+                "{}Fill would remove entry gone-pool-6: \"fd00::11\" from IPPool m3/pool-6: \
+                 no BareMetalHost \"gone\" in namespace \"m3\" and no live claim (prune: true)",
+                then("gone-pool-6", "stale")
             ),
         ),
         (
             "pool-6".to_string(),
             "spec.preAllocations.node-0-pool-6".to_string(),
             format!(
-                "check: fill would rewrite entry node-0-pool-6 (BareMetalHost node-0) of IPPool \
+                "{}Fill would rewrite entry node-0-pool-6 (BareMetalHost node-0) of IPPool \
                  m3/pool-6 from \"FD00::0010\" to \"fd00::10\" (the IPAM reserves preallocations \
-                 by their exact text){then}"
+                 by their exact text)",
+                then("node-0-pool-6", "not written as the IPAM writes addresses")
             ),
         ),
         add("pool-6", "node-1", "fd00::12"),

@@ -150,7 +150,7 @@ fn auto_maps_control_plane_and_workers_by_their_templates_in_both_versions() {
         assert_cluster_entries(&o, "metal3");
         let infos = infos(&o);
         assert!(
-            infos.contains(&"namespace \"metal3\": mapping templates (auto: Metal3MachineTemplates test1-controlplane, test1-workers and their Metal3DataTemplates are in the input): each selected BareMetalHost with the Metal3 IPPools of the Metal3DataTemplates of the Metal3MachineTemplates that select it"),
+            infos.contains(&"namespace \"metal3\": mapping templates (auto: its Metal3MachineTemplates and their Metal3DataTemplates are in the input). Each selected BareMetalHost gets the Metal3 IPPools of the Metal3DataTemplates of the Metal3MachineTemplates that select it. The machine templates: test1-controlplane, test1-workers"),
             "{version}: {infos:#?}"
         );
         assert!(

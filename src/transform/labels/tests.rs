@@ -657,12 +657,19 @@ fn check_names_each_label_at_its_own_field() {
         ]
     );
     assert!(
-        findings[0].message.contains("rewrite label"),
+        findings[0]
+            .message
+            .contains("is not up to date: run ipreuse in fill mode")
+            && findings[0]
+                .message
+                .contains("Fill would rewrite infrastructure.cluster.x-k8s.io/data-name"),
         "{}",
         findings[0].message
     );
     assert!(
-        findings[1].message.contains("add label"),
+        findings[1]
+            .message
+            .contains("Fill would add infrastructure.cluster.x-k8s.io/pool-name"),
         "{}",
         findings[1].message
     );

@@ -556,7 +556,8 @@ fn stale_pins(
         }
         findings.push(
             Finding::warning(format!(
-                "this pool keeps its ranges, so its {BLOCK_INDEX_ANNOTATION} {index} is not used: they are {} of network {name}. Set the annotation to the block the pool has, or remove it",
+                "this pool keeps its ranges, so its {BLOCK_INDEX_ANNOTATION} {index} is not used: set \
+                 it to the block the pool has, or remove it. Its ranges are {} of network {name}",
                 is.join(" and ")
             ))
             .on(pool.object.resource_ref())
@@ -901,9 +902,11 @@ fn refusal(
         }
         BlockRefusal::NoFreeBlock { .. } => (
             format!(
-                "no free /{size} block of network {name} (cidr {}) is left for this pool. {asked} pools asked for the {free_before} free blocks; \
-                 left without one: {}. Widen the cidr, free a block, or use a longer blockSize (smaller blocks)",
+                "no free /{size} block of network {name} (cidr {}) is left for this pool: widen the \
+                 cidr, free a block, or use a longer blockSize (smaller blocks). Of the {free_before} \
+                 free blocks, {asked} {} asked; left without one: {}",
                 cidr.cidr,
+                if asked == 1 { "pool" } else { "pools" },
                 list_some(left.iter().cloned(), 5)
             ),
             "spec.pools".to_string(),

@@ -153,9 +153,9 @@ pub fn adopt(model: &Model, managed: &[PoolId], findings: &mut Vec<Finding>) -> 
                     };
                     findings.push(
                         Finding::warning(format!(
-                            "claim {} holds {} in IPPool {}, but its host is not found: {} breaks: {why}. \
-                             The address stays taken, and no host is given it; if it is a host's, add \
-                             what is missing to the export",
+                            "claim {} holds {} in IPPool {}, but its host is not found: if it is a \
+                             host's, add what is missing to the export. {} breaks: {why}. The address \
+                             stays taken, and no host is given it",
                             short(claim),
                             l.addr,
                             short(pool.name()),
@@ -176,15 +176,15 @@ pub fn adopt(model: &Model, managed: &[PoolId], findings: &mut Vec<Finding>) -> 
             out.failed = true;
             findings.push(
                 Finding::error(format!(
-                    "claims {} ({}) and {} ({}) of IPPool {} both lead to BareMetalHost {}: a host holds \
-                     one address per pool, so one of the claims is stale; delete it in the cluster, or \
-                     take it out of the export ({} and {})",
+                    "claims {} and {} of IPPool {} both lead to BareMetalHost {}: delete the stale one \
+                     in the cluster, or take it out of the export. They hold {} and {}; a host holds \
+                     one address per pool, so one of the claims is stale: {} and {}",
                     short(&first.claim),
-                    first.addr,
                     short(&other.claim),
-                    other.addr,
                     short(idx.pools[p].name()),
                     short(idx.hosts[h].name()),
+                    first.addr,
+                    other.addr,
                     first.chain,
                     other.chain
                 ))

@@ -712,7 +712,9 @@ fn two_claims_of_one_host_and_pool_with_different_addresses_are_an_error_naming_
     assert_eq!(e.len(), 1, "{:?}", r.findings);
     assert!(
         e[0].message.contains(
-            "claims node-2-prov (172.22.0.18) and workers-3-prov (172.22.0.17) of IPPool prov both lead to BareMetalHost node-2"
+            "claims node-2-prov and workers-3-prov of IPPool prov both lead to BareMetalHost node-2: \
+             delete the stale one in the cluster, or take it out of the export. They hold \
+             172.22.0.18 and 172.22.0.17"
         ),
         "{}",
         e[0].message

@@ -152,9 +152,13 @@ impl<'a> Context<'a> {
                             }
                         };
                         findings.push(
-                            Finding::error(format!("{}: {why}", e.message))
-                                .on(pool.object.resource_ref())
-                                .at(e.field),
+                            Finding::error(format!(
+                                "{}. {}",
+                                e.message.trim_end_matches('.'),
+                                crate::names::capitalised(why)
+                            ))
+                            .on(pool.object.resource_ref())
+                            .at(e.field),
                         );
                     }
                 }
@@ -346,7 +350,7 @@ impl<'a> Context<'a> {
                         g.addr,
                         short(self.idx.hosts[g.host].name()),
                         short(self.idx.hosts[first.host].name()),
-                        self.describe(&g, false),
+                        crate::names::capitalised(&self.describe(&g, false)),
                         g.addr,
                         short(self.idx.hosts[g.host].name()),
                         self.describe(&first, false),
@@ -673,9 +677,9 @@ fn check_in_use(
     let bounds = ip.webhook_bounds();
     let outside = |claim: &str, address: &str, shown: &str| {
         format!(
-            "claim {} holds {} ({shown}), which no entry of spec.pools admits any more: \
-             the IPAM webhook rejects this update of the pool (\"is in use but out of bounds of the \
-             pools given\"); keep a range that covers it until the claim has released it",
+            "claim {} holds {} ({shown}), outside every entry of spec.pools: keep a range that covers it \
+             until the claim has released it. The IPAM webhook rejects this update of the pool (\"is \
+             in use but out of bounds of the pools given\")",
             short(claim),
             short(address)
         )
@@ -808,9 +812,9 @@ fn read_pins(
                 let (on, field) = p.place(host, pool);
                 findings.push(
                     Finding::error(format!(
-                        "pin {} for IPPool {} differs from the address the host holds now, {} ({}); \
-                         remove the pin to keep the live address, or take the claim out of the input to \
-                         move the host when it is re-provisioned",
+                        "pin {} for IPPool {} differs from {}, the address the host holds now: remove \
+                         the pin, or take the claim out of the input to move the host. The host holds it \
+                         through {}; without the claim, it moves when it is re-provisioned",
                         p.addr,
                         short(pool),
                         a.addr,

@@ -158,11 +158,9 @@ fn fill(
                             short(v.name),
                             short(host.name())
                         ),
-                        PinSource::Adopted(_) => format!(
-                            "the address host {} holds now{}",
-                            short(host.name()),
-                            pin.origin()
-                        ),
+                        PinSource::Adopted(_) => {
+                            format!("the address host {} holds now", short(host.name()))
+                        }
                     };
                     let (on, field) = pin.place(host, v.name);
                     (what, on, field)
@@ -225,9 +223,9 @@ fn fill(
         .map(|(h, k, a)| {
             let status = source.get(&h).copied().unwrap_or(Status::New);
             let text = a.to_string();
-            changes.record(&v.rref, &k, None, || {
+            changes.record(&v.rref, &k, None, "missing", || {
                 format!(
-                    "fill would add {}: {text:?} to IPPool {}/{} for BareMetalHost {} ({})",
+                    "Fill would add {}: {text:?} to IPPool {}/{} for BareMetalHost {} ({})",
                     short(&k),
                     short(v.ns),
                     short(v.name),
@@ -317,9 +315,11 @@ fn warn_overlaps(v: &PoolView, p: PoolId, findings: &mut Vec<Finding>) {
         .map(|q| format!("{}/{}", short(v.ns), short(v.ctx.idx.pools[*q].name())));
     findings.push(
         Finding::warning(format!(
-            "This pool overlaps IPPool {}: keep their ranges apart, or give every claim a \
-             preallocation. A claim without a preallocation in one pool can take an address the \
-             other pool preallocated: ipreuse keeps them apart only for the hosts it fills",
+            "This pool overlaps {} of its namespace: keep their ranges apart, or give every claim a \
+             preallocation. It overlaps IPPool {}. A claim without a preallocation in one pool can \
+             take an address the other pool preallocated: ipreuse keeps them apart only for the \
+             hosts it fills",
+            if others.len() == 1 { "another pool" } else { "other pools" },
             list_some(names, 3)
         ))
         .on(v.rref.clone())
@@ -345,13 +345,13 @@ fn warn_if_moves(
         let (_, _, shown) = v.ctx.live_place(v.pool_id, claim);
         findings.push(
             Finding::warning(format!(
-                "{what} = {} differs from the address claim {} holds now in IPPool {}/{} ({}, {shown}); \
-                 the host moves when it is re-provisioned",
+                "{what} = {} differs from {l}, the address claim {} holds now: set it to {l} to keep \
+                 the host in place. Otherwise the host moves when it is re-provisioned ({shown} of \
+                 IPPool {}/{} shows {l})",
                 a,
                 short(claim),
                 short(v.ns),
                 short(v.name),
-                l
             ))
             .on(on)
             .at(field),
@@ -421,9 +421,10 @@ fn prune(
                 &v.rref,
                 &e.key,
                 Some(format!("entry {} removed: {why}", short(&e.key))),
+                "stale",
                 || {
                     format!(
-                        "fill would remove entry {}: {:?} from IPPool {}/{}: {why}",
+                        "Fill would remove entry {}: {:?} from IPPool {}/{}: {why}",
                         short(&e.key),
                         short(&e.text),
                         short(v.ns),
@@ -441,8 +442,8 @@ fn prune(
         } else {
             findings.push(
                 Finding::warning(format!(
-                    "entry {} names no BareMetalHost of the input ({:?}); it stays and keeps its address reserved \
-                     (set prune: true to remove it)",
+                    "entry {} names no BareMetalHost of the input: set prune: true to remove it. It \
+                     stays and keeps its address reserved; the host it names is {:?}",
                     short(&e.key),
                     short(x)
                 ))

@@ -145,12 +145,14 @@ impl EntryChanges {
     }
 
     /// Records one change of an entry of the pool `on`: `written` when fill writes it, and in check
-    /// mode the check error (`would`: what fill would do, naming the pool).
+    /// mode the check error: `is` says what is wrong with the entry as it is (`missing`), `would`
+    /// what fill would do, naming the pool (a sentence, after the fix).
     fn record(
         &mut self,
         on: &ResourceRef,
         key: &str,
         written: Option<String>,
+        is: &str,
         would: impl FnOnce() -> String,
     ) {
         if written.is_none() && !self.checking {
@@ -164,7 +166,8 @@ impl EntryChanges {
         if self.checking {
             self.check.push(
                 Finding::error(format!(
-                    "check: {}; run ipreuse in fill mode and commit the result",
+                    "check: entry {} is {is}: run ipreuse in fill mode and commit the result. {}",
+                    crate::names::short(key),
                     would()
                 ))
                 .on(on.clone())

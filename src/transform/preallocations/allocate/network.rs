@@ -219,9 +219,9 @@ fn partly_inside(
     cfg: &Config,
 ) -> Finding {
     let text = format!(
-        "Some of this pool's addresses lie outside the cidrs of network {name}: make its cidrs \
-         cover the pool (one per address family), or narrow spec.pools to the network. {} holds \
-         some; {} is outside every cidr of {name}. The pool is taken as on network {name}, so all \
+        "Some of this pool's addresses are outside network {name}: widen the network's cidrs to \
+         cover the pool (one per address family), or narrow spec.pools. Inside: {}; outside every \
+         cidr of {name}: {}. The pool is taken as on network {name}, so all \
          its addresses are kept apart from the other pools of {name}, but an address outside the \
          cidrs may belong to another network",
         holding.join(" and "),
@@ -449,10 +449,10 @@ pub fn overlap_finding(
         list_some(names, NAMED)
     };
     let text = format!(
-        "This pool's addresses overlap IPPool {shown} of another namespace on network {}: give \
-         each cluster its own range. Preallocations never collide, but each cluster's IPAM could \
-         hand out one address outside them",
-        net.name
+        "This pool overlaps pools of other namespaces on network {}: give each cluster its own \
+         range. It overlaps IPPool {shown}. Preallocations never collide, but each cluster's IPAM \
+         could hand out one address outside them",
+        short(&net.name)
     );
     let pool = &idx.pools[p];
     let f = if strict {

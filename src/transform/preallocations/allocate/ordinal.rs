@@ -139,12 +139,13 @@ pub fn assign(
                 .map(|o| short(hosts[*o].name()).into_owned())
                 .collect();
             findings.push(error(format!(
-                "host {} has number {} ({}), as {} does: the ordinal strategy gives one address per \
-                 number in IPPool {}/{}; give one of them another {ORDINAL_LABEL} label",
+                "host {} has number {}, as {} does: give one of them another {ORDINAL_LABEL} \
+                 label. The number comes from {}; the ordinal strategy gives one address per number in \
+                 IPPool {}/{}",
                 short(host.name()),
                 n.value(),
-                n.source(),
                 others.join(", "),
+                n.source(),
                 short(v.ns),
                 short(v.name)
             )));

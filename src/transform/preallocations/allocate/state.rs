@@ -60,12 +60,13 @@ impl Pin {
         }
     }
 
-    /// Where it comes from, for messages: nothing for an annotation (the result is on it), the
-    /// chain for an adopted address: ` (IPAddress a → IPClaim c → ... → BareMetalHost h)`.
+    /// Where it comes from, as a sentence that ends a message: nothing for an annotation (the
+    /// result is on it), the chain for an adopted address: `. The host holds it through
+    /// IPAddress a → IPClaim c → ... → BareMetalHost h`.
     pub fn origin(&self) -> String {
         match &self.source {
             PinSource::Annotation => String::new(),
-            PinSource::Adopted(a) => format!(" ({})", a.chain),
+            PinSource::Adopted(a) => format!(". The host holds it through {}", a.chain),
         }
     }
 }

@@ -92,8 +92,9 @@ pub fn existing<'a>(
                     short(&e.key),
                     e.text
                 )),
+                "not written as the IPAM writes addresses",
                 || format!(
-                    "fill would rewrite entry {}{host} of IPPool {}/{} from {:?} to {text:?} (the IPAM reserves preallocations by their exact text)",
+                    "Fill would rewrite entry {}{host} of IPPool {}/{} from {:?} to {text:?} (the IPAM reserves preallocations by their exact text)",
                     short(&e.key),
                     short(v.ns),
                     short(v.name),
@@ -146,8 +147,8 @@ pub fn pins(
                      it is not validated, but its address is kept out of the pool"
                 ),
                 PinSource::Adopted(_) => format!(
-                    "{what} {text}{from} is not needed: the mapping does not pair host {} with IPPool {pname}; \
-                     it is not validated, but its address is kept out of the pool",
+                    "{what} {text} is not needed: the mapping does not pair host {} with IPPool {pname}; \
+                     it is not validated, but its address is kept out of the pool{from}",
                     short(host.name())
                 ),
             };
@@ -160,7 +161,7 @@ pub fn pins(
         };
         if !v.st.ipam.is_candidate(pin.addr) {
             error(format!(
-                "{what} {text}{from} is not an address IPPool {ns}/{pname} hands out"
+                "{what} {text} is not an address IPPool {ns}/{pname} hands out{from}"
             ));
         }
         match entries.by_key.get(claim.as_str()) {
@@ -171,9 +172,10 @@ pub fn pins(
                     locked
                 ),
                 PinSource::Adopted(_) => format!(
-                    "{what} {text}{from} differs from the existing entry {claim} = {} in IPPool {ns}/{pname}; \
-                     an existing entry is never moved: remove the entry to keep the host on the address it \
-                     holds now, or take its claim out of the input to move the host when it is re-provisioned",
+                    "{what} {text} differs from the existing entry {claim} = {}: remove the entry, or \
+                     drop the claim from the input. Without the entry the host keeps {text}; without \
+                     the claim it moves when it is re-provisioned; an existing entry is never \
+                     moved{from}",
                     locked
                 ),
             }),
@@ -181,7 +183,7 @@ pub fn pins(
             None => {
                 if let Some(other) = entries.by_addr.get(&pin.addr.value()) {
                     error(format!(
-                        "{what} {text}{from} is already preallocated to {} in IPPool {ns}/{pname}",
+                        "{what} {text} is already preallocated to {} in IPPool {ns}/{pname}{from}",
                         short(other)
                     ));
                 }
@@ -198,7 +200,7 @@ pub fn pins(
             others.sort_unstable();
             others.dedup();
             error(format!(
-                "{what} {text}{from} for IPPool {ns}/{pname} is pinned by another host too: {}",
+                "{what} {text} for IPPool {ns}/{pname} is pinned by another host too: {}{from}",
                 crate::names::list_some(others.iter().map(|o| short(o).into_owned()), 5)
             ));
         }

@@ -365,7 +365,7 @@ fn a_pool_with_ranges_never_gets_a_block() {
         r.findings.len() == 1
             && r.findings[0]
                 .message
-                .contains("they are no single /28 block of cidr 10.0.0.0/24"),
+                .contains("Its ranges are no single /28 block of cidr 10.0.0.0/24"),
         "{:?}",
         r.findings
     );
@@ -751,7 +751,7 @@ fn a_block_index_that_a_pools_ranges_are_not_is_a_warning_and_the_ranges_stay() 
     assert_eq!(warnings.len(), 1, "{:?}", r.findings);
     assert!(
         warnings[0].contains("ipreuse.dev/block-index 7 is not used")
-            && warnings[0].contains("they are block 1 of cidr 10.0.0.0/24 of network prov")
+            && warnings[0].contains("Its ranges are block 1 of cidr 10.0.0.0/24 of network prov")
             && warnings[0].ends_with("@ metadata.annotations.[ipreuse.dev/block-index]"),
         "{warnings:?}"
     );

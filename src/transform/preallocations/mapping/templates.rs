@@ -260,25 +260,16 @@ impl Templates {
     pub(super) fn info(&self, ns: &str) -> Finding {
         const ALL: &str =
             "every selected BareMetalHost with every selected IPPool of the namespace";
-        const TEMPLATES: &str = "each selected BareMetalHost with the Metal3 IPPools of the Metal3DataTemplates \
-                                 of the Metal3MachineTemplates that select it";
+        const TEMPLATES: &str = "Each selected BareMetalHost gets the Metal3 IPPools of the \
+                                 Metal3DataTemplates of the Metal3MachineTemplates that select it";
         Finding::info(match (self.namespaces.get(ns), self.not_used.get(ns)) {
             (Some(Why::Configured), _) => {
-                format!("namespace {ns:?}: mapping templates (as configured): {TEMPLATES}")
+                format!("namespace {ns:?}: mapping templates (as configured). {TEMPLATES}")
             }
             (Some(Why::Found(templates)), _) => format!(
-                "namespace {ns:?}: mapping templates (auto: {} {} {} in the input): {TEMPLATES}",
-                if templates.len() == 1 {
-                    "Metal3MachineTemplate"
-                } else {
-                    "Metal3MachineTemplates"
-                },
+                "namespace {ns:?}: mapping templates (auto: its Metal3MachineTemplates and their \
+                 Metal3DataTemplates are in the input). {TEMPLATES}. The machine templates: {}",
                 named_list(templates),
-                if templates.len() == 1 {
-                    "and its Metal3DataTemplate are"
-                } else {
-                    "and their Metal3DataTemplates are"
-                },
             ),
             (None, Some(why)) => format!("namespace {ns:?}: mapping all (auto: {why}): {ALL}"),
             (None, None) => format!("namespace {ns:?}: mapping all ({ALL})"),

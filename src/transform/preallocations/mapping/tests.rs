@@ -432,7 +432,7 @@ fn auto_chooses_per_namespace_and_says_why() {
     assert_eq!(
         mapping,
         [
-            " @ : namespace \"lab\": mapping templates (auto: Metal3MachineTemplates cp, workers and their Metal3DataTemplates are in the input): each selected BareMetalHost with the Metal3 IPPools of the Metal3DataTemplates of the Metal3MachineTemplates that select it",
+            " @ : namespace \"lab\": mapping templates (auto: its Metal3MachineTemplates and their Metal3DataTemplates are in the input). Each selected BareMetalHost gets the Metal3 IPPools of the Metal3DataTemplates of the Metal3MachineTemplates that select it. The machine templates: cp, workers",
             " @ : namespace \"nodata\": mapping all (auto: Metal3MachineTemplate workers names Metal3DataTemplate nodata/missing, which is not in the input): every selected BareMetalHost with every selected IPPool of the namespace",
             " @ : namespace \"plain\": mapping all (every selected BareMetalHost with every selected IPPool of the namespace)",
         ]
