@@ -773,7 +773,8 @@ fn validate_key(key: &str) -> Result<(), String> {
     }
     if !is_name_part(name) {
         return Err(format!(
-            "{key:?} is not a valid label key (a name of at most 63 characters: alphanumerics, '-', '_', '.', starting and ending alphanumeric, optionally prefixed by a DNS subdomain and '/')"
+            "{key:?} is not a valid label key: write at most 63 alphanumerics, '-', '_' or '.', \
+             starting and ending alphanumeric. A DNS subdomain and '/' may come before it"
         ));
     }
     Ok(())

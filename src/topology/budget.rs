@@ -40,15 +40,16 @@ pub struct Budget {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
 pub enum Spent {
     #[error(
-        "the run passes ipreuse's limit of {RUN_STEPS} template steps for all renders together (every \
-         patch, rendered for every Cluster's copy of each class template): make the templates \
-         lighter or render fewer Clusters per run"
+        "the run passes ipreuse's limit of {RUN_STEPS} template steps: make the templates lighter \
+         or render fewer Clusters per run. The limit is for all renders together: every patch, \
+         rendered for every Cluster's copy of each class template"
     )]
     Steps,
     #[error(
-        "the run passes ipreuse's limit of {RUN_BYTES} bytes for all the Clusters' copies of class \
-         templates together (each copy with its variables and the values its patches write): make \
-         the class templates or the variables smaller, or render fewer Clusters per run"
+        "the run passes ipreuse's limit of {RUN_BYTES} bytes of class template copies: make the \
+         class templates or the variables smaller, or render fewer Clusters per run. The limit is \
+         for all the Clusters' copies together, each with its variables and the values its patches \
+         write"
     )]
     Bytes,
 }

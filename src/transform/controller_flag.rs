@@ -360,10 +360,10 @@ impl Cx<'_> {
                 o,
                 field,
                 format!(
-                    "this Deployment is the CAPM3 manager ({}) but has no container named \
-                     {MANAGER_CONTAINER}: \
-                     ipreuse cannot tell which container runs CAPM3; add \
-                     {ARG_KEBAB}=true (CAPM3 v1.13+) or {ARG_CAMEL}=true (older) to its args",
+                    "this Deployment is the CAPM3 manager but has no container named \
+                     {MANAGER_CONTAINER}: add the flag to the args of the container that runs CAPM3. \
+                     It is the manager as it is {}; ipreuse cannot tell which container runs CAPM3. \
+                     The flag is {ARG_KEBAB}=true (CAPM3 v1.13+) or {ARG_CAMEL}=true (older)",
                     if named {
                         format!("named {MANAGER_DEPLOYMENT}")
                     } else {
@@ -391,12 +391,11 @@ impl Cx<'_> {
                 Err(why) => {
                     self.out.findings.push(
                         Finding::error(format!(
-                            "{}: cannot tell the CAPM3 version from {why}, and the flag must be \
-                             added in the spelling of that version: {ARG_KEBAB}=true for CAPM3 \
-                             v1.13 and later, {ARG_CAMEL}=true before, and a manager given the \
-                             other spelling stops at start-up; set capm3Version in the ipreuse \
-                             config (capm3Version: v1.12.7, say) or add the flag to the args",
-                            o.display()
+                            "ipreuse cannot tell the CAPM3 version from {why}: set capm3Version in the \
+                             ipreuse config (capm3Version: v1.12.7, say), or add the flag to the args. \
+                             The flag must be added in the spelling of that version: {ARG_KEBAB}=true \
+                             for CAPM3 v1.13 and later, {ARG_CAMEL}=true before, and a manager given \
+                             the other spelling stops at start-up"
                         ))
                         .on(o.resource_ref())
                         .at(image_field),
@@ -416,10 +415,9 @@ impl Cx<'_> {
                     o,
                     image_field,
                     format!(
-                        "CAPM3 {shown} (from the {}) has no BMH-name-based preallocation (it \
-                         came in v1.2): ipreuse does not add the flag, which would stop the \
-                         manager from starting; upgrade CAPM3, or set capm3Version if the \
-                         version is wrong",
+                        "CAPM3 {shown} (from the {}) has no BMH-name-based preallocation: upgrade \
+                         CAPM3, or set capm3Version if the version is wrong. The flag came in v1.2; \
+                         ipreuse does not add it, which would stop the manager from starting",
                         version.1.describe()
                     ),
                 );
@@ -682,9 +680,9 @@ impl Cx<'_> {
                     object,
                     field,
                     format!(
-                        "the CAPM3 version is not known, so the variable is added as {VAR_UPPER} \
-                         (CAPM3 v1.8 and later); v1.2 to v1.7 read {VAR_CAMEL}: set \
-                         capm3Version in the ipreuse config to choose"
+                        "the CAPM3 version is not known, so the variable is added as {VAR_UPPER}: set \
+                         capm3Version in the ipreuse config to choose. {VAR_UPPER} is read by CAPM3 \
+                         v1.8 and later; v1.2 to v1.7 read {VAR_CAMEL}"
                     ),
                 );
                 Some(VAR_UPPER)
@@ -721,9 +719,8 @@ impl Cx<'_> {
                     o,
                     "spec.configSecret.name",
                     format!(
-                        "spec.configSecret names Secret {}/{}, which is not in the input: add \
-                         {VAR_UPPER}: \"true\" to it where it is kept (or add it to this \
-                         package so that ipreuse can)",
+                        "Secret {}/{} is not in the input: add {VAR_UPPER}: \"true\" to it where it \
+                         is kept, or add it to this package so that ipreuse can",
                         r.namespace, r.name
                     ),
                 );
@@ -775,10 +772,10 @@ impl Cx<'_> {
                     &p.object,
                     "spec.configSecret",
                     format!(
-                        "spec.configSecret is not set, so the operator installs CAPM3 with the \
-                         controller flag off (its default): add a configSecret naming a Secret \
-                         with {VAR_UPPER}: \"true\" (with the Secret in this package, ipreuse \
-                         adds the key)"
+                        "this field is not set, so the operator installs CAPM3 with the controller \
+                         flag off: add a configSecret naming a Secret with {VAR_UPPER}: \"true\". \
+                         The flag is off by default; with the Secret in this package, ipreuse adds \
+                         the key"
                     ),
                 );
             }

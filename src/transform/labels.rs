@@ -197,8 +197,9 @@ fn label_claim(claim: &IpClaim, pairs: &Pairs, out: &mut Outcome) {
                 .collect();
             out.findings.push(
                 Finding::warning(format!(
-                    "its name is the claim name of both {}; without spec.pool.name ipreuse cannot tell \
-                     which, so its labels are left as they are: set spec.pool.name, or rename a host or pool",
+                    "its name is the claim name of two hosts' pools: set spec.pool.name, or rename a host \
+                     or pool. It is that of {}; without spec.pool.name ipreuse cannot tell which, so \
+                     its labels are left as they are",
                     named.join(" and ")
                 ))
                 .on(o.resource_ref())
@@ -214,9 +215,9 @@ fn label_claim(claim: &IpClaim, pairs: &Pairs, out: &mut Outcome) {
     match owners.as_slice() {
         [] => out.findings.push(
             Finding::warning(format!(
-                "no ownerReferences entry of kind Metal3Data, so label {DATA_NAME} is not set (CAPM3 \
-                 lists a host's claims by it on release); add the owner reference CAPM3 wrote, or set the \
-                 label by hand"
+                "no ownerReferences entry of kind Metal3Data, so label {DATA_NAME} is not set: add the \
+                 owner reference CAPM3 wrote. Or set the label by hand; CAPM3 lists a host's claims by \
+                 it on release"
             ))
             .on(o.resource_ref())
             .at("metadata.ownerReferences"),

@@ -246,7 +246,7 @@ fn many_clusters_rendering_many_heavy_patches_stop_at_the_run_wide_step_limit() 
     let path = dir.path().to_str().expect("a UTF-8 path");
     let ran = run_bounded(&[path], &[], None, CEILING_MIB);
     let limit = format!(
-        "limit of {} template steps for all renders together",
+        "limit of {} template steps: make the templates lighter",
         ipreuse::topology::budget::RUN_STEPS
     );
     assert_error_with_every_item(&ran, dir.path(), &[&limit, "patch \"hostile\""]);
@@ -267,7 +267,7 @@ fn a_large_class_template_stamped_by_many_clusters_stops_at_the_run_wide_copy_li
     let path = dir.path().to_str().expect("a UTF-8 path");
     let ran = run_bounded(&[path], &[], None, CEILING_MIB);
     let limit = format!(
-        "limit of {} bytes for all the Clusters' copies of class templates together",
+        "limit of {} bytes of class template copies: make the",
         ipreuse::topology::budget::RUN_BYTES
     );
     assert_error_with_every_item(&ran, dir.path(), &[&limit]);
@@ -318,7 +318,7 @@ fn many_enabled_ifs_that_print_a_large_variable_stop_at_the_run_wide_step_limit(
     let path = dir.path().to_str().expect("a UTF-8 path");
     let ran = run_bounded(&[path], &[], None, CEILING_MIB);
     let limit = format!(
-        "limit of {} template steps for all renders together",
+        "limit of {} template steps: make the templates lighter",
         ipreuse::topology::budget::RUN_STEPS
     );
     assert_error_with_every_item(&ran, dir.path(), &[&limit, "enabledIf"]);

@@ -693,9 +693,9 @@ fn check_in_use(
             ),
             Err(_) => (
                 format!(
-                    "claim {} holds {:?} in status.indexes, which is not an IP address: the IPAM webhook \
-                     counts it out of bounds of every entry and rejects any update of the pool; \
-                     the IPAM never writes such a status: take it from the cluster again",
+                    "claim {} holds {:?} in status.indexes, which is not an IP address: take the \
+                     status from the cluster again. The IPAM never writes such a status; its webhook \
+                     counts it out of bounds of every entry and rejects any update of the pool",
                     short(claim),
                     short(text)
                 ),

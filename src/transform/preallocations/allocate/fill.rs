@@ -119,8 +119,8 @@ fn fill(
         if !is_dns1123_subdomain(&claim) {
             findings.push(
                 Finding::error(format!(
-                    "claim name {:?} (host {} + \"-\" + pool {}) is not a DNS-1123 subdomain of at most 253 characters: \
-                     CAPM3 could not create it; rename the host or the pool",
+                    "claim name {:?} is not a DNS-1123 subdomain of at most 253 characters: rename the \
+                     host or the pool. It is host {} + \"-\" + pool {}; CAPM3 could not create it",
                     short(&claim),
                     short(host.name()),
                     short(v.name)
